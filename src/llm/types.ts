@@ -1,0 +1,193 @@
+/**
+ * The provider-neutral data model: messages, requests and stream events.
+ *
+ * Everything here is plain JSON data (no classes, no functions except the abort signal on a request),
+ * so a whole conversation can be serialized, stored and replayed on another provider. The content
+ * blocks follow Anthropic's Messages shapes because they are the richest common form; the OpenAI
+ * provider converts to and from them.
+ */
+
+/** Plain text written by the model or the user. */
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+/** The model's visible reasoning. `signature` must be sent back unchanged on the next request. */
+export interface ThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature?: string;
+}
+
+/** Reasoning the provider encrypted; sent back as-is. */
+export interface RedactedThinkingBlock {
+  type: "redacted_thinking";
+  data: string;
+}
+
+/** A request by the model to run a tool. `input` is the parsed JSON arguments. */
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** An image, inline (base64) or by URL. */
+export interface ImageBlock {
+  type: "image";
+  source:
+    | { type: "base64"; media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; data: string }
+    | { type: "url"; url: string };
+}
+
+/** The answer to one tool_use, matched by `tool_use_id`. */
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string | Array<TextBlock | ImageBlock>;
+  is_error?: boolean;
+}
+
+/** Any block that may appear in a message. */
+export type ContentBlock =
+  | TextBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ImageBlock;
+
+/** A message from the user side: a prompt, tool results, or both. */
+export interface UserMessage {
+  role: "user";
+  content: string | ContentBlock[];
+}
+
+/** Why the model stopped (normalized across providers). `error` and `aborted` mean the call failed. */
+export type StopReason =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "stop_sequence"
+  | "refusal"
+  | "error"
+  | "aborted";
+
+/** Token counts of one call. Cache fields are 0 when the provider does not report them. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+/** A message written by the model, with what the provider said about it. */
+export interface AssistantMessage {
+  role: "assistant";
+  content: ContentBlock[];
+  /** Provider message id, when the provider gives one. */
+  id?: string;
+  /** The model that answered, as `provider/model`. */
+  model?: string;
+  stop_reason?: StopReason;
+  stop_sequence?: string | null;
+  usage?: Usage;
+  /**
+   * True when the message was cut off by `max_tokens` while a tool call was being written. Its tool
+   * calls are incomplete and must never be run.
+   */
+  truncated?: boolean;
+  /** Set when the call failed (`stop_reason` is `error` or `aborted`): what went wrong. */
+  error_message?: string;
+}
+
+/** One message of a conversation. */
+export type Message = UserMessage | AssistantMessage;
+
+/** A tool as the model sees it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool's input (an object schema). */
+  input_schema: Record<string, unknown>;
+}
+
+/** How the model may choose tools. */
+export type ToolChoice = { type: "auto" } | { type: "any" } | { type: "none" } | { type: "tool"; name: string };
+
+/** One model call, independent of the provider. */
+export interface ModelRequest {
+  /** Model id without the provider prefix (the provider is chosen separately). */
+  model: string;
+  system?: string;
+  messages: Message[];
+  tools?: ToolDefinition[];
+  maxTokens?: number;
+  temperature?: number;
+  stopSequences?: string[];
+  toolChoice?: ToolChoice;
+  /** Extended-thinking budget in tokens; 0 or absent turns thinking off. */
+  thinkingBudget?: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/** Events of one streamed model call, in order. */
+export type StreamEvent =
+  | { type: "message_start"; id?: string; model: string }
+  | { type: "text_start"; index: number }
+  | { type: "text_delta"; index: number; delta: string }
+  | { type: "text_end"; index: number; text: string }
+  | { type: "thinking_start"; index: number }
+  | { type: "thinking_delta"; index: number; delta: string }
+  | { type: "thinking_end"; index: number; thinking: string; signature?: string }
+  | { type: "redacted_thinking"; index: number; data: string }
+  | { type: "toolcall_start"; index: number; id: string; name: string }
+  | { type: "toolcall_delta"; index: number; id: string; delta: string }
+  | { type: "toolcall_end"; index: number; toolCall: ToolUseBlock }
+  | { type: "usage"; usage: Usage }
+  | { type: "message_end"; message: AssistantMessage };
+
+/** The neutral stream of one call. Iterating it performs the call. */
+export type ModelStream = AsyncIterable<StreamEvent>;
+
+/** A model provider: turns a neutral request into a neutral stream. */
+export interface Provider {
+  /** Short name used in `provider/model` ids, e.g. `anthropic`. */
+  readonly name: string;
+  /**
+   * Streams one model call. Throws a `ProviderError` (see errors.ts) for a failed request; events are
+   * only yielded for a call the provider accepted.
+   */
+  stream(request: ModelRequest): ModelStream;
+}
+
+/** Returns a zeroed usage record. */
+export function emptyUsage(): Usage {
+  return { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+}
+
+/** Adds `b` into `a` in place and returns `a`. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  a.input_tokens += b.input_tokens;
+  a.output_tokens += b.output_tokens;
+  a.cache_read_input_tokens += b.cache_read_input_tokens;
+  a.cache_creation_input_tokens += b.cache_creation_input_tokens;
+  return a;
+}
+
+/** The tool calls of an assistant message, decided from its content (not from the stop reason). */
+export function toolCallsOf(message: AssistantMessage): ToolUseBlock[] {
+  return message.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+}
+
+/** The concatenated text of a message's text blocks. */
+export function textOf(message: Message): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join("");
+}

@@ -1,0 +1,87 @@
+/**
+ * `defineTool` makes a tool from a zod schema and an execute function, and `runTool` is the one way a
+ * tool is called: input is validated first, so `execute` never sees input that fails the schema.
+ */
+import { z } from "zod";
+import type { SideEffect, Tool, ToolContext, ToolResult } from "./types.js";
+
+/** What `defineTool` takes. */
+export interface ToolSpec<TInput, TDetails> {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<TInput>;
+  /** Defaults to `mutating`: a tool is assumed unsafe to run concurrently unless it says otherwise. */
+  sideEffect?: SideEffect;
+  resourceKey?: (input: TInput, ctx: { cwd: string }) => string | undefined;
+  execute: (input: TInput, ctx: ToolContext) => Promise<ToolResult<TDetails>> | ToolResult<TDetails>;
+}
+
+/**
+ * Defines a tool.
+ *
+ * @example
+ * const add = defineTool({
+ *   name: "add",
+ *   description: "Adds two numbers",
+ *   inputSchema: z.object({ a: z.number(), b: z.number() }),
+ *   sideEffect: "none",
+ *   execute: async ({ a, b }) => ({ content: String(a + b) }),
+ * });
+ */
+export function defineTool<TInput, TDetails = unknown>(spec: ToolSpec<TInput, TDetails>): Tool<TInput, TDetails> {
+  if (!/^[a-zA-Z0-9_-]{1,128}$/.test(spec.name)) {
+    throw new Error(`Tool name "${spec.name}" must be 1-128 letters, digits, "_" or "-"`);
+  }
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: spec.inputSchema,
+    jsonSchema: toJsonSchema(spec.inputSchema),
+    sideEffect: spec.sideEffect ?? "mutating",
+    resourceKey: spec.resourceKey,
+    execute: async (input, ctx) => spec.execute(input, ctx),
+  };
+}
+
+/** Derives the JSON Schema the model sees from a zod schema. */
+export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/** Result of validating a tool's input. */
+export type ValidationOutcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * Validates raw model input against a tool's schema. The error message names each bad field in words
+ * the model can act on, e.g. `file_path: expected string, received number`.
+ */
+export function validateToolInput<T>(tool: Tool<T>, input: unknown): ValidationOutcome<T> {
+  const parsed = tool.inputSchema.safeParse(input ?? {});
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const lines = parsed.error.issues.map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join(".") : "(input)";
+    return `- ${path}: ${issue.message}`;
+  });
+  return {
+    ok: false,
+    message: `InputValidationError: ${tool.name} was called with invalid input:\n${lines.join("\n")}\nFix these fields and call ${tool.name} again.`,
+  };
+}
+
+/**
+ * Validates and runs one tool call. Never throws: invalid input, a thrown error and an abort all come
+ * back as an `isError` result the model can read.
+ */
+export async function runTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const checked = validateToolInput(tool, input);
+  if (!checked.ok) return { content: checked.message, isError: true };
+  try {
+    return await tool.execute(checked.value, ctx);
+  } catch (err) {
+    if (ctx.signal.aborted) return { content: `${tool.name} was interrupted by the user.`, isError: true };
+    const message = err instanceof Error ? err.message : String(err);
+    return { content: `${tool.name} failed: ${message}`, isError: true };
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The tool contract: what a tool declares, what it receives when it runs, and what it returns.
+ */
+import type { z } from "zod";
+import type { ImageBlock, TextBlock } from "../llm/types.js";
+
+/**
+ * How a tool touches the world, which decides what may run at the same time:
+ * - `none`: pure reads of local state (Read, Glob, Grep); any number run concurrently.
+ * - `read`: reads the outside world (a web fetch); runs concurrently with other reads.
+ * - `mutating`: changes something (Bash, Write, Edit); waits for the calls before it and holds the
+ *   calls after it, unless both name different `resourceKey`s.
+ */
+export type SideEffect = "none" | "read" | "mutating";
+
+/** Content a tool returns: plain text, or text and image blocks. */
+export type ToolContent = string | Array<TextBlock | ImageBlock>;
+
+/** What a tool returns. `details` are for programs (UIs, tests) and never reach the model. */
+export interface ToolResult<TDetails = unknown> {
+  content: ToolContent;
+  isError?: boolean;
+  details?: TDetails;
+}
+
+/** What the session keeps about a file the model has read, for read-before-write checks. */
+export interface FileSnapshot {
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * Per-session state the core tools share: the files read (so Write and Edit can refuse to overwrite
+ * a file the model has not seen or that changed since), and background shells. Lives in the session,
+ * never in a global, so two sessions in one process never see each other.
+ */
+export interface ToolSessionState {
+  readFiles: Map<string, FileSnapshot>;
+  /** Background shells keyed by id; owned by the Bash tool family. */
+  backgroundShells: Map<string, unknown>;
+  /** Called when the session ends: kills background shells, removes temp files. */
+  cleanups: Array<() => void | Promise<void>>;
+}
+
+/** What a running tool receives besides its input. */
+export interface ToolContext {
+  /** Aborted when the run is interrupted: stop work and return promptly. */
+  signal: AbortSignal;
+  /** The session's working directory. */
+  cwd: string;
+  sessionId: string;
+  /** The id of the tool_use block being answered. */
+  toolUseId: string;
+  /** Shared per-session state (read-before-write, background shells). */
+  state: ToolSessionState;
+  /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */
+  onUpdate: (partial: string) => void;
+}
+
+/** A tool the model can call. Made with `defineTool`. */
+export interface Tool<TInput = any, TDetails = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** zod schema of the input; the JSON Schema the model sees is derived from it. */
+  readonly inputSchema: z.ZodType<TInput>;
+  /** JSON Schema for the model (derived once, at definition time). */
+  readonly jsonSchema: Record<string, unknown>;
+  readonly sideEffect: SideEffect;
+  /**
+   * For mutating tools: the resource this call touches (e.g. an absolute file path). Two mutating
+   * calls with different keys may run together. Absent means "may touch anything".
+   */
+  resourceKey?(input: TInput, ctx: { cwd: string }): string | undefined;
+  /** Runs the tool. May throw: the caller turns a throw into an `is_error` result. */
+  execute(input: TInput, ctx: ToolContext): Promise<ToolResult<TDetails>>;
+}
+
+/** Creates an empty per-session tool state. */
+export function createToolSessionState(): ToolSessionState {
+  return { readFiles: new Map(), backgroundShells: new Map(), cleanups: [] };
+}
+
+/** Runs and clears the session's tool cleanups (kills background shells). Never throws. */
+export async function disposeToolSessionState(state: ToolSessionState): Promise<void> {
+  const cleanups = state.cleanups.splice(0);
+  await Promise.allSettled(cleanups.map(async (fn) => fn()));
+}
