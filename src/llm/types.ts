@@ -32,6 +32,13 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /**
+   * Set when the model's arguments were not valid JSON. `input` is then `{}` and `raw_input` keeps the
+   * text as sent, so nothing is lost; the loop answers the call with an error the model can act on.
+   * Providers never send these two fields back on the wire.
+   */
+  parse_error?: string;
+  raw_input?: string;
 }
 
 /** An image, inline (base64) or by URL. */
@@ -162,6 +169,18 @@ export interface Provider {
    * only yielded for a call the provider accepted.
    */
   stream(request: ModelRequest): ModelStream;
+}
+
+/** How to reach a provider: key, base URL and extra headers. Unset fields fall back to the environment. */
+export interface ProviderOptions {
+  /** Name used in `provider/model` ids; defaults to the provider's kind (`anthropic`, `openai`). */
+  name?: string;
+  apiKey?: string;
+  /** e.g. `http://127.0.0.1:4000` for a LiteLLM proxy; defaults to `*_BASE_URL` or the public API. */
+  baseURL?: string;
+  headers?: Record<string, string>;
+  /** Called before each request; its answer wins over `apiKey` (seed 001 get_api_key). */
+  getApiKey?: (provider: string) => string | undefined | Promise<string | undefined>;
 }
 
 /** Returns a zeroed usage record. */
