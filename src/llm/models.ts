@@ -1,0 +1,109 @@
+/**
+ * The built-in model list: context window, output limit and list prices of the current Anthropic and
+ * OpenAI models. Plain read-only data; a session's catalog (catalog.ts) starts from it and may override
+ * any entry, so nothing here is ever mutated.
+ *
+ * Prices are public list prices in USD per million tokens as of 2025-11 (anthropic.com/pricing,
+ * openai.com/api/pricing). They ignore batch discounts, Anthropic's 1-hour cache writes and the
+ * long-context (>200k input, 1M beta) surcharge of the Sonnet models. Register your own entry when your
+ * contract differs.
+ */
+
+/** Prices in USD per million tokens. */
+export interface ModelPricing {
+  input: number;
+  output: number;
+  /** Reading a cached prompt prefix. */
+  cacheRead: number;
+  /** Writing a prompt prefix to the cache (Anthropic's 5-minute rate; OpenAI charges plain input). */
+  cacheWrite: number;
+}
+
+/** What the runtime knows about one model. */
+export interface ModelInfo {
+  /** Model id as the provider's API takes it, without a provider prefix, e.g. `claude-sonnet-4-5`. */
+  id: string;
+  /** Provider name used in `provider/model` ids, e.g. `anthropic`. */
+  provider: string;
+  /** Human-readable name. */
+  name?: string;
+  /** Maximum input + output tokens. */
+  contextWindow: number;
+  /** Maximum tokens the model may write in one answer. */
+  maxOutputTokens: number;
+  pricing: ModelPricing;
+  /** True when the model can reason (extended thinking, reasoning effort). */
+  reasoning?: boolean;
+}
+
+/** Anthropic cache writes cost 1.25x input and reads 0.1x input (5-minute cache). */
+function anthropic(
+  id: string,
+  name: string,
+  input: number,
+  output: number,
+  maxOutputTokens: number,
+  reasoning = true,
+): ModelInfo {
+  return {
+    id,
+    provider: "anthropic",
+    name,
+    contextWindow: 200_000,
+    maxOutputTokens,
+    pricing: { input, output, cacheRead: round(input * 0.1), cacheWrite: round(input * 1.25) },
+    reasoning,
+  };
+}
+
+/** OpenAI bills cached input at its own rate and has no separate cache-write charge. */
+function openai(
+  id: string,
+  name: string,
+  prices: [input: number, cachedInput: number, output: number],
+  contextWindow: number,
+  maxOutputTokens: number,
+  reasoning: boolean,
+): ModelInfo {
+  const [input, cacheRead, output] = prices;
+  return {
+    id,
+    provider: "openai",
+    name,
+    contextWindow,
+    maxOutputTokens,
+    pricing: { input, output, cacheRead, cacheWrite: input },
+    reasoning,
+  };
+}
+
+/** Avoids 0.30000000000000004 in a table people read. */
+function round(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+/** The built-in models, newest first per family. Dated ids (`…-20250929`) resolve to these by prefix. */
+export const defaultModels: readonly Readonly<ModelInfo>[] = Object.freeze(
+  [
+    anthropic("claude-opus-4-5", "Claude Opus 4.5", 5, 25, 64_000),
+    anthropic("claude-opus-4-1", "Claude Opus 4.1", 15, 75, 32_000),
+    anthropic("claude-opus-4", "Claude Opus 4", 15, 75, 32_000),
+    anthropic("claude-sonnet-4-5", "Claude Sonnet 4.5", 3, 15, 64_000),
+    anthropic("claude-sonnet-4", "Claude Sonnet 4", 3, 15, 64_000),
+    anthropic("claude-3-7-sonnet", "Claude Sonnet 3.7", 3, 15, 64_000),
+    anthropic("claude-haiku-4-5", "Claude Haiku 4.5", 1, 5, 64_000),
+    anthropic("claude-3-5-haiku", "Claude Haiku 3.5", 0.8, 4, 8_192, false),
+    openai("gpt-5", "GPT-5", [1.25, 0.125, 10], 400_000, 128_000, true),
+    openai("gpt-5-mini", "GPT-5 mini", [0.25, 0.025, 2], 400_000, 128_000, true),
+    openai("gpt-5-nano", "GPT-5 nano", [0.05, 0.005, 0.4], 400_000, 128_000, true),
+    openai("gpt-4.1", "GPT-4.1", [2, 0.5, 8], 1_047_576, 32_768, false),
+    openai("gpt-4.1-mini", "GPT-4.1 mini", [0.4, 0.1, 1.6], 1_047_576, 32_768, false),
+    openai("gpt-4.1-nano", "GPT-4.1 nano", [0.1, 0.025, 0.4], 1_047_576, 32_768, false),
+    openai("gpt-4o", "GPT-4o", [2.5, 1.25, 10], 128_000, 16_384, false),
+    openai("gpt-4o-mini", "GPT-4o mini", [0.15, 0.075, 0.6], 128_000, 16_384, false),
+    openai("o3", "o3", [2, 0.5, 8], 200_000, 100_000, true),
+    openai("o3-mini", "o3-mini", [1.1, 0.55, 4.4], 200_000, 100_000, true),
+    openai("o4-mini", "o4-mini", [1.1, 0.275, 4.4], 200_000, 100_000, true),
+    openai("o1", "o1", [15, 7.5, 60], 200_000, 100_000, true),
+  ].map((m) => Object.freeze({ ...m, pricing: Object.freeze(m.pricing) })),
+);
