@@ -1,0 +1,166 @@
+/**
+ * The one retry strategy of the LLM layer (seed 001 `retry_strategy`, seed 003 §11): exponential backoff
+ * with jitter for rate limits, overload, 5xx and network errors, honouring the server's `retry-after` up
+ * to a cap. Providers never retry on their own, so this is the only place a call is repeated.
+ *
+ * A stream is retried only while nothing of the answer has reached the caller. Events that carry no
+ * content (`message_start`, `usage`) are held back until the first content event, so an error right
+ * after the provider accepted the call (Anthropic's mid-stream `overloaded_error`) is still retried and
+ * the caller never sees a duplicated `message_start`. After the first content event, any error is
+ * surfaced as is.
+ */
+
+import { isProviderError, isRetryableKind, ProviderError } from "./errors.js";
+import type { ModelRequest, Provider, StreamEvent } from "./types.js";
+
+/** How hard to retry. */
+export interface RetryOptions {
+  /** Retries after the first attempt (so at most maxRetries + 1 calls). Default 4. */
+  maxRetries?: number;
+  /** Delay before the first retry; doubles each time. Default 1000 ms. */
+  baseDelayMs?: number;
+  /** Cap on any single wait, including a server's `retry-after`. Default 32000 ms. */
+  maxDelayMs?: number;
+  /** Randomize each backoff between half and all of it, so many clients do not retry in step. Default true. */
+  jitter?: boolean;
+}
+
+/** What the caller is told before each wait, so a UI can show "retrying in 4 s (overloaded)". */
+export interface RetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  /** The error that caused this retry. */
+  error: ProviderError;
+}
+
+/** Options of `streamWithRetry`. */
+export interface StreamWithRetryOptions {
+  retry?: RetryOptions;
+  /** Aborts the call and any backoff wait; combined with `request.signal` when both are given. */
+  signal?: AbortSignal;
+  /** Called before each backoff wait. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+const DEFAULTS = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 32_000, jitter: true } as const;
+
+/**
+ * Streams `request` through `provider`, retrying transient failures before the first content event.
+ * Throws the final `ProviderError` (kind `aborted` when the signal fires, also during a backoff wait).
+ * Example: `for await (const ev of streamWithRetry(p, req, { onRetry: show })) …`.
+ */
+export async function* streamWithRetry(
+  provider: Provider,
+  request: ModelRequest,
+  opts: StreamWithRetryOptions = {},
+): AsyncGenerator<StreamEvent> {
+  const signal = combineSignals(opts.signal, request.signal);
+  const call = signal === request.signal ? request : { ...request, signal };
+  const maxRetries = Math.max(0, opts.retry?.maxRetries ?? DEFAULTS.maxRetries);
+
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw abortedError(provider.name, "Model call aborted before it was sent.");
+    const held: StreamEvent[] = [];
+    let committed = false;
+    try {
+      for await (const event of provider.stream(call)) {
+        if (committed) {
+          yield event;
+        } else if (event.type === "message_start" || event.type === "usage") {
+          held.push(event);
+        } else {
+          committed = true;
+          yield* held;
+          yield event;
+        }
+      }
+      // An answer with no content events at all still delivers what was held.
+      if (!committed) yield* held;
+      return;
+    } catch (thrown) {
+      const error = toProviderError(thrown, provider.name, committed, signal);
+      if (committed || error.afterFirstDelta || !isRetryableKind(error.kind) || attempt > maxRetries) {
+        throw error;
+      }
+      const delayMs = retryDelayMs(attempt, error, opts.retry);
+      opts.onRetry?.({ attempt, maxRetries, delayMs, error });
+      try {
+        await sleep(delayMs, signal);
+      } catch {
+        throw abortedError(
+          provider.name,
+          `Model call aborted while waiting ${delayMs} ms to retry after: ${error.message}`,
+          error,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * The wait before retry number `attempt` (1-based): the server's `retry-after` when it sent one,
+ * otherwise `baseDelayMs * 2^(attempt-1)` with jitter; never more than `maxDelayMs`.
+ */
+export function retryDelayMs(
+  attempt: number,
+  error: Pick<ProviderError, "retryAfterMs">,
+  options: RetryOptions = {},
+  random: () => number = Math.random,
+): number {
+  const base = options.baseDelayMs ?? DEFAULTS.baseDelayMs;
+  const cap = options.maxDelayMs ?? DEFAULTS.maxDelayMs;
+  // The server knows its own load better than our guess, so its delay replaces the backoff.
+  if (error.retryAfterMs !== undefined) return Math.min(cap, Math.max(0, Math.ceil(error.retryAfterMs)));
+  const exponential = Math.min(cap, base * 2 ** (attempt - 1));
+  const jittered = (options.jitter ?? DEFAULTS.jitter) ? exponential * (0.5 + 0.5 * random()) : exponential;
+  return Math.round(jittered);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Anything thrown by a provider, as a ProviderError; foreign errors become kind `unknown` (or `aborted`). */
+function toProviderError(
+  thrown: unknown,
+  provider: string,
+  afterFirstDelta: boolean,
+  signal: AbortSignal | undefined,
+): ProviderError {
+  if (isProviderError(thrown)) return thrown;
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new ProviderError({
+    kind: signal?.aborted ? "aborted" : "unknown",
+    provider,
+    message: `${provider}: ${message}`,
+    afterFirstDelta,
+    cause: thrown,
+  });
+}
+
+function abortedError(provider: string, message: string, cause?: unknown): ProviderError {
+  return new ProviderError({ kind: "aborted", provider, message, cause });
+}
+
+function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (!a || a === b) return b;
+  if (!b) return a;
+  return AbortSignal.any([a, b]);
+}
