@@ -1,0 +1,290 @@
+/**
+ * The Anthropic Messages API provider: neutral request → `POST /v1/messages` with `stream: true`, and
+ * the SSE answer → neutral stream events. Prompt-cache breakpoints go on the system prompt and on the
+ * last message, so each turn of a long session reads the previous turns from the cache.
+ */
+
+import { ProviderError } from "./errors.js";
+import { finalStop, toolUseBlock } from "./finish.js";
+import {
+  abortedError,
+  createHttpTransport,
+  kindForStreamError,
+  parseData,
+  readSse,
+  streamError,
+} from "./http.js";
+import type {
+  AssistantMessage,
+  ContentBlock,
+  Message,
+  ModelRequest,
+  Provider,
+  ProviderOptions,
+  StopReason,
+  StreamEvent,
+  Usage,
+} from "./types.js";
+
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+const DEFAULT_MAX_TOKENS = 8192;
+
+/** Creates an Anthropic provider; key and base URL are resolved before each call (options, then env). */
+export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
+  const name = options.name ?? "anthropic";
+  const transport = createHttpTransport(name);
+  return {
+    name,
+    async *stream(request) {
+      const apiKey =
+        (await options.getApiKey?.(name)) ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
+      const baseURL = (options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL).replace(
+        /\/+$/,
+        "",
+      );
+      const headers = {
+        accept: "text/event-stream",
+        "x-api-key": apiKey,
+        "anthropic-version": "2023-06-01",
+        ...options.headers,
+        ...request.headers,
+      };
+      const body = JSON.stringify(anthropicRequestBody(request));
+      const res = await transport.post(`${baseURL}/v1/messages`, headers, body, request.signal);
+      yield* parseAnthropicStream(name, request, res);
+    },
+  };
+}
+
+/** The Messages API body for a neutral request (exported for golden tests). */
+export function anthropicRequestBody(request: ModelRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: request.model,
+    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+    stream: true,
+  };
+  if (request.system)
+    body.system = [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }];
+  body.messages = request.messages.map(wireMessage);
+  markLastBlockCached(body.messages as WireMessage[]);
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.input_schema,
+    }));
+  }
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.stopSequences && request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
+  if (request.toolChoice) body.tool_choice = request.toolChoice;
+  if (request.thinkingBudget && request.thinkingBudget > 0) {
+    body.thinking = { type: "enabled", budget_tokens: request.thinkingBudget };
+  }
+  return body;
+}
+
+type WireMessage = { role: string; content: string | Record<string, unknown>[] };
+
+function wireMessage(message: Message): WireMessage {
+  if (typeof message.content === "string") return { role: message.role, content: message.content };
+  return { role: message.role, content: message.content.map(wireBlock) };
+}
+
+function wireBlock(block: ContentBlock): Record<string, unknown> {
+  if (block.type === "tool_use") {
+    // parse_error / raw_input are ours; the API rejects unknown fields.
+    return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+  }
+  if (block.type === "tool_result") {
+    const out: Record<string, unknown> = {
+      type: "tool_result",
+      tool_use_id: block.tool_use_id,
+      content: block.content,
+    };
+    if (block.is_error) out.is_error = true;
+    return out;
+  }
+  return { ...block };
+}
+
+function markLastBlockCached(messages: WireMessage[]): void {
+  const last = messages[messages.length - 1];
+  if (!last) return;
+  if (typeof last.content === "string") {
+    if (last.content === "") return;
+    last.content = [{ type: "text", text: last.content }];
+  }
+  const block = last.content[last.content.length - 1];
+  // Thinking blocks cannot carry cache_control; an empty message has nothing to mark.
+  if (block && block.type !== "thinking" && block.type !== "redacted_thinking") {
+    block.cache_control = { type: "ephemeral" };
+  }
+}
+
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: "end_turn",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  stop_sequence: "stop_sequence",
+  refusal: "refusal",
+  pause_turn: "end_turn",
+  model_context_window_exceeded: "max_tokens",
+};
+
+type OpenBlock =
+  | { kind: "text"; index: number; text: string }
+  | { kind: "thinking"; index: number; thinking: string; signature?: string }
+  | { kind: "tool"; index: number; id: string; name: string; json: string }
+  | { kind: "ignored" };
+
+async function* parseAnthropicStream(
+  provider: string,
+  request: ModelRequest,
+  res: import("node:http").IncomingMessage,
+): AsyncGenerator<StreamEvent> {
+  const model = `${provider}/${request.model}`;
+  const content: ContentBlock[] = [];
+  const open = new Map<number, OpenBlock>(); // by the wire's block index
+  const usage: Usage = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+  let id: string | undefined;
+  let stop: StopReason = "end_turn";
+  let stopSequence: string | null = null;
+  let delta = false;
+  let ended = false;
+  const afterFirstDelta = (): boolean => delta;
+
+  try {
+    for await (const sse of readSse(provider, res, request.signal, afterFirstDelta)) {
+      // After message_stop the loop only drains the body, so the keep-alive socket can be reused.
+      if (ended || sse.event === "ping") continue;
+      const ev = parseData(provider, sse.data, delta);
+      switch (ev.type) {
+        case "message_start": {
+          id = ev.message?.id;
+          readUsage(usage, ev.message?.usage);
+          yield { type: "message_start", id, model };
+          break;
+        }
+        case "content_block_start": {
+          const cb = ev.content_block ?? {};
+          const index = content.length;
+          if (cb.type === "text") {
+            open.set(ev.index, { kind: "text", index, text: "" });
+            content.push({ type: "text", text: "" });
+            yield { type: "text_start", index };
+          } else if (cb.type === "thinking") {
+            open.set(ev.index, { kind: "thinking", index, thinking: "" });
+            content.push({ type: "thinking", thinking: "" });
+            yield { type: "thinking_start", index };
+          } else if (cb.type === "redacted_thinking") {
+            open.set(ev.index, { kind: "ignored" });
+            content.push({ type: "redacted_thinking", data: cb.data });
+            yield { type: "redacted_thinking", index, data: cb.data };
+          } else if (cb.type === "tool_use") {
+            open.set(ev.index, { kind: "tool", index, id: cb.id, name: cb.name, json: "" });
+            content.push({ type: "tool_use", id: cb.id, name: cb.name, input: {} });
+            yield { type: "toolcall_start", index, id: cb.id, name: cb.name };
+          } else {
+            open.set(ev.index, { kind: "ignored" }); // server tools and future block types
+          }
+          break;
+        }
+        case "content_block_delta": {
+          const b = open.get(ev.index);
+          const d = ev.delta ?? {};
+          if (!b || b.kind === "ignored") break;
+          if (d.type === "text_delta" && b.kind === "text") {
+            b.text += d.text;
+            delta = true;
+            yield { type: "text_delta", index: b.index, delta: d.text };
+          } else if (d.type === "thinking_delta" && b.kind === "thinking") {
+            b.thinking += d.thinking;
+            delta = true;
+            yield { type: "thinking_delta", index: b.index, delta: d.thinking };
+          } else if (d.type === "signature_delta" && b.kind === "thinking") {
+            b.signature = (b.signature ?? "") + d.signature;
+          } else if (d.type === "input_json_delta" && b.kind === "tool") {
+            b.json += d.partial_json;
+            delta = true;
+            yield { type: "toolcall_delta", index: b.index, id: b.id, delta: d.partial_json };
+          }
+          break;
+        }
+        case "content_block_stop": {
+          const b = open.get(ev.index);
+          open.delete(ev.index);
+          if (b) yield* closeBlock(b, content);
+          break;
+        }
+        case "message_delta": {
+          if (ev.delta?.stop_reason) stop = STOP_REASONS[ev.delta.stop_reason] ?? "end_turn";
+          if (ev.delta?.stop_sequence !== undefined) stopSequence = ev.delta.stop_sequence;
+          readUsage(usage, ev.usage);
+          break;
+        }
+        case "message_stop": {
+          // Blocks left open by a server that skipped content_block_stop are closed here.
+          for (const b of open.values()) yield* closeBlock(b, content);
+          open.clear();
+          const { stop_reason, truncated } = finalStop(content, stop);
+          const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
+          if (stopSequence !== null) message.stop_sequence = stopSequence;
+          if (truncated) message.truncated = true;
+          yield { type: "usage", usage: { ...usage } };
+          ended = true;
+          yield { type: "message_end", message };
+          break;
+        }
+        case "error": {
+          const type: string | undefined = ev.error?.type;
+          const text: string = ev.error?.message ?? "unknown error";
+          throw new ProviderError({
+            kind: kindForStreamError(type, text),
+            provider,
+            afterFirstDelta: delta,
+            message: `${provider} stream error${type ? ` (${type})` : ""}: ${text}`,
+          });
+        }
+      }
+    }
+  } catch (err) {
+    // A connection that breaks after message_stop lost nothing: the answer is complete.
+    if (ended) return;
+    throw err;
+  }
+  if (ended) return;
+  if (request.signal?.aborted) throw abortedError(provider);
+  throw streamError(provider, "the connection closed before the answer finished (no message_stop)", delta);
+}
+
+function* closeBlock(b: OpenBlock, content: ContentBlock[]): Generator<StreamEvent> {
+  if (b.kind === "text") {
+    content[b.index] = { type: "text", text: b.text };
+    yield { type: "text_end", index: b.index, text: b.text };
+  } else if (b.kind === "thinking") {
+    const block: ContentBlock = { type: "thinking", thinking: b.thinking };
+    if (b.signature !== undefined) block.signature = b.signature;
+    content[b.index] = block;
+    yield { type: "thinking_end", index: b.index, thinking: b.thinking, signature: b.signature };
+  } else if (b.kind === "tool") {
+    const toolCall = toolUseBlock(b.id, b.name, b.json);
+    content[b.index] = toolCall;
+    yield { type: "toolcall_end", index: b.index, toolCall };
+  }
+}
+
+function readUsage(usage: Usage, u: any): void {
+  if (!u) return;
+  // message_delta usage is cumulative; fields it omits keep their message_start values.
+  if (typeof u.input_tokens === "number") usage.input_tokens = u.input_tokens;
+  if (typeof u.output_tokens === "number") usage.output_tokens = u.output_tokens;
+  if (typeof u.cache_read_input_tokens === "number")
+    usage.cache_read_input_tokens = u.cache_read_input_tokens;
+  if (typeof u.cache_creation_input_tokens === "number")
+    usage.cache_creation_input_tokens = u.cache_creation_input_tokens;
+}

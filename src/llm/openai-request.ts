@@ -1,0 +1,131 @@
+/**
+ * Neutral request → OpenAI Chat Completions body. The shapes are those every compatible gateway
+ * accepts (LiteLLM, vLLM, Ollama, llama.cpp): one `tool` message per tool_result right after the
+ * assistant message that asked for it, never an array of results inside a user message.
+ */
+import type { ContentBlock, ImageBlock, Message, ModelRequest, TextBlock, ToolChoice } from "./types.js";
+
+type WireMessage = Record<string, unknown>;
+type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
+
+/**
+ * The Chat Completions body for a neutral request. `officialApi` selects `max_completion_tokens`
+ * (OpenAI's reasoning models reject `max_tokens`); gateways get `max_tokens`, which all of them accept.
+ */
+export function openaiRequestBody(request: ModelRequest, officialApi: boolean): Record<string, unknown> {
+  const messages: WireMessage[] = [];
+  if (request.system) messages.push({ role: "system", content: request.system });
+  for (const m of request.messages) pushMessage(messages, m);
+  const body: Record<string, unknown> = {
+    model: request.model,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (request.maxTokens !== undefined)
+    body[officialApi ? "max_completion_tokens" : "max_tokens"] = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.stopSequences && request.stopSequences.length > 0) body.stop = request.stopSequences;
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.input_schema },
+    }));
+  }
+  if (request.toolChoice) body.tool_choice = wireToolChoice(request.toolChoice);
+  return body;
+}
+
+function wireToolChoice(choice: ToolChoice): unknown {
+  switch (choice.type) {
+    case "auto":
+      return "auto";
+    case "any":
+      return "required";
+    case "none":
+      return "none";
+    case "tool":
+      return { type: "function", function: { name: choice.name } };
+  }
+}
+
+function pushMessage(out: WireMessage[], message: Message): void {
+  if (typeof message.content === "string") {
+    out.push({ role: message.role, content: message.content });
+    return;
+  }
+  if (message.role === "assistant") {
+    out.push(assistantMessage(message.content));
+    return;
+  }
+  // Tool results first (they must follow the assistant's tool_calls), then the user's own parts.
+  const parts: Part[] = [];
+  const resultImages: Part[] = [];
+  for (const block of message.content) {
+    if (block.type === "tool_result") {
+      const images = Array.isArray(block.content)
+        ? block.content.filter((b): b is ImageBlock => b.type === "image")
+        : [];
+      out.push({
+        role: "tool",
+        tool_call_id: block.tool_use_id,
+        content: toolResultText(block, images.length),
+      });
+      if (images.length > 0) {
+        resultImages.push({ type: "text", text: `Image output of tool call ${block.tool_use_id}:` });
+        for (const image of images) resultImages.push(imagePart(image));
+      }
+    } else if (block.type === "text") {
+      parts.push({ type: "text", text: block.text });
+    } else if (block.type === "image") {
+      parts.push(imagePart(block));
+    }
+  }
+  const all = [...resultImages, ...parts];
+  if (all.length === 0) return;
+  // Plain text goes as a string: a few older servers accept only that.
+  const textOnly = all.every((p) => p.type === "text");
+  out.push({
+    role: "user",
+    content: textOnly ? all.map((p) => (p as { text: string }).text).join("\n") : all,
+  });
+}
+
+function toolResultText(
+  block: { content: string | Array<TextBlock | ImageBlock>; is_error?: boolean },
+  imageCount: number,
+): string {
+  let text =
+    typeof block.content === "string"
+      ? block.content
+      : block.content
+          .filter((b): b is TextBlock => b.type === "text")
+          .map((b) => b.text)
+          .join("\n");
+  if (text === "") text = imageCount > 0 ? "(image output follows)" : "(no output)";
+  // Chat Completions has no is_error flag: say it in the text so the model still knows.
+  if (block.is_error && !/^error/i.test(text)) text = `Error: ${text}`;
+  return text;
+}
+
+function assistantMessage(content: ContentBlock[]): WireMessage {
+  const text = content
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join("");
+  const toolCalls = content.flatMap((b) =>
+    b.type === "tool_use"
+      ? [{ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input) } }]
+      : [],
+  );
+  // Thinking blocks are dropped: Chat Completions has no field that takes them back.
+  const out: WireMessage = { role: "assistant", content: text === "" && toolCalls.length > 0 ? null : text };
+  if (toolCalls.length > 0) out.tool_calls = toolCalls;
+  return out;
+}
+
+function imagePart(image: ImageBlock): Part {
+  const src = image.source;
+  const url = src.type === "url" ? src.url : `data:${src.media_type};base64,${src.data}`;
+  return { type: "image_url", image_url: { url } };
+}
