@@ -1,0 +1,153 @@
+/**
+ * Model resolution: turns a `provider/model` id (`anthropic/claude-sonnet-4-5`, `litellm/gpt-4o`) into
+ * the provider instance that serves it and the model id that provider's API takes.
+ *
+ * A registry holds the providers of one session. It creates each provider lazily and only once, so its
+ * keep-alive connections are reused across calls. Keys and base URLs not given here are read from the
+ * environment by the providers at call time, never at resolution time.
+ */
+
+import { createAnthropicProvider } from "./anthropic.js";
+import { createOpenAIProvider } from "./openai.js";
+import type { Provider, ProviderOptions } from "./types.js";
+
+/** The wire formats Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible gateways. */
+export type ProviderType = "anthropic" | "openai";
+
+/** A provider described by its wire format and how to reach it; `name` defaults to `type`. */
+export interface ProviderConfig extends ProviderOptions {
+  type: ProviderType;
+}
+
+/** A provider given either as a config or as a ready instance (a custom or test provider). */
+export type ProviderSpec = ProviderConfig | Provider;
+
+/** The provider that serves a model id, and the id to send to it. */
+export interface ResolvedModel {
+  provider: Provider;
+  /** The model id without the provider prefix, as the provider's API takes it. */
+  modelId: string;
+  /** The canonical `provider/model` id, e.g. for catalog lookups and transcripts. */
+  id: string;
+}
+
+/** The providers of one session, created on first use and then reused. */
+export interface ProviderRegistry {
+  /** The provider with this name, creating it on first use; undefined when no such provider exists. */
+  get(name: string): Provider | undefined;
+  /** Every provider name this registry knows, built-ins included. */
+  names(): string[];
+  /** Resolves `provider/model`, or a bare model id whose provider is clear from its name. */
+  resolve(model: string): ResolvedModel;
+}
+
+const FACTORIES: Record<ProviderType, (options: ProviderOptions) => Provider> = {
+  anthropic: createAnthropicProvider,
+  openai: createOpenAIProvider,
+};
+
+/** Bare model ids whose provider is obvious from the name. */
+const GUESSES: Array<[RegExp, ProviderType]> = [
+  [/^claude-/i, "anthropic"],
+  [/^(?:gpt-|chatgpt-|o\d(?:-|$)|codex-)/i, "openai"],
+];
+
+/**
+ * Creates a registry with the built-in `anthropic` and `openai` providers plus `specs`. A spec named
+ * like a built-in replaces it. Example:
+ * `createProviderRegistry([{ type: "openai", name: "litellm", baseURL: "http://127.0.0.1:4000" }])`.
+ */
+export function createProviderRegistry(specs: readonly ProviderSpec[] = []): ProviderRegistry {
+  const specByName = new Map<string, ProviderSpec>([
+    ["anthropic", { type: "anthropic" }],
+    ["openai", { type: "openai" }],
+  ]);
+  const seen = new Set<string>();
+  for (const spec of specs) {
+    const name = specName(spec);
+    if (!/^[A-Za-z0-9._-]+$/.test(name)) {
+      throw new Error(`Provider name "${name}" is invalid: use letters, digits, ".", "_" or "-" (no "/").`);
+    }
+    if (!isProvider(spec) && !(spec.type in FACTORIES)) {
+      throw new Error(`Provider "${name}" has unknown type "${spec.type}"; use "anthropic" or "openai".`);
+    }
+    if (seen.has(name)) throw new Error(`Two providers are named "${name}"; give each a distinct name.`);
+    seen.add(name);
+    specByName.set(name, spec);
+  }
+  const instances = new Map<string, Provider>();
+
+  function get(name: string): Provider | undefined {
+    const existing = instances.get(name);
+    if (existing) return existing;
+    const spec = specByName.get(name);
+    if (!spec) return undefined;
+    const provider = isProvider(spec) ? spec : FACTORIES[spec.type]({ ...spec, name });
+    instances.set(name, provider);
+    return provider;
+  }
+
+  function names(): string[] {
+    return [...specByName.keys()];
+  }
+
+  function resolve(model: string): ResolvedModel {
+    const trimmed = model.trim();
+    if (trimmed === "")
+      throw new Error(`No model given. Name one as provider/model, e.g. anthropic/claude-sonnet-4-5.`);
+    const slash = trimmed.indexOf("/");
+    if (slash >= 0) {
+      const name = trimmed.slice(0, slash);
+      const modelId = trimmed.slice(slash + 1);
+      const provider = get(name);
+      if (!provider) {
+        throw new Error(
+          `Unknown provider "${name}" in model "${trimmed}". Known providers: ${names().join(", ")}. ` +
+            `Add it as { type: "openai" | "anthropic", name: "${name}", baseURL }, or prefix a known ` +
+            `provider (e.g. openai/${trimmed} for a model served by an OpenAI-compatible endpoint).`,
+        );
+      }
+      if (modelId === "") throw new Error(`Model "${trimmed}" names no model after "${name}/".`);
+      return { provider, modelId, id: `${name}/${modelId}` };
+    }
+    const guess = GUESSES.find(([pattern]) => pattern.test(trimmed))?.[1];
+    const provider = guess && get(guess);
+    if (!guess || !provider) {
+      throw new Error(
+        `Cannot tell which provider serves model "${trimmed}". Write it as provider/model; ` +
+          `known providers: ${names().join(", ")}.`,
+      );
+    }
+    return { provider, modelId: trimmed, id: `${guess}/${trimmed}` };
+  }
+
+  return { get, names, resolve };
+}
+
+/**
+ * Resolves one model id. Pass the session's registry so providers (and their connections) are reused;
+ * given specs or nothing, a fresh registry is made for this call only.
+ */
+export function resolveModel(
+  model: string,
+  providers?: ProviderRegistry | readonly ProviderSpec[],
+): ResolvedModel {
+  const registry = isRegistry(providers) ? providers : createProviderRegistry(providers ?? []);
+  return registry.resolve(model);
+}
+
+function specName(spec: ProviderSpec): string {
+  return isProvider(spec) ? spec.name : (spec.name ?? spec.type);
+}
+
+function isProvider(spec: ProviderSpec): spec is Provider {
+  return typeof (spec as Provider).stream === "function";
+}
+
+function isRegistry(
+  value: ProviderRegistry | readonly ProviderSpec[] | undefined,
+): value is ProviderRegistry {
+  return (
+    value !== undefined && !Array.isArray(value) && typeof (value as ProviderRegistry).resolve === "function"
+  );
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { createProviderRegistry, resolveModel } from "../../src/llm/resolve.js";
+import type { Provider, StreamEvent } from "../../src/llm/types.js";
+
+const custom: Provider = {
+  name: "scripted",
+  async *stream(): AsyncIterable<StreamEvent> {
+    yield { type: "message_start", model: "x" };
+  },
+};
+
+describe("resolveModel", () => {
+  it("sends anthropic/… to the anthropic provider with the bare id", () => {
+    const r = resolveModel("anthropic/claude-sonnet-4-5");
+    expect([r.provider.name, r.modelId, r.id]).toEqual([
+      "anthropic",
+      "claude-sonnet-4-5",
+      "anthropic/claude-sonnet-4-5",
+    ]);
+  });
+
+  it("sends openai/… to the openai provider, keeping any further slashes in the model id", () => {
+    expect(resolveModel("openai/gpt-4.1").provider.name).toBe("openai");
+    const r = resolveModel("openai/meta-llama/Llama-3.1-8B-Instruct");
+    expect([r.provider.name, r.modelId]).toEqual(["openai", "meta-llama/Llama-3.1-8B-Instruct"]);
+  });
+
+  it("guesses the provider of a bare id from its name", () => {
+    const cases: Array<[string, string]> = [
+      ["claude-haiku-4-5-20251001", "anthropic"],
+      ["gpt-5-mini", "openai"],
+      ["o3", "openai"],
+      ["o4-mini", "openai"],
+      ["o1-preview", "openai"],
+      ["chatgpt-4o-latest", "openai"],
+    ];
+    for (const [model, provider] of cases) {
+      const r = resolveModel(model);
+      expect([r.provider.name, r.modelId, r.id], model).toEqual([provider, model, `${provider}/${model}`]);
+    }
+  });
+
+  it("refuses a bare id it cannot place, listing the known providers", () => {
+    expect(() => resolveModel("llama3.1", [{ type: "openai", name: "ollama" }])).toThrow(
+      'Cannot tell which provider serves model "llama3.1". Write it as provider/model; known providers: anthropic, openai, ollama.',
+    );
+    expect(() => resolveModel("o3x")).toThrow(/Cannot tell which provider/);
+  });
+
+  it("refuses an unknown provider prefix, naming it and the known providers", () => {
+    expect(() => resolveModel("mistral/mistral-large")).toThrow(
+      /Unknown provider "mistral" in model "mistral\/mistral-large"\. Known providers: anthropic, openai\./,
+    );
+  });
+
+  it("refuses an empty model and an empty model after the prefix", () => {
+    expect(() => resolveModel("  ")).toThrow(/No model given/);
+    expect(() => resolveModel("anthropic/")).toThrow(/names no model/);
+  });
+
+  it("resolves through a named gateway config and a ready provider instance", () => {
+    const r = resolveModel("litellm/anthropic/claude-sonnet-4-5", [
+      { type: "openai", name: "litellm", baseURL: "http://127.0.0.1:4000" },
+      custom,
+    ]);
+    expect([r.provider.name, r.modelId]).toEqual(["litellm", "anthropic/claude-sonnet-4-5"]);
+    expect(resolveModel("scripted/anything", [custom]).provider).toBe(custom);
+  });
+});
+
+describe("createProviderRegistry", () => {
+  it("creates each provider once and reuses it for every model it serves", () => {
+    const registry = createProviderRegistry();
+    const a = registry.resolve("anthropic/claude-opus-4-5").provider;
+    expect(registry.resolve("claude-haiku-4-5").provider).toBe(a);
+    expect(registry.get("anthropic")).toBe(a);
+    expect(registry.resolve("gpt-4o").provider).not.toBe(a);
+    // A second registry (another session) gets its own instances.
+    expect(createProviderRegistry().get("anthropic")).not.toBe(a);
+  });
+
+  it("lets a config named like a built-in replace it, also for guessed bare ids", () => {
+    expect(createProviderRegistry([custom]).names()).toEqual(["anthropic", "openai", "scripted"]);
+    const mine = createProviderRegistry([{ ...custom, name: "openai" }]);
+    expect(mine.resolve("gpt-4.1").provider.stream).toBe(custom.stream);
+  });
+
+  it("returns undefined for a provider it does not know", () => {
+    expect(createProviderRegistry().get("nope")).toBeUndefined();
+  });
+
+  it("rejects duplicate names, names with a slash and unknown types up front", () => {
+    expect(() =>
+      createProviderRegistry([
+        { type: "openai", name: "gw" },
+        { type: "anthropic", name: "gw" },
+      ]),
+    ).toThrow('Two providers are named "gw"');
+    expect(() => createProviderRegistry([{ type: "openai", name: "a/b" }])).toThrow(/invalid/);
+    expect(() => createProviderRegistry([{ type: "gemini" as "openai", name: "g" }])).toThrow(
+      'Provider "g" has unknown type "gemini"',
+    );
+  });
+});
