@@ -217,11 +217,11 @@ export interface HookJSONOutput {
 }
 
 /** An in-process hook, the Claude Agent SDK's `HookCallback`. */
-// biome-ignore lint/suspicious/noConfusingVoidType: lets `async () => {}` (no opinion) type-check as a hook.
 export type HookCallback = (
   input: HookInput,
   toolUseID: string | undefined,
   options: { signal: AbortSignal },
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets `async () => {}` (no opinion) type-check as a hook.
 ) => Promise<HookJSONOutput | undefined | void>;
 
 /** Hooks registered for one event, filtered by `matcher`. */
