@@ -1,0 +1,95 @@
+/**
+ * The BashOutput tool (Claude Code 2.0's name and fields): returns what a background shell printed
+ * since the last read, optionally only the lines matching a regex, with the shell's status.
+ */
+import * as path from "node:path";
+import { z } from "zod";
+import {
+  describeShellStatus,
+  getBackgroundShell,
+  listBackgroundShells,
+  readShellOutput,
+} from "./background-shells.js";
+import { describeSpill, limitText, sessionTempDir } from "./command-output.js";
+import { defineTool } from "./define-tool.js";
+
+/** Structured result details for programs. */
+export interface BashOutputDetails {
+  shellId: string;
+  status: string;
+  exitCode: number | null;
+  /** Characters lost to the full buffer since the previous read. */
+  droppedChars: number;
+  outputFile?: string;
+}
+
+const inputSchema = z.object({
+  bash_id: z.string().min(1).describe("The ID of the background shell to retrieve output from"),
+  filter: z
+    .string()
+    .optional()
+    .describe(
+      "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read.",
+    ),
+});
+
+/** Input of the BashOutput tool. */
+export type BashOutputInput = z.infer<typeof inputSchema>;
+
+const description = `Retrieves output from a running or completed background shell (started with Bash and run_in_background).
+- Takes the bash_id the Bash call returned.
+- Returns only the output produced since the previous BashOutput call for that shell, stdout and stderr together.
+- Returns the shell's status: running, completed or failed (with the exit code), or killed.
+- The optional filter is a regular expression applied to each line; lines that do not match are discarded.
+- Use it to watch long-running commands such as servers, builds and test watchers.`;
+
+/** The BashOutput tool. */
+export const bashOutputTool = defineTool<BashOutputInput, BashOutputDetails>({
+  name: "BashOutput",
+  description,
+  inputSchema,
+  sideEffect: "none",
+  execute: (input, ctx) => {
+    const shell = getBackgroundShell(ctx.state, input.bash_id);
+    if (!shell) {
+      const known = listBackgroundShells(ctx.state).map((s) => s.id);
+      const hint =
+        known.length > 0 ? `Known shells: ${known.join(", ")}.` : "No background shells have been started.";
+      return { content: `No background shell with id "${input.bash_id}". ${hint}`, isError: true };
+    }
+    let filter: RegExp | undefined;
+    if (input.filter !== undefined) {
+      try {
+        filter = new RegExp(input.filter);
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        return { content: `Invalid filter regex: ${reason}. No output was consumed.`, isError: true };
+      }
+    }
+    const read = readShellOutput(shell, filter);
+    const output = limitText(read.text, () =>
+      path.join(sessionTempDir(ctx.state, ctx.sessionId), `${shell.id}-read-${Date.now()}.log`),
+    );
+    const parts = [`<status>${describeShellStatus(shell)}</status>`];
+    if (shell.exitCode !== null) parts.push(`<exit_code>${shell.exitCode}</exit_code>`);
+    if (read.droppedChars > 0) {
+      parts.push(
+        `<note>${read.droppedChars.toLocaleString("en-US")} characters of older output were dropped because the shell's buffer was full; read more often or use filter.</note>`,
+      );
+    }
+    const body = output.text.replace(/\n+$/, "");
+    parts.push(body === "" ? "<output>(no new output)</output>" : `<output>\n${body}\n</output>`);
+    const spill = describeSpill(output);
+    if (spill) parts.push(spill);
+    return {
+      content: parts.join("\n"),
+      details: {
+        shellId: shell.id,
+        status: shell.status,
+        exitCode: shell.exitCode,
+        droppedChars: read.droppedChars,
+        outputFile: output.outputFile,
+      },
+    };
+  },
+});

@@ -1,0 +1,188 @@
+/**
+ * The Bash tool (Claude Code's name and input fields): runs a shell command in the session's working
+ * directory, in the foreground with a timeout, or in the background for BashOutput and KillShell.
+ */
+import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { z } from "zod";
+import { startBackgroundShell } from "./background-shells.js";
+import { describeSpill, MAX_OUTPUT_CHARS, sessionTempDir } from "./command-output.js";
+import { defineTool } from "./define-tool.js";
+import { type CommandOutcome, runCommand } from "./run-command.js";
+import type { ToolContext, ToolResult } from "./types.js";
+
+/** Foreground timeout when the call gives none (Claude Code's `BASH_DEFAULT_TIMEOUT_MS`). */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** Largest timeout a call may ask for (Claude Code's `BASH_MAX_TIMEOUT_MS`). */
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+
+/** Structured result details for programs; the model never sees them. */
+export interface BashDetails {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  interrupted: boolean;
+  /** File with the whole output, when it was too long to show inline. */
+  outputFile?: string;
+  truncated: boolean;
+  totalBytes: number;
+  durationMs: number;
+  /** Set when the command was started with `run_in_background`. */
+  backgroundShellId?: string;
+}
+
+const inputSchema = z.object({
+  command: z.string().min(1).describe("The command to execute"),
+  timeout: z
+    .number()
+    .positive()
+    .max(BASH_MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
+  description: z
+    .string()
+    .optional()
+    .describe(
+      "Clear, concise description of what this command does in 5-10 words, in active voice. Examples:\n" +
+        "Input: ls\nOutput: List files in current directory\n\n" +
+        "Input: git status\nOutput: Show working tree status\n\n" +
+        "Input: npm install\nOutput: Install package dependencies",
+    ),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe("Set to true to run this command in the background. Use BashOutput to read the output later."),
+});
+
+/** Input of the Bash tool. */
+export type BashInput = z.infer<typeof inputSchema>;
+
+const description = `Executes a bash command in the session's working directory and returns its output (stdout and stderr together, in the order they were written) and, when it is not zero, its exit code.
+
+Usage notes:
+- Each call runs in a fresh shell: \`cd\`, exported variables and shell functions do not carry over to the next call. Use absolute paths, or \`cd dir && command\` in one call.
+- The timeout is given in milliseconds, up to ${BASH_MAX_TIMEOUT_MS} (10 minutes); the default is ${BASH_DEFAULT_TIMEOUT_MS} (2 minutes). A command that times out is stopped together with every process it started.
+- Output longer than ${MAX_OUTPUT_CHARS} characters is cut to its beginning and end; the whole output is saved to a file whose path the result gives.
+- stdin is closed: interactive commands (editors, pagers, prompts) cannot be answered. Pass flags such as \`-y\` or \`--no-pager\`.
+- Processes a foreground command leaves running in the background are stopped when it exits. For servers, watchers and other long-running commands, set run_in_background to true: the call returns a shell id at once; read new output with BashOutput and stop it with KillShell.
+- Prefer the dedicated tools over shell equivalents: Read rather than cat/head/tail, Edit or Write rather than sed/awk/echo redirection, Glob rather than find or ls for finding files, Grep rather than grep or rg.
+- Quote paths that contain spaces with double quotes. Chain dependent commands with \`&&\`; run independent ones as separate tool calls.`;
+
+/** The Bash tool. */
+export const bashTool = defineTool<BashInput, BashDetails>({
+  name: "Bash",
+  description,
+  inputSchema,
+  sideEffect: "mutating",
+  execute: (input, ctx) => runBash(input, ctx),
+});
+
+async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult<BashDetails>> {
+  const cwdProblem = checkWorkingDirectory(ctx.cwd);
+  if (cwdProblem) return { content: cwdProblem, isError: true };
+  if (input.run_in_background) return startInBackground(input, ctx);
+
+  const outcome = await runCommand({
+    command: input.command,
+    cwd: ctx.cwd,
+    timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
+    signal: ctx.signal,
+    spillPath: () =>
+      path.join(
+        sessionTempDir(ctx.state, ctx.sessionId),
+        `bash-${safeName(ctx.toolUseId)}-${randomUUID().slice(0, 8)}.log`,
+      ),
+    onOutput: ctx.onUpdate,
+  });
+  return formatOutcome(outcome, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS);
+}
+
+function startInBackground(input: BashInput, ctx: ToolContext): ToolResult<BashDetails> {
+  const shell = startBackgroundShell(ctx.state, {
+    command: input.command,
+    cwd: ctx.cwd,
+    description: input.description,
+    timeoutMs: input.timeout,
+  });
+  return {
+    content: `Command running in background with ID: ${shell.id}. Read its output with BashOutput (bash_id "${shell.id}"); stop it with KillShell (shell_id "${shell.id}").`,
+    details: {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      interrupted: false,
+      truncated: false,
+      totalBytes: 0,
+      durationMs: 0,
+      backgroundShellId: shell.id,
+    },
+  };
+}
+
+/** Turns how the command ended into the text the model reads. */
+function formatOutcome(outcome: CommandOutcome, timeoutMs: number): ToolResult<BashDetails> {
+  const { output } = outcome;
+  const details: BashDetails = {
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    interrupted: outcome.interrupted,
+    outputFile: output.outputFile,
+    truncated: output.truncated,
+    totalBytes: output.totalBytes,
+    durationMs: outcome.durationMs,
+  };
+  if (outcome.spawnError) {
+    return { content: `Could not start the shell: ${outcome.spawnError}`, isError: true, details };
+  }
+  const notes: string[] = [];
+  if (outcome.timedOut) {
+    notes.push(
+      `Command timed out after ${formatMs(timeoutMs)}; it and every process it started were stopped.`,
+    );
+  } else if (outcome.interrupted) {
+    notes.push("Command was interrupted by the user; it and every process it started were stopped.");
+  } else if (outcome.signal) {
+    notes.push(`Command was killed by signal ${outcome.signal}.`);
+  } else if (outcome.exitCode !== 0 && outcome.exitCode !== null) {
+    notes.push(`Exit code ${outcome.exitCode}`);
+  }
+  if (outcome.strayProcessesKilled) {
+    notes.push(
+      "Processes the command left running in the background were stopped when it exited; use run_in_background for long-running processes.",
+    );
+  }
+  const spill = describeSpill(output);
+  if (spill) notes.push(spill);
+
+  const body = output.text.replace(/\n+$/, "");
+  const failed = outcome.timedOut || outcome.interrupted || outcome.signal !== null || outcome.exitCode !== 0;
+  let text: string;
+  if (body === "") {
+    const ran = outcome.timedOut || outcome.interrupted ? "" : "(no output)";
+    text = [ran, ...notes].filter(Boolean).join("\n");
+  } else {
+    const sofar = outcome.timedOut || outcome.interrupted ? "Output so far:\n" : "";
+    text = notes.length > 0 ? `${sofar}${body}\n\n${notes.join("\n")}` : body;
+  }
+  return { content: text, isError: failed, details };
+}
+
+/** A clear message when the working directory is missing, instead of spawn's misleading ENOENT. */
+function checkWorkingDirectory(cwd: string): string | undefined {
+  try {
+    if (fs.statSync(cwd).isDirectory()) return undefined;
+    return `The working directory ${cwd} is not a directory.`;
+  } catch {
+    return `The working directory ${cwd} does not exist.`;
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "call";
+}

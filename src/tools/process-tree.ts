@@ -1,0 +1,122 @@
+/**
+ * Spawning a shell command as the leader of its own process group, and killing that whole group
+ * (the command, its children and grandchildren) so a timed-out or interrupted command leaves no orphans.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** How long a group gets between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 1500;
+
+/** Finds `bash` on PATH (or in /bin, /usr/bin), falling back to `/bin/sh` when there is none. */
+export function resolveShell(envPath: string | undefined = process.env.PATH): string {
+  const dirs = [...(envPath ?? "").split(path.delimiter).filter(Boolean), "/bin", "/usr/bin"];
+  for (const dir of dirs) {
+    const candidate = path.join(dir, "bash");
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; try the next directory.
+    }
+  }
+  return "/bin/sh";
+}
+
+/**
+ * Starts `command` with `bash -c` (or `sh -c`) in `cwd` as the leader of a new process group, stdin
+ * closed. stderr is redirected into stdout inside the shell so the two arrive interleaved in the
+ * order they were written; the stderr pipe still exists for anything the shell prints before that.
+ */
+export function spawnShell(command: string, cwd: string): ChildProcess {
+  // On one line so the shell's own error messages keep the user's line numbers.
+  const script = `exec 2>&1; ${command}`;
+  return spawn(resolveShell(), ["-c", script], {
+    cwd,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: process.env,
+  });
+}
+
+/** Sends `signal` to every process in group `pgid`. Returns false when the group no longer exists. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether any process of group `pgid` is still running. Zombies do not count: in containers whose
+ * init does not reap, a killed grandchild stays a zombie forever, yet it runs nothing.
+ */
+export function isGroupAlive(pgid: number): boolean {
+  if (!signalGroup(pgid, 0)) return false;
+  const members = liveGroupMembers(pgid);
+  return members === undefined || members.length > 0;
+}
+
+/** Pids of the non-zombie members of group `pgid`, from /proc; undefined where /proc is unavailable. */
+export function liveGroupMembers(pgid: number): number[] | undefined {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProcStat(Number(entry));
+    if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") members.push(Number(entry));
+  }
+  return members;
+}
+
+/** Whether process `pid` is still running (a zombie counts as gone). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readProcStat(pid);
+  return stat === undefined || (stat.state !== "Z" && stat.state !== "X");
+}
+
+function readProcStat(pid: number): { state: string; pgrp: number } | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // The command name is in parentheses and may itself contain spaces or parentheses.
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0], pgrp: Number(fields[2]) };
+}
+
+/**
+ * Kills the whole process group: SIGTERM, then SIGKILL if anything still runs after `graceMs`.
+ * Resolves once the group is gone (or shortly after SIGKILL). Never rejects.
+ */
+export async function killProcessGroup(pgid: number, graceMs: number = KILL_GRACE_MS): Promise<void> {
+  if (!signalGroup(pgid, "SIGTERM")) return;
+  if (await waitForGroupExit(pgid, graceMs)) return;
+  signalGroup(pgid, "SIGKILL");
+  await waitForGroupExit(pgid, 1000);
+}
+
+/** Polls until group `pgid` has no running process; resolves false if it still has one after `ms`. */
+async function waitForGroupExit(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (!isGroupAlive(pgid)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Runs one foreground shell command to completion: output collected within the model's limit,
+ * progress streamed, and the whole process group killed on timeout, on abort, or when the command
+ * exits but leaves processes behind that still hold its output open.
+ */
+import { type CollectedOutput, createOutputCollector } from "./command-output.js";
+import { isGroupAlive, killProcessGroup, spawnShell } from "./process-tree.js";
+
+/** After the shell exits, how long processes it left behind may keep its output open. */
+const STRAY_GRACE_MS = 500;
+/** After an abort, how long we wait for the group to die before returning anyway. */
+const ABORT_RETURN_MS = 250;
+/** Minimum gap between two progress updates. */
+const PROGRESS_INTERVAL_MS = 200;
+/** Largest progress update; a flood is shown by its latest output. */
+const PROGRESS_MAX_CHARS = 4000;
+
+/** What `runCommand` needs. */
+export interface RunCommandOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Where the whole output goes if it passes the inline limit (called at most once). */
+  spillPath: () => string;
+  /** Receives new output, throttled. */
+  onOutput?: (text: string) => void;
+}
+
+/** How a foreground command ended. */
+export interface CommandOutcome {
+  output: CollectedOutput;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  interrupted: boolean;
+  /** The shell exited but left processes holding its output open; they were killed. */
+  strayProcessesKilled: boolean;
+  /** The shell could not be started. */
+  spawnError?: string;
+  durationMs: number;
+}
+
+/** Runs `command` and resolves when it (and its process group) is done. Never rejects. */
+export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
+  const started = Date.now();
+  const collector = createOutputCollector(opts.spillPath);
+  const progress = throttle(opts.onOutput);
+  const outcome = {
+    exitCode: null as number | null,
+    signal: null as NodeJS.Signals | null,
+    timedOut: false,
+    interrupted: false,
+    strayProcessesKilled: false,
+    spawnError: undefined as string | undefined,
+  };
+
+  return new Promise((resolve) => {
+    if (opts.signal.aborted) {
+      outcome.interrupted = true;
+      resolve({ ...outcome, output: collector.finish(), durationMs: 0 });
+      return;
+    }
+    const child = spawnShell(opts.command, opts.cwd);
+    const pgid = child.pid;
+    let finished = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      for (const t of timers) clearTimeout(t);
+      opts.signal.removeEventListener("abort", onAbort);
+      progress.flush();
+      // Anything still writing after this gets EPIPE; the group is being killed anyway.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve({ ...outcome, output: collector.finish(), durationMs: Date.now() - started });
+    };
+    /** Finishes when the pipes close, or after `ms` whatever happens. */
+    const finishWithin = (ms: number) => {
+      timers.push(setTimeout(finish, ms));
+    };
+    const stopGroup = async (returnWithinMs?: number) => {
+      if (pgid === undefined) return finish();
+      if (returnWithinMs !== undefined) finishWithin(returnWithinMs);
+      await killProcessGroup(pgid);
+      // The group is gone; wait a little for the last bytes, then give up on pipes held elsewhere.
+      finishWithin(300);
+    };
+
+    const onData = (chunk: Buffer) => {
+      if (finished) return;
+      progress.push(collector.push(chunk));
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+
+    child.on("error", (err) => {
+      outcome.spawnError = err.message;
+      finish();
+    });
+    child.on("exit", (code, sig) => {
+      outcome.exitCode = code;
+      outcome.signal = sig;
+      if (finished) return;
+      // Processes the command put in the background keep our pipes open; stop them rather than
+      // hang until the timeout (run_in_background is the tool for long-lived processes).
+      timers.push(
+        setTimeout(() => {
+          if (finished || pgid === undefined) return;
+          outcome.strayProcessesKilled = isGroupAlive(pgid);
+          void stopGroup();
+        }, STRAY_GRACE_MS),
+      );
+    });
+    child.on("close", finish);
+
+    const onAbort = () => {
+      if (finished) return;
+      outcome.interrupted = true;
+      void stopGroup(ABORT_RETURN_MS);
+    };
+    opts.signal.addEventListener("abort", onAbort, { once: true });
+    timers.push(
+      setTimeout(() => {
+        if (finished) return;
+        outcome.timedOut = true;
+        void stopGroup();
+      }, opts.timeoutMs),
+    );
+  });
+}
+
+interface Throttle {
+  push(text: string): void;
+  flush(): void;
+}
+
+/** Batches output for `onOutput` so a chatty command sends a few updates a second, not thousands. */
+function throttle(onOutput: ((text: string) => void) | undefined): Throttle {
+  if (!onOutput) return { push() {}, flush() {} };
+  let pending = "";
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending === "") return;
+    const text = pending;
+    pending = "";
+    try {
+      onOutput(text);
+    } catch {
+      // A failing progress listener must not break the command it is watching.
+    }
+  };
+  return {
+    push(text) {
+      if (text === "") return;
+      pending += text;
+      if (pending.length > PROGRESS_MAX_CHARS * 2) pending = pending.slice(-PROGRESS_MAX_CHARS);
+      timer ??= setTimeout(flush, PROGRESS_INTERVAL_MS);
+    },
+    flush,
+  };
+}
