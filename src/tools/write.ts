@@ -1,0 +1,107 @@
+/**
+ * The Write tool (Claude Code's `Write`): creates or overwrites a file with the given content.
+ * Overwriting needs a prior Read of the current version; the write is atomic (temp file + rename).
+ */
+import fs from "node:fs/promises";
+import { z } from "zod";
+import { writeFileAtomic } from "./atomic-write.js";
+import { defineTool } from "./define-tool.js";
+import { describeFileError, isDirectoryMessage } from "./file-errors.js";
+import { checkFreshForWrite, recordFileSnapshot } from "./file-state.js";
+import { relativePathError, resolveToolPath, toAbsolutePath } from "./paths.js";
+import type { ToolResult } from "./types.js";
+
+const inputSchema = z.object({
+  file_path: z.string().describe("The absolute path to the file to write (must be absolute, not relative)"),
+  content: z.string().describe("The content to write to the file"),
+});
+
+/** Input of the Write tool. */
+export type WriteInput = z.infer<typeof inputSchema>;
+
+/** Structured result of Write, for programs. */
+export interface WriteDetails {
+  type: "create" | "update";
+  filePath: string;
+  lines: number;
+  bytes: number;
+}
+
+const DESCRIPTION = `Writes a file to the local filesystem.
+
+Usage:
+- This tool will overwrite the existing file if there is one at the provided path.
+- If this is an existing file, you MUST use the Read tool first to read the file's contents. This tool will fail if you did not read the file first, or if it changed on disk since you read it.
+- Missing parent directories are created.
+- ALWAYS prefer editing existing files in the codebase. NEVER write new files unless explicitly required.
+- NEVER proactively create documentation files (*.md) or README files. Only create documentation files if explicitly requested by the User.
+- Only use emojis if the user explicitly requests it. Avoid writing emojis to files unless asked.`;
+
+/** Claude Code's `Write` tool. */
+export const writeTool = defineTool<WriteInput, WriteDetails>({
+  name: "Write",
+  description: DESCRIPTION,
+  inputSchema,
+  sideEffect: "mutating",
+  resourceKey: (input, ctx) => resolveToolPath(input.file_path, ctx.cwd),
+  async execute(input, ctx): Promise<ToolResult<WriteDetails>> {
+    const relative = relativePathError(input.file_path, ctx.cwd);
+    if (relative) return { content: relative, isError: true };
+    const shown = toAbsolutePath(input.file_path, ctx.cwd);
+    const realPath = resolveToolPath(input.file_path, ctx.cwd);
+
+    let current: import("node:fs").Stats | undefined;
+    try {
+      current = await fs.stat(realPath);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT") return { content: describeFileError(err, shown, ctx.cwd), isError: true };
+    }
+    if (current?.isDirectory()) return { content: isDirectoryMessage(shown), isError: true };
+    if (current && !current.isFile()) {
+      return {
+        content: `${shown} is not a regular file (a device, FIFO or socket); Write will not replace it.`,
+        isError: true,
+      };
+    }
+    const stale = checkFreshForWrite(ctx.state, realPath, current);
+    if (stale) return { content: stale, isError: true };
+
+    ctx.signal.throwIfAborted();
+    let written: import("node:fs").Stats;
+    try {
+      written = await writeFileAtomic(realPath, input.content, { signal: ctx.signal, mkdirs: true });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      return { content: `Could not write ${shown}: ${describeWriteError(err)}`, isError: true };
+    }
+    recordFileSnapshot(ctx.state, realPath, written);
+
+    const lines = countLines(input.content);
+    const type = current ? "update" : "create";
+    const text =
+      type === "create"
+        ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? "" : "s"})`
+        : `The file ${shown} has been updated (${lines} line${lines === 1 ? "" : "s"}).`;
+    return { content: text, details: { type, filePath: shown, lines, bytes: written.size } };
+  },
+});
+
+/** Lines in a text as an editor counts them: a trailing newline does not start another line. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let count = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  return text.endsWith("\n") ? count - 1 : count;
+}
+
+/** Short, actionable text for a failed write. */
+export function describeWriteError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === "EACCES" || code === "EPERM")
+    return "permission denied (the file or its directory is not writable).";
+  if (code === "ENOSPC") return "the disk is full; the original file was left unchanged.";
+  if (code === "EROFS") return "the file system is read-only.";
+  if (code === "ENOTDIR" || code === "EEXIST") return "a component of the path is a file, not a directory.";
+  return err instanceof Error ? err.message : String(err);
+}
