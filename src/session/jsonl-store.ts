@@ -137,14 +137,14 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
       return findPath(sessionId);
     },
 
-    append(sessionId, entries) {
+    // Async so bad arguments reject rather than throw; everything up to the queue push runs
+    // synchronously, which is what keeps call order.
+    async append(sessionId, entries) {
       assertSessionId(sessionId);
-      if (entries.length === 0) return Promise.resolve();
+      if (entries.length === 0) return;
       for (const entry of entries) {
         if (entry.sessionId !== sessionId) {
-          return Promise.reject(
-            new Error(`Entry ${entry.uuid} belongs to session ${entry.sessionId}, not ${sessionId}.`),
-          );
+          throw new Error(`Entry ${entry.uuid} belongs to session ${entry.sessionId}, not ${sessionId}.`);
         }
       }
       const text = entries.map((e) => `${JSON.stringify(e)}\n`).join("");
