@@ -1,7 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createAnthropicProvider } from "../../src/llm/anthropic.js";
 import { isProviderError, ProviderError, type ProviderErrorKind } from "../../src/llm/errors.js";
+import { createOpenAIProvider } from "../../src/llm/openai.js";
 import { type RetryInfo, retryDelayMs, sleep, streamWithRetry } from "../../src/llm/retry.js";
-import type { ModelRequest, Provider, StreamEvent } from "../../src/llm/types.js";
+import type { AssistantMessage, ModelRequest, Provider, StreamEvent } from "../../src/llm/types.js";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 /** One scripted attempt: events to yield, then optionally an error to throw. */
 interface Attempt {
@@ -219,5 +222,136 @@ describe("sleep", () => {
     const c = new AbortController();
     setTimeout(() => c.abort(new Error("stop")), 20);
     await expect(sleep(60_000, c.signal)).rejects.toThrow("stop");
+  });
+});
+
+describe("streamWithRetry over real HTTP against the mock provider", () => {
+  let mock: MockProvider;
+  let anthropic: Provider;
+  let openai: Provider;
+  beforeAll(async () => {
+    // A wrongful retry gets this success, so "not retried" tests fail loudly instead of hanging on 500s.
+    mock = await startMockProvider({ whenEmpty: reply.text("an answer the test did not script") });
+    anthropic = createAnthropicProvider({ baseURL: mock.anthropicBaseURL, apiKey: "test-key" });
+    openai = createOpenAIProvider({ baseURL: mock.openaiBaseURL, apiKey: "test-key" });
+  });
+  afterAll(() => mock.close());
+  beforeEach(() => {
+    mock.requests.length = 0;
+    expect(mock.pending()).toBe(0);
+  });
+
+  function finalMessage(events: StreamEvent[]): AssistantMessage | undefined {
+    const end = events.at(-1);
+    return end?.type === "message_end" ? end.message : undefined;
+  }
+
+  it("waits at least the retry-after of a 429 and then succeeds", async () => {
+    mock.enqueue(reply.error(429, { headers: { "retry-after": "1" } }), reply.text("after the wait"));
+    const retries: RetryInfo[] = [];
+    const t0 = performance.now();
+    const events = await collect(streamWithRetry(anthropic, request, { onRetry: (i) => retries.push(i) }));
+    const elapsed = performance.now() - t0;
+    expect(elapsed).toBeGreaterThanOrEqual(990);
+    expect(finalMessage(events)?.content).toEqual([{ type: "text", text: "after the wait" }]);
+    expect(mock.requests).toHaveLength(2);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ attempt: 1, maxRetries: 4, delayMs: 1000 });
+    expect([retries[0]?.error.kind, retries[0]?.error.status]).toEqual(["rate_limit", 429]);
+  });
+
+  it("retries a 529 overloaded answer", async () => {
+    mock.enqueue(reply.error(529), reply.text("ok"));
+    const retries: RetryInfo[] = [];
+    const events = await collect(
+      streamWithRetry(anthropic, request, { retry: { baseDelayMs: 10 }, onRetry: (i) => retries.push(i) }),
+    );
+    expect(finalMessage(events)?.stop_reason).toBe("end_turn");
+    expect(retries.map((r) => r.error.kind)).toEqual(["overloaded"]);
+    expect(retries[0]?.delayMs).toBeGreaterThanOrEqual(5);
+    expect(retries[0]?.delayMs).toBeLessThanOrEqual(10);
+  });
+
+  it("fails after three 500s when maxRetries is 2", async () => {
+    mock.enqueue(reply.error(500), reply.error(500), reply.error(500));
+    const e = await failure(streamWithRetry(openai, request, { retry: { maxRetries: 2, baseDelayMs: 10 } }));
+    expect([e.kind, e.status, e.provider]).toEqual(["server", 500, "openai"]);
+    expect(mock.requests).toHaveLength(3);
+  });
+
+  it("ends promptly when aborted during the backoff wait", async () => {
+    mock.enqueue(reply.error(429, { headers: { "retry-after": "30" } }));
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const e = await failure(
+      streamWithRetry(anthropic, request, {
+        signal: controller.signal,
+        retry: { maxDelayMs: 60_000 },
+        onRetry: () =>
+          setTimeout(() => {
+            abortedAt = performance.now();
+            controller.abort();
+          }, 50),
+      }),
+    );
+    const afterAbort = performance.now() - abortedAt;
+    expect(e.kind).toBe("aborted");
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(afterAbort).toBeLessThan(300); // ~0 ms unloaded; generous for a busy 2-core machine
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("surfaces a stream dropped after the first delta instead of silently retrying it", async () => {
+    // message_start, ping, content_block_start, one content_block_delta, then the connection is destroyed.
+    mock.enqueue(reply.text("a long answer cut short", { dropAfterEvents: 4, chunkSize: 4 }));
+    const seen: StreamEvent[] = [];
+    let caught: unknown;
+    try {
+      for await (const ev of streamWithRetry(anthropic, request, { retry: { baseDelayMs: 10 } }))
+        seen.push(ev);
+    } catch (e) {
+      caught = e;
+    }
+    expect(isProviderError(caught) && caught.kind).toBe("stream");
+    expect(
+      seen.filter((e) => e.type === "text_delta").map((e) => e.type === "text_delta" && e.delta),
+    ).toEqual(["a lo"]);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("surfaces an overloaded_error that arrives after content, though overload is otherwise retried", async () => {
+    mock.enqueue(
+      reply.text("partial answer", {
+        streamError: { type: "overloaded_error", message: "Overloaded", afterEvents: 4 },
+      }),
+    );
+    const e = await failure(streamWithRetry(anthropic, request, { retry: { baseDelayMs: 10 } }));
+    expect([e.kind, e.afterFirstDelta]).toEqual(["overloaded", true]);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("retries an overloaded_error that arrives in the stream before any content, without a second message_start", async () => {
+    mock.enqueue(
+      reply.text("unused", {
+        streamError: { type: "overloaded_error", message: "Overloaded", afterEvents: 1 },
+      }),
+      reply.text("second try"),
+    );
+    const retries: RetryInfo[] = [];
+    const events = await collect(
+      streamWithRetry(anthropic, request, { retry: { baseDelayMs: 10 }, onRetry: (i) => retries.push(i) }),
+    );
+    expect(retries.map((r) => r.error.kind)).toEqual(["overloaded"]);
+    expect(events.filter((e) => e.type === "message_start")).toHaveLength(1);
+    expect(finalMessage(events)?.content).toEqual([{ type: "text", text: "second try" }]);
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it.each(["anthropic", "openai"] as const)("does not retry a %s context overflow", async (which) => {
+    mock.enqueue(reply.overflow());
+    const provider = which === "anthropic" ? anthropic : openai;
+    const e = await failure(streamWithRetry(provider, request, { retry: { baseDelayMs: 10 } }));
+    expect(e.kind).toBe("context_overflow");
+    expect(mock.requests).toHaveLength(1);
   });
 });
