@@ -204,6 +204,6 @@ describe("repairDanglingToolUses", () => {
     const messages: Message[] = [prompt("go"), callTool("x"), toolResult("x", "done"), reply("ok")];
     const repaired = repairDanglingToolUses(messages);
     expect(repaired).toHaveLength(4);
-    repaired.forEach((m, i) => expect(m).toBe(messages[i]));
+    for (const [i, m] of repaired.entries()) expect(m).toBe(messages[i]);
   });
 });
