@@ -13,7 +13,7 @@ export function testRunner(extra: Partial<HookRunnerConfig> & { cwd?: string } =
 }
 
 /** Options for a firing that is never aborted. */
-export function opts(toolUseID?: string) {
+export function opts(toolUseID?: string): { signal: AbortSignal; toolUseID?: string } {
   return { signal: new AbortController().signal, toolUseID };
 }
 
