@@ -1,6 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accumulate } from "../../src/llm/accumulate.js";
 import { createProviderRegistry, resolveModel } from "../../src/llm/resolve.js";
-import type { Provider, StreamEvent } from "../../src/llm/types.js";
+import { type Provider, type StreamEvent, textOf } from "../../src/llm/types.js";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 const custom: Provider = {
   name: "scripted",
@@ -100,5 +102,64 @@ describe("createProviderRegistry", () => {
     expect(() => createProviderRegistry([{ type: "gemini" as "openai", name: "g" }])).toThrow(
       'Provider "g" has unknown type "gemini"',
     );
+  });
+});
+
+describe("resolved providers over HTTP", () => {
+  let mock: MockProvider;
+  beforeAll(async () => {
+    mock = await startMockProvider();
+  });
+  afterAll(() => mock.close());
+
+  async function ask(r: { provider: Provider; modelId: string }): Promise<string> {
+    const message = await accumulate(
+      r.provider.stream({ model: r.modelId, messages: [{ role: "user", content: "hi" }] }),
+    );
+    return textOf(message);
+  }
+
+  it("reaches a LiteLLM-style gateway through its own base URL, key and headers", async () => {
+    const registry = createProviderRegistry([
+      {
+        type: "openai",
+        name: "litellm",
+        baseURL: mock.openaiBaseURL,
+        apiKey: "gw-key",
+        headers: { "x-team": "goat" },
+      },
+    ]);
+    mock.enqueue(reply.text("from the gateway"));
+    expect(await ask(registry.resolve("litellm/anthropic/claude-sonnet-4-5"))).toBe("from the gateway");
+    const sent = mock.requests.at(-1);
+    expect(sent?.path).toBe("/v1/chat/completions");
+    expect(sent?.body.model).toBe("anthropic/claude-sonnet-4-5");
+    expect(sent?.headers.authorization).toBe("Bearer gw-key");
+    expect(sent?.headers["x-team"]).toBe("goat");
+  });
+
+  it("sends a guessed bare claude id to an anthropic config that replaced the built-in", async () => {
+    let asked = 0;
+    const registry = createProviderRegistry([
+      {
+        type: "anthropic",
+        baseURL: mock.anthropicBaseURL,
+        getApiKey: (name) => {
+          asked++;
+          return `${name}-key`;
+        },
+      },
+    ]);
+    mock.enqueue(reply.text("one"), reply.text("two"));
+    expect(await ask(registry.resolve("claude-haiku-4-5"))).toBe("one");
+    expect(await ask(registry.resolve("anthropic/claude-haiku-4-5"))).toBe("two");
+    expect(asked).toBe(2); // the key is asked for at call time, once per call
+    const [a, b] = mock.requests.slice(-2);
+    expect([a?.path, a?.body.model, a?.headers["x-api-key"]]).toEqual([
+      "/v1/messages",
+      "claude-haiku-4-5",
+      "anthropic-key",
+    ]);
+    expect(b?.body.model).toBe("claude-haiku-4-5");
   });
 });
