@@ -1,0 +1,275 @@
+/**
+ * The permission engine the loop asks once per tool call, after input validation and PreToolUse
+ * hooks. Order: a hook's deny → deny rules → plan mode → ask rules → a hook's allow or ask → allow
+ * rules → the mode → `canUseTool` when the outcome is "ask" (or a denial saying how to allow it when
+ * there is no callback, or in dontAsk mode). State (mode, session rules, directories) lives in the
+ * engine object, one per session.
+ */
+import { resolveToolPath } from "../tools/paths.js";
+import { splitBashCommand } from "./bash-split.js";
+import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage } from "./modes.js";
+import { firstOutsideScope, toolPaths } from "./path-scope.js";
+import { type CallFacts, matchRules } from "./rule-match.js";
+import type { PermissionRule, RuleContext } from "./rule-parse.js";
+import { applyDirectoryUpdate, applyRuleUpdate, compileRuleLists, type RuleLists } from "./rule-set.js";
+import { describeSuggestions, suggestUpdates } from "./suggestions.js";
+import type {
+  CanUseTool,
+  DecisionReason,
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+  PermissionUpdate,
+} from "./types.js";
+import { PERMISSION_MODES } from "./types.js";
+
+/** How to build an engine. Rules in `allowedTools`/`disallowedTools` use Claude Code's syntax. */
+export interface PermissionEngineOptions {
+  mode?: PermissionMode;
+  /** Allow rules (`Bash(npm test:*)`, `Read`, `mcp__github__*`). */
+  allowedTools?: string[];
+  /** Deny rules. */
+  disallowedTools?: string[];
+  /** `permissions` from settings files. */
+  settingsRules?: RuleLists;
+  cwd: string;
+  /** What `Edit(/path)` rules are relative to; defaults to `cwd`. */
+  projectRoot?: string;
+  additionalDirectories?: string[];
+  canUseTool?: CanUseTool;
+  /** Lets `setMode('bypassPermissions')` happen later; starting in that mode needs no flag. */
+  allowDangerouslySkipPermissions?: boolean;
+}
+
+/** A session's permission engine. */
+export interface PermissionEngine {
+  /** The current mode. */
+  readonly mode: PermissionMode;
+  /** Decides one tool call; never throws for a callback's failure (that becomes a denial). */
+  decide(request: PermissionRequest): Promise<PermissionDecision>;
+  /** Changes the mode mid-run. Throws for bypassPermissions unless it was allowed at start. */
+  setMode(mode: PermissionMode): void;
+  /** Applies updates ("always allow"); throws PermissionRuleError for a rule that cannot be parsed. */
+  applyUpdates(updates: PermissionUpdate[]): void;
+  /** Updates that would let this call through from now on, e.g. `Bash(npm run test:*)`. */
+  suggestionsFor(toolName: string, input: Record<string, unknown>): PermissionUpdate[];
+  /** The rules in force (configuration and session), for display. */
+  readonly rules: readonly PermissionRule[];
+  /** The directories file tools may touch (real paths), working directory first. */
+  readonly directories: readonly string[];
+}
+
+/**
+ * Builds a permission engine. Throws PermissionRuleError (naming the rule) for a rule that cannot
+ * be parsed.
+ * @example createPermissionEngine({ cwd, allowedTools: ["Bash(npm test:*)"], canUseTool })
+ */
+export function createPermissionEngine(options: PermissionEngineOptions): PermissionEngine {
+  const cwd = resolveToolPath(options.cwd, "/");
+  const ruleCtx: RuleContext = { cwd, projectRoot: resolveToolPath(options.projectRoot ?? cwd, cwd) };
+  let mode = checkMode(options.mode ?? "default");
+  const bypassAllowed = mode === "bypassPermissions" || options.allowDangerouslySkipPermissions === true;
+  let rules: PermissionRule[] = [
+    ...compileRuleLists({ deny: options.disallowedTools, allow: options.allowedTools }, "cliArg", ruleCtx),
+    ...compileRuleLists(options.settingsRules ?? {}, "projectSettings", ruleCtx),
+  ];
+  let extraDirs = applyDirectoryUpdate(
+    [],
+    { type: "addDirectories", directories: options.additionalDirectories ?? [], destination: "cliArg" },
+    cwd,
+  );
+  const scopeDirs = () => [cwd, ...extraDirs];
+
+  const setMode = (next: PermissionMode) => {
+    checkMode(next);
+    if (next === "bypassPermissions" && !bypassAllowed) {
+      throw new Error(
+        "bypassPermissions must be asked for explicitly: start in that mode or pass allowDangerouslySkipPermissions: true",
+      );
+    }
+    mode = next;
+  };
+
+  const applyUpdates = (updates: PermissionUpdate[]) => {
+    for (const update of updates) {
+      if (update.type === "setMode") setMode(update.mode);
+      else if ("directories" in update) {
+        extraDirs = applyDirectoryUpdate(extraDirs, update, cwd);
+      } else rules = applyRuleUpdate(rules, update, ruleCtx);
+    }
+  };
+
+  const factsFor = (toolName: string, input: Record<string, unknown>): CallFacts => {
+    const paths = toolPaths(toolName, input, cwd);
+    const facts: CallFacts = { toolName, input, paths, inScope: true };
+    if (paths) facts.inScope = firstOutsideScope(paths, scopeDirs()) === undefined;
+    if (toolName === "Bash") {
+      const command = input.command;
+      facts.bash =
+        typeof command === "string"
+          ? splitBashCommand(command)
+          : { ok: false, reason: "command is not a string" };
+    }
+    return facts;
+  };
+
+  const decide = async (req: PermissionRequest): Promise<PermissionDecision> => {
+    const { toolName, input, hookDecision: hook } = req;
+    if (hook?.behavior === "deny") {
+      return deny(hook.reason ?? `A PreToolUse hook denied ${toolName}.`, "hook");
+    }
+    const facts = factsFor(toolName, input);
+    const verdict = matchRules(rules, facts);
+    if (verdict.behavior === "deny") {
+      const message = `Permission to use ${describeCall(facts)} was denied by the rule ${verdict.rule.text}.`;
+      return { ...deny(message, "rule"), rule: verdict.rule.text };
+    }
+    // Plan mode is a promise to the user that nothing changes, so even allow rules and hooks yield to it.
+    if (mode === "plan" && !isReadOnlyCall(facts, req.sideEffect))
+      return deny(planModeMessage(toolName), "mode");
+    if (verdict.behavior === "ask") return ask(req, facts, `the rule ${verdict.rule.text} asks for approval`);
+    if (hook?.behavior === "allow") return { behavior: "allow", input, reason: "hook" };
+    if (hook?.behavior === "ask") {
+      return ask(req, facts, `a PreToolUse hook asked for approval${hook.reason ? `: ${hook.reason}` : ""}`);
+    }
+    if (verdict.behavior === "allow")
+      return { behavior: "allow", input, rule: verdict.rule.text, reason: "rule" };
+    const modeCtx: ModeContext = { mode, cwd, scopeDirs: scopeDirs() };
+    const partRules = verdict.behavior === "none" ? verdict.partRules : undefined;
+    const byMode = decideByMode(modeCtx, facts, req.sideEffect, partRules);
+    if (byMode.behavior === "allow") return { behavior: "allow", input, reason: byMode.reason };
+    return ask(
+      req,
+      facts,
+      byMode.why,
+      byMode.blockedPath,
+      partRules?.map((r) => r !== undefined),
+    );
+  };
+
+  const ask = async (
+    req: PermissionRequest,
+    facts: CallFacts,
+    why: string,
+    blockedPath?: string,
+    partAllowed?: boolean[],
+  ): Promise<PermissionDecision> => {
+    const suggestions = suggestUpdates(facts, blockedPath, partAllowed);
+    const what = describeCall(facts);
+    if (mode === "dontAsk") {
+      return deny(
+        `Permission to use ${what} was denied: the permission mode is dontAsk and ${why}. ${describeSuggestions(suggestions)}`,
+        "mode",
+      );
+    }
+    if (!options.canUseTool) {
+      return deny(
+        `Permission to use ${what} is required (${why}), and no canUseTool callback is set to ask for it. ${describeSuggestions(suggestions)}`,
+        "no-callback",
+      );
+    }
+    return askCallback(
+      options.canUseTool,
+      req,
+      { suggestions, blockedPath, decisionReason: why },
+      applyUpdates,
+    );
+  };
+
+  return {
+    get mode() {
+      return mode;
+    },
+    get rules() {
+      return rules;
+    },
+    get directories() {
+      return scopeDirs();
+    },
+    decide,
+    setMode,
+    applyUpdates,
+    suggestionsFor: (toolName, input) => {
+      const facts = factsFor(toolName, input);
+      return suggestUpdates(facts, facts.paths ? firstOutsideScope(facts.paths, scopeDirs()) : undefined);
+    },
+  };
+}
+
+/** Asks the host, racing its answer against the abort signal so an interrupted run never hangs here. */
+async function askCallback(
+  canUseTool: CanUseTool,
+  req: PermissionRequest,
+  extra: { suggestions: PermissionUpdate[]; blockedPath?: string; decisionReason: string },
+  applyUpdates: (updates: PermissionUpdate[]) => void,
+): Promise<PermissionDecision> {
+  const { signal, toolName, input, toolUseID } = req;
+  const aborted = (): PermissionDecision => ({
+    ...deny("The run was interrupted while asking for permission.", "aborted"),
+    interrupt: true,
+  });
+  if (signal.aborted) return aborted();
+  let onAbort = () => {};
+  const abortPromise = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const options = {
+      signal,
+      toolUseID,
+      suggestions: extra.suggestions,
+      decisionReason: extra.decisionReason,
+    };
+    const result = await Promise.race([
+      canUseTool(
+        toolName,
+        input,
+        extra.blockedPath ? { ...options, blockedPath: extra.blockedPath } : options,
+      ),
+      abortPromise,
+    ]);
+    if (result === "aborted") return aborted();
+    if (result?.behavior === "allow") {
+      if (result.updatedPermissions) applyUpdates(result.updatedPermissions);
+      return { behavior: "allow", input: result.updatedInput ?? input, reason: "callback" };
+    }
+    if (result?.behavior === "deny") {
+      const message = result.message || `The user denied permission to use ${toolName}.`;
+      return result.interrupt ? { ...deny(message, "callback"), interrupt: true } : deny(message, "callback");
+    }
+    return deny(
+      `The permission callback returned no decision for ${toolName}; treating it as a denial.`,
+      "callback-error",
+    );
+  } catch (err) {
+    return deny(
+      `The permission callback failed for ${toolName}: ${(err as Error)?.message ?? String(err)}`,
+      "callback-error",
+    );
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function deny(message: string, reason: DecisionReason): PermissionDecision & { behavior: "deny" } {
+  return { behavior: "deny", message, reason };
+}
+
+function checkMode(mode: PermissionMode): PermissionMode {
+  if (!PERMISSION_MODES.includes(mode)) {
+    throw new Error(
+      `Unknown permission mode ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(", ")}`,
+    );
+  }
+  return mode;
+}
+
+/** Names the call for a message: `Bash command "npm test"`, `Write on /x/y`, or the tool name. */
+function describeCall(facts: CallFacts): string {
+  const { toolName, input } = facts;
+  if (toolName === "Bash" && typeof input.command === "string")
+    return `Bash command ${JSON.stringify(input.command)}`;
+  const p = facts.paths?.[0];
+  return p ? `${toolName} on ${p.lexical}` : toolName;
+}

@@ -1,0 +1,50 @@
+/**
+ * Which built-in tools read files and which edit them, and where each keeps its path. Path rules and
+ * the directory scope only apply to these; `Read(...)` rules also govern Glob and Grep and `Edit(...)`
+ * rules govern every tool that edits files, as in Claude Code.
+ */
+
+/** Tools that read local files, with the input field that names the file or the search root. */
+export const FILE_READ_TOOLS: Readonly<Record<string, string>> = {
+  Read: "file_path",
+  Glob: "path",
+  Grep: "path",
+  LS: "path",
+  NotebookRead: "notebook_path",
+};
+
+/** Tools that change local files, with the input field that names the file. */
+export const FILE_EDIT_TOOLS: Readonly<Record<string, string>> = {
+  Write: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+};
+
+/** Tools whose path field may be left out, meaning "search the working directory". */
+export const DEFAULTS_TO_CWD: ReadonlySet<string> = new Set(["Glob", "Grep", "LS"]);
+
+/** True for tools that read files (Read, Glob, Grep, …). */
+export function isFileReadTool(toolName: string): boolean {
+  return Object.hasOwn(FILE_READ_TOOLS, toolName);
+}
+
+/** True for tools that edit files (Write, Edit, …). */
+export function isFileEditTool(toolName: string): boolean {
+  return Object.hasOwn(FILE_EDIT_TOOLS, toolName);
+}
+
+/** True for tools that take a path rule: `Read(./src/**)`, `Edit(//etc/**)`, `Write(...)`, … */
+export function takesPathRule(toolName: string): boolean {
+  return isFileReadTool(toolName) || isFileEditTool(toolName);
+}
+
+/**
+ * The tool names a path rule written for `ruleTool` governs: a Read rule covers every reading tool,
+ * an Edit rule every editing tool; any other path rule only its own tool.
+ */
+export function toolsGovernedBy(ruleTool: string): readonly string[] {
+  if (ruleTool === "Read") return Object.keys(FILE_READ_TOOLS);
+  if (ruleTool === "Edit") return Object.keys(FILE_EDIT_TOOLS);
+  return [ruleTool];
+}
