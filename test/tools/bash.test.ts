@@ -21,7 +21,12 @@ afterEach(async () => {
 describe("Bash", () => {
   it("exposes Claude Code's input fields with command required", () => {
     const schema = bashTool.jsonSchema as { properties: Record<string, unknown>; required: string[] };
-    expect(Object.keys(schema.properties).sort()).toEqual(["command", "description", "run_in_background", "timeout"]);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      "command",
+      "description",
+      "run_in_background",
+      "timeout",
+    ]);
     expect(schema.required).toEqual(["command"]);
     expect(bashTool.sideEffect).toBe("mutating");
   });
@@ -82,7 +87,9 @@ describe("Bash", () => {
     expect(text).toContain("started");
     expect(text).toContain("timed out after 800 ms");
     expect(result.details).toMatchObject({ timedOut: true, interrupted: false });
-    const pids = await Promise.all(["leader", "child", "sub"].map((n) => readPid(path.join(s.dir, `${n}.pid`))));
+    const pids = await Promise.all(
+      ["leader", "child", "sub"].map((n) => readPid(path.join(s.dir, `${n}.pid`))),
+    );
     for (const pid of pids) expect(await becomesDead(pid)).toBe(true);
     expect(isGroupAlive(pids[0])).toBe(false);
   });
