@@ -64,7 +64,10 @@ export function ripgrepArgs(q: GrepQuery): string[] {
 
 /** Runs ripgrep at `rgPath` for the query. Rejects on abort or on an error ripgrep reports. */
 export async function ripgrepSearch(q: GrepQuery, rgPath: string): Promise<GrepRaw> {
-  const { code, stdout, stderr } = await run(rgPath, ripgrepArgs(q), q.signal);
+  // ripgrep matches --glob patterns with a "/" against the path relative to its working directory.
+  const isDir = statSync(q.path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  const cwd = isDir ? q.path : path.dirname(q.path);
+  const { code, stdout, stderr } = await run(rgPath, ripgrepArgs(q), cwd, q.signal);
   if (code === 2 && stderr.trim() !== "") throw new Error(describeError(stderr.trim(), q.pattern));
   if (code !== 0 && code !== 1 && code !== 2)
     throw new Error(`ripgrep failed (exit ${code}): ${stderr.trim()}`);
@@ -114,11 +117,12 @@ function describeError(stderr: string, pattern: string): string {
 function run(
   cmd: string,
   args: string[],
+  cwd: string,
   signal: AbortSignal | undefined,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], signal });
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
