@@ -1,0 +1,125 @@
+/**
+ * What the loop needs, as plain data and small functions. `query()` and `Agent` build this from the
+ * user's options; tests and embedders can build it directly and call `agentLoop`.
+ *
+ * The extension points (before/after tool call, stop, compaction, persistence) have working defaults
+ * when absent: every tool allowed, no hooks, in-memory only, no compaction.
+ */
+import type { ProviderError } from "../llm/errors.js";
+import type { Message, ModelRequest, ModelStream, ToolUseBlock, Usage } from "../llm/types.js";
+import type { Tool, ToolResult, ToolSessionState } from "../tools/types.js";
+import type { AgentEventListener, AgentMessage } from "./events.js";
+import type { MutableAgentState } from "./state.js";
+import type { StopCondition } from "./stop-conditions.js";
+
+/** Streams one model call for `model` (`provider/model`), with retries already applied. */
+export type ModelCaller = (
+  model: string,
+  request: Omit<ModelRequest, "model">,
+  onRetry: (info: { attempt: number; maxRetries: number; delayMs: number; error: ProviderError }) => void,
+) => ModelStream;
+
+/** What `beforeToolCall` decides: run (maybe with changed input), or refuse with a message. */
+export type BeforeToolCallDecision =
+  | { action: "run"; input: Record<string, unknown> }
+  | {
+      action: "deny";
+      message: string;
+      /** True when the refusal came from permissions (it is listed in `permission_denials`). */
+      permissionDenial?: boolean;
+      /** Stop the whole run after answering this call (canUseTool's `interrupt`). */
+      interrupt?: boolean;
+    };
+
+/** The call being decided on. */
+export interface ToolCallInfo {
+  call: ToolUseBlock;
+  tool: Tool;
+  /** Input after schema validation (defaults applied). */
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+/** What `afterToolCall` may change about a result, and context for the model's next call. */
+export interface AfterToolCallOutcome {
+  result?: ToolResult;
+  /** Text added beside the tool results so the model reads it on its next call. */
+  additionalContext?: string;
+  /** Ends the run after this batch (a hook's `continue: false`), with this reason. */
+  stopReason?: string;
+}
+
+/** What the Stop hook point decides when the model finished its answer. */
+export interface StopHookOutcome {
+  /** Keep going: this text becomes the next user message. */
+  continueWith?: string;
+}
+
+/** Result of a compaction: the new history, and the numbers for the compact boundary. */
+export interface CompactionOutcome {
+  messages: AgentMessage[];
+  summary: string;
+  preTokens: number;
+  postTokens: number;
+}
+
+/** Compacts a history. Throws when it cannot (the loop counts failures and stops after three in a row). */
+export type Compactor = (
+  messages: AgentMessage[],
+  options: {
+    trigger: "auto" | "manual" | "overflow";
+    signal: AbortSignal;
+    model: string;
+    instructions?: string;
+  },
+) => Promise<CompactionOutcome>;
+
+/** Everything the loop reads. Functions are read at each use, so control calls take effect mid-run. */
+export interface LoopConfig {
+  sessionId: string;
+  cwd: string;
+  /** The model for the next call (`provider/model`); `setModel()` changes what this returns. */
+  getModel: () => string;
+  callModel: ModelCaller;
+  systemPrompt: string;
+  tools: Tool[];
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  maxTokens?: number;
+  temperature?: number;
+  stopSequences?: string[];
+  getThinkingBudget?: () => number | undefined;
+  stopWhen?: StopCondition[];
+  /** Runs before every model call, before `convertToLlm` (seed 001: in that order, always). */
+  transformContext?: (
+    messages: AgentMessage[],
+    signal: AbortSignal,
+  ) => AgentMessage[] | Promise<AgentMessage[]>;
+  /** Turns the loop's messages into what the provider receives. */
+  convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  /** Messages to deliver at the next turn boundary (polled after each tool batch). */
+  getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+  /** True when a steering message asks to skip the tool calls not yet started. */
+  steeringInterruptsTools?: () => boolean;
+  /** Messages that re-enter the loop when it would otherwise stop normally. */
+  getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+  /** Cost in USD of `usage` on `model`. */
+  costOf: (model: string, usage: Usage) => number;
+  /** The model's context window, for proactive compaction; undefined when unknown. */
+  contextWindowOf?: (model: string) => number | undefined;
+  /** Tokens kept free below the context window before compacting proactively. */
+  compactionReserveTokens?: number;
+  /** Most tool calls running at once. */
+  toolConcurrency?: number;
+  beforeToolCall?: (info: ToolCallInfo) => Promise<BeforeToolCallDecision>;
+  afterToolCall?: (
+    info: ToolCallInfo & { result: ToolResult; isError: boolean },
+  ) => Promise<AfterToolCallOutcome>;
+  onStop?: (signal: AbortSignal) => Promise<StopHookOutcome>;
+  compact?: Compactor;
+  /** Receives every message as soon as it joins the history (session persistence). */
+  onMessage?: (message: AgentMessage) => void;
+  toolState: ToolSessionState;
+  state: MutableAgentState;
+  emit: AgentEventListener;
+}

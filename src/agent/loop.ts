@@ -1,0 +1,488 @@
+/**
+ * The agent loop: one run, from the user's input until the model is done or a limit is hit.
+ *
+ * Read it top to bottom: `agentLoop` is the whole lifecycle (seed 000), each phase a named helper
+ * below it. The outer loop re-enters for follow-up messages; the inner loop is one model call and
+ * the tools it asked for. State is passed as parameters; nothing is hidden in `this`.
+ */
+import { isProviderError, ProviderError } from "../llm/errors.js";
+import type { AssistantMessage, Message, StopReason, ToolResultBlock, Usage } from "../llm/types.js";
+import { addUsage, emptyUsage, toolCallsOf } from "../llm/types.js";
+import {
+  defaultConvertToLlm,
+  estimateContextTokens,
+  finalText,
+  type LoopSession,
+  recordUsage,
+} from "./context.js";
+import type { AgentMessage, ExitReason, TurnEndReason } from "./events.js";
+import type { LoopConfig } from "./loop-config.js";
+import { type StepResult, shouldStop } from "./stop-conditions.js";
+import { runToolBatch, type ToolBatchOutcome } from "./tool-scheduler.js";
+
+/** How a run ended and what it did. */
+export interface RunOutcome {
+  exitReason: ExitReason;
+  /** Model calls made in this run. */
+  numTurns: number;
+  steps: StepResult[];
+  /** The model's stop reason on its last call, if it answered. */
+  stopReason: StopReason | null;
+  /** The final answer's text. */
+  resultText: string;
+  /** What went wrong, for error exits. */
+  errors: string[];
+  /** Time spent waiting for the model, in milliseconds. */
+  apiDurationMs: number;
+  /** This run's usage and cost (the session keeps the running totals). */
+  usage: Usage;
+  costUsd: number;
+  permissionDenials: ToolBatchOutcome["permissionDenials"];
+}
+
+/** Tells the loop whether an abort of its signal was an interrupt (vs the caller's own abort). */
+export interface RunControl {
+  interrupted: () => boolean;
+}
+
+const MAX_CONSECUTIVE_COMPACTION_FAILURES = 3;
+const CONTINUE_AFTER_MAX_TOKENS =
+  "Your last response was cut off because it reached the output token limit, so any tool call in it was not run. Continue from where you stopped, and split large outputs (such as big file writes) into smaller steps.";
+
+interface RunState {
+  config: LoopConfig;
+  session: LoopSession;
+  signal: AbortSignal;
+  control: RunControl;
+  steps: StepResult[];
+  turns: number;
+  apiMs: number;
+  usage: Usage;
+  costUsd: number;
+  errors: string[];
+  denials: ToolBatchOutcome["permissionDenials"];
+  lastStopReason: StopReason | null;
+  compactionFailures: number;
+  maxTokensRetried: boolean;
+  /** The step whose context overflow was already recovered from (seed 001 overflow_recovery_attempted). */
+  overflowRecoveredStep: number;
+  lastCallCost: number;
+}
+
+/**
+ * Runs the loop for one input (a prompt, tool results of a resumed session, or nothing to continue)
+ * and resolves when the run has ended. Never throws for model or tool failures: they end the run
+ * with an `error` exit reason and the message in `errors`.
+ */
+export async function agentLoop(
+  config: LoopConfig,
+  session: LoopSession,
+  input: AgentMessage[],
+  signal: AbortSignal,
+  control: RunControl = { interrupted: () => false },
+): Promise<RunOutcome> {
+  const run: RunState = {
+    config,
+    session,
+    signal,
+    control,
+    steps: [],
+    turns: 0,
+    apiMs: 0,
+    usage: emptyUsage(),
+    costUsd: 0,
+    errors: [],
+    denials: [],
+    lastStopReason: null,
+    compactionFailures: 0,
+    maxTokensRetried: false,
+    overflowRecoveredStep: 0,
+    lastCallCost: 0,
+  };
+  config.emit({ type: "agent_start", sessionId: config.sessionId });
+  appendMessages(run, input);
+
+  try {
+    for (;;) {
+      for (;;) {
+        const limit = checkTermination(run);
+        if (limit) return finishRun(run, limit);
+
+        const prepared = await prepareContext(run);
+        if (prepared.exit) return finishRun(run, prepared.exit);
+        if (estimatedCallWouldExceedBudget(run, prepared.tokens)) return finishRun(run, "max_budget");
+
+        const step = run.turns + 1;
+        config.emit({ type: "turn_start", step });
+        const answer = await callModel(run, prepared.messages, step);
+        if (answer.kind === "retry_after_compaction") continue;
+        if (answer.kind === "failed") {
+          config.emit({
+            type: "turn_end",
+            step,
+            message: answer.partial,
+            toolResults: [],
+            reason: answer.turnEnd,
+          });
+          return finishRun(run, answer.exit);
+        }
+        const message = answer.message;
+        const calls = message.truncated ? [] : toolCallsOf(message);
+
+        if (message.stop_reason === "max_tokens") {
+          const exit = await handleMaxTokens(run, message, step);
+          if (exit) return finishRun(run, exit);
+          continue;
+        }
+
+        if (calls.length > 0) {
+          config.state.set("tool_executing", step);
+          const batch = await runToolBatch(calls, config, signal);
+          appendToolResults(run, batch);
+          recordStep(run, step, message, batch.results);
+          if (batch.permissionDenials.length > 0) run.denials.push(...batch.permissionDenials);
+          const reason: TurnEndReason = signal.aborted
+            ? "aborted"
+            : batch.steered
+              ? "steering"
+              : "tools_executed";
+          config.emit({ type: "turn_end", step, message, toolResults: batch.results, reason });
+          if (signal.aborted) return finishRun(run, abortReason(run));
+          if (batch.stopReason) {
+            run.errors.push(batch.stopReason);
+            return finishRun(run, "hook");
+          }
+          if (await stopConditionMet(run)) return finishRun(run, "predicate");
+          await deliverSteering(run);
+          continue;
+        }
+
+        recordStep(run, step, message, []);
+        config.emit({ type: "turn_end", step, message, toolResults: [], reason: "complete" });
+        if (message.stop_reason === "stop_sequence") return finishRun(run, "stop_sequence");
+        if (await stopConditionMet(run)) return finishRun(run, "predicate");
+        if (await stopHookContinues(run)) continue;
+        if (await deliverSteering(run)) continue;
+        break;
+      }
+      // Follow-ups are polled only on a normal end (never after an error or abort).
+      const followUps = (await config.getFollowUpMessages?.()) ?? [];
+      if (followUps.length === 0) return finishRun(run, "end_turn");
+      appendMessages(run, followUps);
+    }
+  } catch (error) {
+    // Only a bug in an extension point (a hook adapter, a transform) reaches here.
+    run.errors.push(`Unexpected error in the loop: ${errorText(error)}`);
+    return finishRun(run, signal.aborted ? abortReason(run) : "error");
+  }
+}
+
+// ---- Phases -------------------------------------------------------------------------------------
+
+/** Seed 000 checkTermination: abort, then maxTurns, then maxBudgetUsd. */
+function checkTermination(run: RunState): ExitReason | undefined {
+  const { config } = run;
+  if (run.signal.aborted) return abortReason(run);
+  if (config.maxTurns !== undefined && config.maxTurns > 0 && run.turns >= config.maxTurns)
+    return "max_turns";
+  if (config.maxBudgetUsd !== undefined && run.session.totalCostUsd >= config.maxBudgetUsd)
+    return "max_budget";
+  return undefined;
+}
+
+/** Proactive compaction, then `transformContext`, then `convertToLlm` (always in that order). */
+async function prepareContext(
+  run: RunState,
+): Promise<{ messages: Message[]; tokens: number; exit?: ExitReason }> {
+  const { config, session } = run;
+  let tokens = estimateContextTokens(session, config.systemPrompt);
+  const window = config.contextWindowOf?.(config.getModel());
+  const reserve =
+    config.compactionReserveTokens ?? Math.min(20_000 + (config.maxTokens ?? 8192), (window ?? 0) / 4);
+  if (config.compact && window && tokens > window - reserve) {
+    const ok = await compactHistory(run, "auto");
+    if (!ok && run.compactionFailures >= MAX_CONSECUTIVE_COMPACTION_FAILURES)
+      return { messages: [], tokens, exit: "error" };
+    tokens = estimateContextTokens(session, config.systemPrompt);
+  }
+  let messages = session.messages;
+  if (config.transformContext) messages = await config.transformContext(messages, run.signal);
+  const llm = await (config.convertToLlm ?? defaultConvertToLlm)(messages);
+  return { messages: llm, tokens };
+}
+
+type ModelAnswer =
+  | { kind: "ok"; message: AssistantMessage }
+  | { kind: "retry_after_compaction" }
+  | { kind: "failed"; exit: ExitReason; partial: AssistantMessage; turnEnd: TurnEndReason };
+
+/** Streams one model call, emitting message events; recovers once per turn from context overflow. */
+async function callModel(run: RunState, messages: Message[], step: number): Promise<ModelAnswer> {
+  const { config, session } = run;
+  const model = config.getModel();
+  config.state.set("llm_in_flight", step);
+  config.emit({ type: "message_start", step });
+  const started = Date.now();
+  let partialText = "";
+  let final: AssistantMessage | undefined;
+  try {
+    const stream = config.callModel(
+      model,
+      {
+        system: config.systemPrompt,
+        messages,
+        tools: config.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          input_schema: t.jsonSchema,
+        })),
+        maxTokens: config.maxTokens,
+        temperature: config.temperature,
+        stopSequences: config.stopSequences,
+        thinkingBudget: config.getThinkingBudget?.(),
+        signal: run.signal,
+      },
+      (info) => {
+        config.state.set("retry_wait", step);
+        config.emit({ type: "retry", ...info });
+      },
+    );
+    for await (const event of stream) {
+      if (event.type === "text_delta") partialText += event.delta;
+      else if (event.type === "message_end") final = event.message;
+      config.state.set("llm_in_flight", step);
+      config.emit({ type: "message_update", step, event });
+    }
+    if (!final)
+      throw new ProviderError({
+        kind: "stream",
+        provider: model,
+        message: "The stream ended without a final message.",
+      });
+  } catch (error) {
+    run.apiMs += Date.now() - started;
+    return await modelFailure(run, error, partialText, step, model);
+  }
+  run.apiMs += Date.now() - started;
+  run.turns++;
+  const usage = final.usage ?? emptyUsage();
+  const cost = config.costOf(model, usage);
+  run.costUsd += cost;
+  run.lastCallCost = cost;
+  addUsage(run.usage, usage);
+  recordUsage(session, model, usage, cost, { contextWindow: config.contextWindowOf?.(model) });
+  session.lastCallUsage = usage;
+  run.lastStopReason = final.stop_reason ?? null;
+  // An assistant message with nothing in it is rejected by providers on the next call.
+  const message =
+    final.content.length > 0 ? final : { ...final, content: [{ type: "text" as const, text: "" }] };
+  appendMessages(run, [message]);
+  session.lastCallMessageCount = session.messages.length;
+  config.state.set("step_finished", step);
+  config.emit({ type: "message_end", step, message, costUsd: cost });
+  return { kind: "ok", message };
+}
+
+async function modelFailure(
+  run: RunState,
+  error: unknown,
+  partialText: string,
+  step: number,
+  model: string,
+): Promise<ModelAnswer> {
+  const { config } = run;
+  const aborted = run.signal.aborted || (isProviderError(error) && error.kind === "aborted");
+  // Keep what was already said, without any half-written tool call, so the history stays valid.
+  const partial: AssistantMessage = {
+    role: "assistant",
+    content: partialText ? [{ type: "text", text: partialText }] : [],
+    model,
+    stop_reason: aborted ? "aborted" : "error",
+    error_message: errorText(error),
+  };
+  if (partialText) appendMessages(run, [partial]);
+  config.emit({ type: "message_end", step, message: partial, costUsd: 0 });
+  if (aborted) return { kind: "failed", exit: abortReason(run), partial, turnEnd: "aborted" };
+
+  if (isProviderError(error) && error.kind === "context_overflow" && run.overflowRecoveredStep !== step) {
+    // Seed 001: recover from overflow at most once per turn, so a history that cannot shrink enough never loops.
+    run.overflowRecoveredStep = step;
+    if (!partialText && (await compactHistory(run, "overflow"))) return { kind: "retry_after_compaction" };
+  }
+  run.errors.push(describeProviderError(error));
+  return { kind: "failed", exit: "error", partial, turnEnd: "error" };
+}
+
+/** A cut-off answer: never run its tool calls; ask once to continue (compacting first if needed). */
+async function handleMaxTokens(
+  run: RunState,
+  message: AssistantMessage,
+  step: number,
+): Promise<ExitReason | undefined> {
+  const { config } = run;
+  recordStep(run, step, message, []);
+  config.emit({ type: "turn_end", step, message, toolResults: [], reason: "complete" });
+  const calls = toolCallsOf(message);
+  if (calls.length > 0) {
+    // The stored message keeps the half-written calls out: they were never run and have no results.
+    const cleaned = { ...message, content: message.content.filter((b) => b.type !== "tool_use") };
+    if (cleaned.content.length === 0) cleaned.content = [{ type: "text", text: "(output cut off)" }];
+    const index = run.session.messages.lastIndexOf(message);
+    if (index >= 0) run.session.messages[index] = cleaned;
+  }
+  if (run.maxTokensRetried) return "max_tokens";
+  run.maxTokensRetried = true;
+  appendMessages(run, [{ role: "user", content: CONTINUE_AFTER_MAX_TOKENS }]);
+  return undefined;
+}
+
+async function compactHistory(run: RunState, trigger: "auto" | "overflow"): Promise<boolean> {
+  const { config, session } = run;
+  if (!config.compact) return false;
+  config.state.set("compacting");
+  try {
+    const outcome = await config.compact(session.messages, {
+      trigger,
+      signal: run.signal,
+      model: config.getModel(),
+    });
+    session.messages = outcome.messages;
+    session.lastCallUsage = undefined;
+    session.lastCallMessageCount = 0;
+    run.compactionFailures = 0;
+    config.emit({
+      type: "context_compacted",
+      report: outcome.summary,
+      trigger,
+      preTokens: outcome.preTokens,
+      postTokens: outcome.postTokens,
+    });
+    return true;
+  } catch (error) {
+    run.compactionFailures++;
+    const message = `Compaction failed (${run.compactionFailures} in a row): ${errorText(error)}`;
+    config.emit({ type: "warning", message });
+    if (run.compactionFailures >= MAX_CONSECUTIVE_COMPACTION_FAILURES) run.errors.push(message);
+    return false;
+  }
+}
+
+function appendToolResults(run: RunState, batch: ToolBatchOutcome): void {
+  const content: Array<ToolResultBlock | { type: "text"; text: string }> = [...batch.results];
+  for (const text of batch.additionalContext)
+    content.push({ type: "text", text: `<system-reminder>\n${text}\n</system-reminder>` });
+  appendMessages(run, [{ role: "user", content }]);
+}
+
+/** Steering messages wait for the turn boundary; returns true when some were delivered. */
+async function deliverSteering(run: RunState): Promise<boolean> {
+  const steering = (await run.config.getSteeringMessages?.()) ?? [];
+  if (steering.length === 0) return false;
+  appendMessages(run, steering);
+  return true;
+}
+
+async function stopConditionMet(run: RunState): Promise<boolean> {
+  const conditions = run.config.stopWhen ?? [];
+  if (conditions.length === 0) return false;
+  return shouldStop(conditions, run.steps, (error, index) =>
+    run.config.emit({
+      type: "warning",
+      message: `stopWhen[${index}] threw and was treated as "don't stop": ${errorText(error)}`,
+    }),
+  );
+}
+
+/** The Stop hook point: a hook may keep the loop going with a reason that becomes the next message. */
+async function stopHookContinues(run: RunState): Promise<boolean> {
+  const outcome = await run.config.onStop?.(run.signal);
+  if (!outcome?.continueWith) return false;
+  appendMessages(run, [{ role: "user", content: outcome.continueWith }]);
+  return true;
+}
+
+function finishRun(run: RunState, exitReason: ExitReason): RunOutcome {
+  const { config, session } = run;
+  if (exitReason === "max_turns")
+    run.errors.push(`Reached the maximum number of turns (${config.maxTurns}).`);
+  if (exitReason === "max_budget") run.errors.push(`Reached the maximum budget ($${config.maxBudgetUsd}).`);
+  if (exitReason === "max_tokens")
+    run.errors.push("The model's answer was cut off at the output token limit twice.");
+  config.state.set("idle");
+  config.emit({
+    type: "agent_end",
+    messages: session.messages,
+    exitReason,
+    error: run.errors.join("\n") || undefined,
+  });
+  return {
+    exitReason,
+    numTurns: run.turns,
+    steps: run.steps,
+    stopReason: run.lastStopReason,
+    resultText: finalText(session.messages),
+    errors: run.errors,
+    apiDurationMs: run.apiMs,
+    usage: run.usage,
+    costUsd: run.costUsd,
+    permissionDenials: run.denials,
+  };
+}
+
+// ---- Small helpers ------------------------------------------------------------------------------
+
+function appendMessages(run: RunState, messages: AgentMessage[]): void {
+  for (const message of messages) {
+    run.session.messages.push(message);
+    run.config.onMessage?.(message);
+    if (message.role !== "assistant") run.config.emit({ type: "message_appended", message });
+  }
+}
+
+function recordStep(
+  run: RunState,
+  step: number,
+  message: AssistantMessage,
+  toolResults: ToolResultBlock[],
+): void {
+  const usage = message.usage ?? emptyUsage();
+  run.steps.push({
+    step,
+    message,
+    toolCalls: toolCallsOf(message),
+    toolResults,
+    usage,
+    costUsd: run.lastCallCost,
+    totalCostUsd: run.costUsd,
+  });
+}
+
+/**
+ * Goes beyond the Claude Agent SDK, which overshoots the budget by a whole call: before calling, the
+ * input the call will send is priced, and the run stops if that alone would pass the budget.
+ */
+function estimatedCallWouldExceedBudget(run: RunState, tokens: number): boolean {
+  const budget = run.config.maxBudgetUsd;
+  if (budget === undefined) return false;
+  const estimate = run.config.costOf(run.config.getModel(), {
+    input_tokens: tokens,
+    output_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  });
+  return run.session.totalCostUsd + estimate > budget;
+}
+
+function abortReason(run: RunState): ExitReason {
+  return run.control.interrupted() ? "interrupted" : "aborted";
+}
+
+function describeProviderError(error: unknown): string {
+  if (isProviderError(error))
+    return `${error.provider} ${error.kind}${error.status ? ` (${error.status})` : ""}: ${error.message}`;
+  return errorText(error);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

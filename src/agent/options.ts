@@ -1,0 +1,102 @@
+/**
+ * The options of `query()` and `Agent`: the Claude Agent SDK's names where they exist, plus Goat's own.
+ */
+import type { ModelInfo } from "../llm/models.js";
+import type { ProviderSpec } from "../llm/resolve.js";
+import type { RetryOptions } from "../llm/retry.js";
+import type { Message } from "../llm/types.js";
+import type { Tool } from "../tools/types.js";
+import type { AgentEventListener, AgentMessage } from "./events.js";
+import type { Compactor } from "./loop-config.js";
+import type { PermissionModeName } from "./sdk-messages.js";
+import type { StopCondition } from "./stop-conditions.js";
+
+/** A system prompt: plain text, or the built-in coding-agent prompt with text appended. */
+export type SystemPromptOption = string | { type: "preset"; preset: "goat" | "claude_code"; append?: string };
+
+/** Everything `query()` accepts. All optional. */
+export interface QueryOptions {
+  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5` or `openai/gpt-4.1`. Defaults to `GOAT_MODEL`. */
+  model?: string;
+  /** Used when the primary model is overloaded or unavailable after retries. */
+  fallbackModel?: string;
+  /**
+   * Extra or replacement providers: `{ type: "openai", name: "litellm", baseURL }`, or a `Provider`
+   * object. A single one given here also serves model ids without a known prefix.
+   */
+  provider?: ProviderSpec | ProviderSpec[];
+  /** Extra models or price overrides for the cost ledger. */
+  models?: ModelInfo[];
+  /** Called before each request for the provider's key (seed 001 get_api_key). */
+  getApiKey?: (provider: string) => string | undefined | Promise<string | undefined>;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  /** Output token limit of each call. Defaults to the model's maximum, capped at 32,000. */
+  maxTokens?: number;
+  temperature?: number;
+  stopSequences?: string[];
+  /** Extended-thinking budget in tokens (0 or absent: off). */
+  maxThinkingTokens?: number;
+  /** Built-in tool names (`'Read'`, `'Bash'`, …) and tools made with `defineTool`, mixed. Default: the core tools. */
+  tools?: Array<string | Tool>;
+  /** Permission rules that allow without asking, e.g. `Bash(npm test:*)`. */
+  allowedTools?: string[];
+  /** Tool names removed from the model's view, and rules that always deny. */
+  disallowedTools?: string[];
+  permissionMode?: PermissionModeName;
+  /** Asked when the rules say "ask". Without it, "ask" means deny. */
+  canUseTool?: (
+    toolName: string,
+    input: Record<string, unknown>,
+    options: { signal: AbortSignal; toolUseID: string; suggestions?: unknown[] },
+  ) => Promise<
+    | { behavior: "allow"; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
+    | { behavior: "deny"; message: string; interrupt?: boolean }
+  >;
+  /** Directories besides `cwd` that file tools may touch. */
+  additionalDirectories?: string[];
+  /** In-process hook callbacks, in the Claude Agent SDK's shape. */
+  hooks?: Record<string, unknown>;
+  cwd?: string;
+  systemPrompt?: SystemPromptOption;
+  /** Emit `stream_event` messages with the raw stream. */
+  includePartialMessages?: boolean;
+  abortController?: AbortController;
+  /** Aborting it ends the query, like `abortController.abort()`. */
+  signal?: AbortSignal;
+  /** Resume this session id with its whole history. */
+  resume?: string;
+  /** Resume the most recent session in `cwd`. */
+  continue?: boolean;
+  /** With `resume`: write to a new session id instead of appending to the old one. */
+  forkSession?: boolean;
+  /** With `resume`: resume from this message uuid instead of the latest. */
+  resumeSessionAt?: string;
+  /** Use this id for a new session. */
+  sessionId?: string;
+  /** Default true: write the transcript as it happens. */
+  persistSession?: boolean;
+  /** Stop predicates, checked after each step's tools ran (any true one stops). */
+  stopWhen?: StopCondition | StopCondition[];
+  transformContext?: (
+    messages: AgentMessage[],
+    signal: AbortSignal,
+  ) => AgentMessage[] | Promise<AgentMessage[]>;
+  convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  /** Polled at each turn boundary for messages to inject. */
+  getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+  /** Polled when the run would end normally; returned messages start another round. */
+  getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+  retry?: RetryOptions;
+  /** Most tool calls running at once (default 10). */
+  toolConcurrency?: number;
+  /** Custom summarizer for compaction. */
+  compactor?: Compactor;
+  /** Receives every agent event (the fine-grained stream) besides the SDK messages. */
+  onEvent?: AgentEventListener;
+  /** Write a trace of requests, responses and decisions to stderr (or to `debugFile`). */
+  debug?: boolean;
+  debugFile?: string;
+  /** Environment for tools and provider lookups; defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
+}

@@ -1,0 +1,225 @@
+/**
+ * `query()`: the drop-in for the Claude Agent SDK's `query()`. It returns a `Query`, an async
+ * generator of SDK messages with control methods. One input (a string prompt) is one run; an
+ * `AsyncIterable` prompt, `streamInput()` or `sendUserMessage()` make it multi-turn, one run and one
+ * `result` per user message, until the input ends.
+ */
+import type { ContentBlock, Usage } from "../llm/types.js";
+import { createAsyncQueue } from "./async-queue.js";
+import type { AgentMessage, ExitReason } from "./events.js";
+import { agentLoop } from "./loop.js";
+import type { QueryOptions } from "./options.js";
+import { buildResultMessage } from "./result-message.js";
+import { createRuntime, type Runtime } from "./runtime.js";
+import type { PermissionModeName, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
+import { createSdkStream } from "./sdk-stream.js";
+import type { AgentState } from "./state.js";
+
+/** A user message as `query()` takes it in multi-turn mode (the SDK's `SDKUserMessage`). */
+export type SDKUserMessageInput = Pick<SDKUserMessage, "message"> &
+  Partial<Omit<SDKUserMessage, "message" | "type">> & { type: "user" };
+
+/** The handle `query()` returns: iterate it for messages, call its methods to steer the run. */
+export interface Query extends AsyncGenerator<SDKMessage, void> {
+  /** Stops the current run: the stream and running tools end, every tool call gets a result. */
+  interrupt(): Promise<void>;
+  /** Ends the whole query: aborts any run, stops reading input, closes the stream. */
+  close(): void;
+  /** Uses `model` from the next model call on (undefined: back to the configured model). */
+  setModel(model?: string): Promise<void>;
+  setPermissionMode(mode: PermissionModeName): Promise<void>;
+  setMaxThinkingTokens(tokens: number | null): Promise<void>;
+  /** Feeds further user messages (multi-turn). */
+  streamInput(stream: AsyncIterable<SDKUserMessageInput>): Promise<void>;
+  /** Queues one user message as the next turn (multi-turn). */
+  sendUserMessage(content: string | ContentBlock[]): void;
+  /**
+   * Delivers a message at the next turn boundary of the current run. With `interrupt: true`, tool
+   * calls not yet started are skipped with an explicit result.
+   */
+  steer(content: string, options?: { interrupt?: boolean }): void;
+  /** Compacts the history now (between runs, or at the next turn boundary of the current one). */
+  compact(instructions?: string): Promise<void>;
+  /** Resolves with the last result message once the query has ended. */
+  done(): Promise<SDKResultMessage | undefined>;
+  readonly sessionId: string;
+  /** Phase and step of the loop, observable. */
+  readonly state: AgentState;
+  /** Why the last run ended (undefined while the first runs). */
+  exitReason(): ExitReason | undefined;
+  turnCount(): number;
+  totalCostUsd(): number;
+  totalUsage(): Usage;
+}
+
+/**
+ * Runs an agent. Example:
+ * ```ts
+ * for await (const message of query({ prompt: "Fix the failing test", options: { model: "anthropic/claude-sonnet-4-5" } })) {
+ *   if (message.type === "result") console.log(message.result);
+ * }
+ * ```
+ */
+export function query(params: {
+  prompt: string | AsyncIterable<SDKUserMessageInput>;
+  options?: QueryOptions;
+}): Query {
+  const options = params.options ?? {};
+  const output = createAsyncQueue<SDKMessage>();
+  const inputs = createAsyncQueue<AgentMessage>();
+  let runtime: Runtime;
+  try {
+    runtime = createRuntime(options, (event) => onEvent(event));
+  } catch (error) {
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  const toSdk = createSdkStream({
+    sessionId: () => runtime.sessionId,
+    includePartialMessages: options.includePartialMessages === true,
+    push: (m) => output.push(m),
+  });
+  const onEvent = (event: Parameters<typeof toSdk>[0]) => {
+    toSdk(event);
+    runtime.debugTrace(event);
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A listener's bug must not break the run it listens to.
+    }
+  };
+
+  let runAbort: AbortController | undefined;
+  let interrupted = false;
+  let lastResult: SDKResultMessage | undefined;
+  let lastExit: ExitReason | undefined;
+  let turns = 0;
+  const finished = drive();
+
+  if (typeof params.prompt === "string") {
+    inputs.push({ role: "user", content: params.prompt });
+    inputs.close();
+  } else void pump(params.prompt, true);
+
+  async function pump(stream: AsyncIterable<SDKUserMessageInput>, closeAfter: boolean) {
+    try {
+      for await (const m of stream) inputs.push({ role: "user", content: m.message.content });
+    } catch (error) {
+      output.push({
+        type: "system",
+        subtype: "informational",
+        uuid: crypto.randomUUID(),
+        session_id: runtime.sessionId,
+        content: `The input stream failed: ${error instanceof Error ? error.message : String(error)}`,
+        level: "warning",
+      });
+    }
+    if (closeAfter) inputs.close();
+  }
+
+  async function drive(): Promise<void> {
+    try {
+      await runtime.start();
+      for (;;) {
+        const input = await inputs.next();
+        if (input === undefined || runtime.signal.aborted) break;
+        runAbort = new AbortController();
+        const stopRun = () => runAbort?.abort();
+        runtime.signal.addEventListener("abort", stopRun, { once: true });
+        interrupted = false;
+        const started = Date.now();
+        output.push(runtime.initMessage());
+        const userInput = await runtime.beforeRun([input], runAbort.signal);
+        const outcome = await agentLoop(runtime.loopConfig, runtime.session, userInput, runAbort.signal, {
+          interrupted: () => interrupted,
+        });
+        runtime.signal.removeEventListener("abort", stopRun);
+        turns += outcome.numTurns;
+        lastExit = outcome.exitReason;
+        lastResult = buildResultMessage(outcome, runtime.session, runtime.sessionId, Date.now() - started);
+        await runtime.afterRun(lastResult);
+        output.push(lastResult);
+        if (outcome.exitReason === "aborted") break;
+      }
+      runtime.state.setTerminal(terminalPhase(lastExit, runtime.signal.aborted));
+    } catch (error) {
+      runtime.state.setTerminal("error");
+      output.push({
+        type: "system",
+        subtype: "informational",
+        uuid: crypto.randomUUID(),
+        session_id: runtime.sessionId,
+        content: `Goat stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+        level: "warning",
+      });
+    } finally {
+      await runtime.dispose(lastExit);
+      output.close();
+    }
+  }
+
+  const iterator = output[Symbol.asyncIterator]();
+  const handle: Query = {
+    next: () => iterator.next() as Promise<IteratorResult<SDKMessage, void>>,
+    return: async () => {
+      handle.close();
+      return { done: true, value: undefined };
+    },
+    throw: async (error) => {
+      handle.close();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return handle;
+    },
+    async interrupt() {
+      interrupted = true;
+      runAbort?.abort();
+    },
+    close() {
+      runtime.abort();
+      inputs.close();
+    },
+    async setModel(model) {
+      runtime.setModel(model);
+    },
+    async setPermissionMode(mode) {
+      runtime.setPermissionMode(mode);
+    },
+    async setMaxThinkingTokens(tokens) {
+      runtime.setThinkingBudget(tokens ?? undefined);
+    },
+    streamInput: (stream) => pump(stream, false),
+    sendUserMessage(content) {
+      inputs.push({ role: "user", content });
+    },
+    steer(content, opts) {
+      runtime.steer({ role: "user", content }, opts?.interrupt === true);
+    },
+    compact: (instructions) => runtime.compactNow(instructions),
+    done: async () => {
+      await finished;
+      return lastResult;
+    },
+    get sessionId() {
+      return runtime.sessionId;
+    },
+    get state() {
+      return runtime.state;
+    },
+    exitReason: () => lastExit,
+    turnCount: () => turns,
+    totalCostUsd: () => runtime.session.totalCostUsd,
+    totalUsage: () => ({ ...runtime.session.usage }),
+    [Symbol.asyncDispose]: async () => {
+      handle.close();
+      await finished;
+    },
+  } as Query;
+  return handle;
+}
+
+function terminalPhase(exit: ExitReason | undefined, aborted: boolean): "done" | "cancelled" | "error" {
+  if (aborted || exit === "aborted" || exit === "interrupted") return "cancelled";
+  if (exit === "error" || exit === "max_tokens") return "error";
+  return "done";
+}

@@ -1,0 +1,216 @@
+/**
+ * The SDK message stream: the shapes of the Claude Agent SDK's `query()` messages, so code written
+ * for `@anthropic-ai/claude-agent-sdk` reads ours unchanged. Every message has `uuid` and `session_id`.
+ */
+import type { AssistantMessage, ContentBlock, StopReason, Usage } from "../llm/types.js";
+import type { ModelUsage } from "./context.js";
+import type { ExitReason } from "./events.js";
+
+/** The Claude Agent SDK's permission modes. */
+export type PermissionModeName = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
+
+/** `system`/`init`: sent first in every run. */
+export interface SDKSystemInitMessage {
+  type: "system";
+  subtype: "init";
+  uuid: string;
+  session_id: string;
+  cwd: string;
+  model: string;
+  tools: string[];
+  mcp_servers: Array<{ name: string; status: string }>;
+  permissionMode: PermissionModeName;
+  slash_commands: string[];
+  apiKeySource: string;
+  claude_code_version: string;
+  goat_version: string;
+  output_style: string;
+  agents?: string[];
+  skills: string[];
+  plugins: Array<{ name: string; path: string }>;
+}
+
+/** A complete assistant message of one model call. */
+export interface SDKAssistantMessage {
+  type: "assistant";
+  uuid: string;
+  session_id: string;
+  message: {
+    id: string;
+    type: "message";
+    role: "assistant";
+    model: string;
+    content: ContentBlock[];
+    stop_reason: StopReason | null;
+    stop_sequence: string | null;
+    usage: Usage;
+  };
+  parent_tool_use_id: string | null;
+  /** Set when the call failed: what kind of failure (the SDK's `SDKAssistantMessageError` names). */
+  error?: string;
+}
+
+/** A user message: the prompt, or tool results (with the structured tool output). */
+export interface SDKUserMessage {
+  type: "user";
+  uuid?: string;
+  session_id: string;
+  message: { role: "user"; content: string | ContentBlock[] };
+  parent_tool_use_id: string | null;
+  /** Structured output of the tool (its `details`), for programs. */
+  tool_use_result?: unknown;
+  isSynthetic?: boolean;
+}
+
+/** A raw Anthropic stream event (only with `includePartialMessages`). */
+export interface SDKPartialAssistantMessage {
+  type: "stream_event";
+  uuid: string;
+  session_id: string;
+  event: Record<string, unknown>;
+  parent_tool_use_id: string | null;
+}
+
+/** Progress of a running tool. */
+export interface SDKToolProgressMessage {
+  type: "tool_progress";
+  uuid: string;
+  session_id: string;
+  tool_use_id: string;
+  tool_name: string;
+  parent_tool_use_id: string | null;
+  elapsed_time_seconds: number;
+  /** The latest partial output, when the tool reports any (a Goat addition). */
+  output?: string;
+}
+
+/** The history was compacted. */
+export interface SDKCompactBoundaryMessage {
+  type: "system";
+  subtype: "compact_boundary";
+  uuid: string;
+  session_id: string;
+  compact_metadata: { trigger: "manual" | "auto"; pre_tokens: number; post_tokens?: number };
+}
+
+/** A model call is being retried after a transient error. */
+export interface SDKAPIRetryMessage {
+  type: "system";
+  subtype: "api_retry";
+  uuid: string;
+  session_id: string;
+  attempt: number;
+  max_retries: number;
+  retry_delay_ms: number;
+  error_status: number | null;
+  error: string;
+}
+
+/** A tool call was refused by permissions. */
+export interface SDKPermissionDeniedMessage {
+  type: "system";
+  subtype: "permission_denied";
+  uuid: string;
+  session_id: string;
+  tool_name: string;
+  tool_use_id: string;
+  message: string;
+}
+
+/** A non-fatal problem worth showing (a throwing stop predicate, a failed compaction, a hook error). */
+export interface SDKInformationalMessage {
+  type: "system";
+  subtype: "informational";
+  uuid: string;
+  session_id: string;
+  content: string;
+  level: "info" | "notice" | "warning";
+}
+
+/** A permission refusal as listed in `result.permission_denials`. */
+export interface SDKPermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
+}
+
+/** Fields every result carries. */
+interface SDKResultBase {
+  type: "result";
+  uuid: string;
+  session_id: string;
+  duration_ms: number;
+  duration_api_ms: number;
+  is_error: boolean;
+  num_turns: number;
+  /** The model's stop reason on the last call. */
+  stop_reason: StopReason | null;
+  /** Running total for this query() (all runs, all models). */
+  total_cost_usd: number;
+  usage: Usage;
+  modelUsage: Record<string, ModelUsage>;
+  permission_denials: SDKPermissionDenial[];
+  /** Why the run ended, in Goat's words (seed 000 exit reasons). */
+  exit_reason: ExitReason;
+  terminal_reason: string;
+}
+
+/** The run finished normally. */
+export interface SDKResultSuccess extends SDKResultBase {
+  subtype: "success";
+  result: string;
+}
+
+/** The run ended on a limit or an error. */
+export interface SDKResultError extends SDKResultBase {
+  subtype: "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
+  errors: string[];
+  /** The last answer's text, when there was one (a Goat addition; the SDK omits it). */
+  result?: string;
+}
+
+/** The one message that closes each run. */
+export type SDKResultMessage = SDKResultSuccess | SDKResultError;
+
+/** Every message `query()` yields. */
+export type SDKMessage =
+  | SDKSystemInitMessage
+  | SDKAssistantMessage
+  | SDKUserMessage
+  | SDKPartialAssistantMessage
+  | SDKToolProgressMessage
+  | SDKCompactBoundaryMessage
+  | SDKAPIRetryMessage
+  | SDKPermissionDeniedMessage
+  | SDKInformationalMessage
+  | SDKResultMessage;
+
+/** Maps an assistant message to the SDK's `assistant` message. */
+export function toSDKAssistant(
+  message: AssistantMessage,
+  sessionId: string,
+  uuid: string,
+): SDKAssistantMessage {
+  return {
+    type: "assistant",
+    uuid,
+    session_id: sessionId,
+    message: {
+      id: message.id ?? `msg_${uuid.replace(/-/g, "").slice(0, 24)}`,
+      type: "message",
+      role: "assistant",
+      model: message.model ?? "",
+      content: message.content,
+      stop_reason: message.stop_reason ?? null,
+      stop_sequence: message.stop_sequence ?? null,
+      usage: message.usage ?? {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+      },
+    },
+    parent_tool_use_id: null,
+    ...(message.stop_reason === "error" ? { error: "unknown" } : {}),
+  };
+}

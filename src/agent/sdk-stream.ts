@@ -1,0 +1,128 @@
+/**
+ * Turns agent events into SDK messages: one source, two views. The loop emits fine-grained agent
+ * events; this listener derives the Claude-Agent-SDK-compatible messages from them.
+ */
+import { randomUUID } from "node:crypto";
+import type { ToolResultBlock } from "../llm/types.js";
+import type { AgentEvent } from "./events.js";
+import { toRawStreamEvents } from "./raw-stream-events.js";
+import { type SDKMessage, toSDKAssistant } from "./sdk-messages.js";
+
+/** Options of the mapper. */
+export interface SdkStreamOptions {
+  sessionId: () => string;
+  includePartialMessages: boolean;
+  push: (message: SDKMessage) => void;
+}
+
+/** Returns an agent-event listener that pushes the matching SDK messages. */
+export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) => void {
+  const { push } = options;
+  // Structured tool output waits here between the tool's end and the tool-results message.
+  const details = new Map<string, unknown>();
+  const base = () => ({ uuid: randomUUID(), session_id: options.sessionId() });
+
+  return (event) => {
+    switch (event.type) {
+      case "message_update":
+        if (!options.includePartialMessages) return;
+        for (const raw of toRawStreamEvents(event.event)) {
+          push({ type: "stream_event", ...base(), event: raw, parent_tool_use_id: null });
+        }
+        return;
+      case "message_end":
+        if (event.message.content.length === 0 && event.message.stop_reason !== "error") return;
+        {
+          const b = base();
+          push(toSDKAssistant(event.message, b.session_id, b.uuid));
+        }
+        return;
+      case "message_appended": {
+        const m = event.message;
+        if (m.role !== "user" || typeof m.content === "string") return;
+        const results = m.content.filter((c): c is ToolResultBlock => c.type === "tool_result");
+        for (const result of results) {
+          const d = details.get(result.tool_use_id);
+          details.delete(result.tool_use_id);
+          push({
+            type: "user",
+            ...base(),
+            message: { role: "user", content: [result] },
+            parent_tool_use_id: null,
+            ...(d !== undefined ? { tool_use_result: d } : {}),
+          });
+        }
+        return;
+      }
+      case "tool_execution_start":
+        push({
+          type: "tool_progress",
+          ...base(),
+          tool_use_id: event.toolUseId,
+          tool_name: event.name,
+          parent_tool_use_id: null,
+          elapsed_time_seconds: 0,
+        });
+        return;
+      case "tool_execution_update":
+        push({
+          type: "tool_progress",
+          ...base(),
+          tool_use_id: event.toolUseId,
+          tool_name: event.name,
+          parent_tool_use_id: null,
+          elapsed_time_seconds: event.elapsedMs / 1000,
+          output: event.update,
+        });
+        return;
+      case "tool_execution_end":
+        if (event.result.details !== undefined) details.set(event.toolUseId, event.result.details);
+        return;
+      case "retry":
+        push({
+          type: "system",
+          subtype: "api_retry",
+          ...base(),
+          attempt: event.attempt,
+          max_retries: event.maxRetries,
+          retry_delay_ms: event.delayMs,
+          error_status: event.error.status ?? null,
+          error: event.error.message,
+        });
+        return;
+      case "context_compacted":
+        push({
+          type: "system",
+          subtype: "compact_boundary",
+          ...base(),
+          compact_metadata: {
+            trigger: event.trigger === "manual" ? "manual" : "auto",
+            pre_tokens: event.preTokens,
+            post_tokens: event.postTokens,
+          },
+        });
+        return;
+      case "permission_denied":
+        push({
+          type: "system",
+          subtype: "permission_denied",
+          ...base(),
+          tool_name: event.name,
+          tool_use_id: event.toolUseId,
+          message: event.message,
+        });
+        return;
+      case "warning":
+        push({
+          type: "system",
+          subtype: "informational",
+          ...base(),
+          content: event.message,
+          level: "warning",
+        });
+        return;
+      default:
+        return;
+    }
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * Runs the tool calls of one assistant message.
+ *
+ * Order of each call: find the tool → arguments parse → schema → beforeToolCall (hooks, permissions)
+ * → execute → afterToolCall. Calls whose tools have no side effects run concurrently; a mutating call
+ * waits for every call before it and holds back every call after it (two mutating calls with
+ * different resource keys may overlap). Results always come back in the order the model asked, one
+ * per call, whatever happened: an unknown tool, bad input, a denial, a throw or an abort each produce
+ * an `is_error` result.
+ */
+import type { ToolResultBlock, ToolUseBlock } from "../llm/types.js";
+import { runTool, validateToolInput } from "../tools/define-tool.js";
+import type { Tool, ToolResult } from "../tools/types.js";
+import type { LoopConfig, ToolCallInfo } from "./loop-config.js";
+
+/** What a batch produced. */
+export interface ToolBatchOutcome {
+  results: ToolResultBlock[];
+  /** Context from hooks for the model's next call. */
+  additionalContext: string[];
+  /** Set when a hook or a permission answer asked to end the run. */
+  stopReason?: string;
+  /** True when calls were skipped because a steering message arrived. */
+  steered: boolean;
+  permissionDenials: Array<{ tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }>;
+}
+
+/** Runs all calls and returns one result per call, in the model's order. */
+export async function runToolBatch(
+  calls: ToolUseBlock[],
+  config: LoopConfig,
+  signal: AbortSignal,
+): Promise<ToolBatchOutcome> {
+  const outcome: ToolBatchOutcome = {
+    results: [],
+    additionalContext: [],
+    steered: false,
+    permissionDenials: [],
+  };
+  const toolsByName = new Map(config.tools.map((t) => [t.name, t]));
+  const limit = Math.max(1, config.toolConcurrency ?? 10);
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = async () => {
+    if (running < limit) {
+      running++;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+
+  const done: Array<Promise<void>> = [];
+  const results: ToolResultBlock[] = new Array(calls.length);
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i];
+    const deps = dependenciesOf(i, calls, toolsByName, config.cwd).map((j) => done[j]);
+    done.push(
+      (async () => {
+        await Promise.all(deps);
+        await acquire();
+        try {
+          results[i] = await runOneCall(call, toolsByName.get(call.name), config, signal, outcome);
+        } finally {
+          release();
+        }
+      })(),
+    );
+  }
+  await Promise.all(done);
+  outcome.results = results;
+  return outcome;
+}
+
+/** Indices of earlier calls that call `i` must wait for. */
+function dependenciesOf(i: number, calls: ToolUseBlock[], tools: Map<string, Tool>, cwd: string): number[] {
+  const deps: number[] = [];
+  const mine = tools.get(calls[i].name);
+  const mutating = !mine || mine.sideEffect === "mutating";
+  const myKey = mutating ? keyOf(mine, calls[i], cwd) : undefined;
+  for (let j = 0; j < i; j++) {
+    const other = tools.get(calls[j].name);
+    const otherMutating = !other || other.sideEffect === "mutating";
+    if (!mutating && !otherMutating) continue;
+    if (mutating && otherMutating && myKey !== undefined) {
+      const otherKey = keyOf(other, calls[j], cwd);
+      if (otherKey !== undefined && otherKey !== myKey) continue;
+    }
+    deps.push(j);
+  }
+  return deps;
+}
+
+function keyOf(tool: Tool | undefined, call: ToolUseBlock, cwd: string): string | undefined {
+  if (!tool?.resourceKey) return undefined;
+  try {
+    return tool.resourceKey(call.input as never, { cwd });
+  } catch {
+    return undefined;
+  }
+}
+
+async function runOneCall(
+  call: ToolUseBlock,
+  tool: Tool | undefined,
+  config: LoopConfig,
+  signal: AbortSignal,
+  outcome: ToolBatchOutcome,
+): Promise<ToolResultBlock> {
+  // Checked before each start: an abort or an urgent steering message skips calls not yet started.
+  if (signal.aborted) return errorResult(call, "Interrupted by the user: this tool call was not run.");
+  if (outcome.stopReason) return errorResult(call, `Not run: the run is stopping (${outcome.stopReason}).`);
+  if (config.steeringInterruptsTools?.()) {
+    outcome.steered = true;
+    return errorResult(call, "Skipped: the user sent a new message before this tool call started.");
+  }
+  if (!tool) {
+    const names = config.tools.map((t) => t.name).join(", ");
+    return errorResult(call, `Unknown tool "${call.name}". Available tools: ${names || "(none)"}.`);
+  }
+  if (call.parse_error !== undefined) {
+    return errorResult(
+      call,
+      `The arguments of this ${call.name} call were not valid JSON (${call.parse_error}). Arguments received: ${truncate(call.raw_input ?? "", 500)}. Call ${call.name} again with a JSON object.`,
+    );
+  }
+  const checked = validateToolInput(tool, call.input);
+  if (!checked.ok) return errorResult(call, checked.message);
+
+  let input = checked.value as Record<string, unknown>;
+  const info: ToolCallInfo = { call, tool, input, signal };
+  if (config.beforeToolCall) {
+    const decision = await config.beforeToolCall(info);
+    if (decision.action === "deny") {
+      if (decision.permissionDenial) {
+        outcome.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: input });
+        config.emit({
+          type: "permission_denied",
+          toolUseId: call.id,
+          name: call.name,
+          input,
+          message: decision.message,
+        });
+      }
+      if (decision.interrupt) outcome.stopReason = `permission denied for ${call.name}`;
+      return errorResult(call, decision.message);
+    }
+    input = decision.input;
+    info.input = input;
+  }
+
+  const started = Date.now();
+  config.emit({ type: "tool_execution_start", toolUseId: call.id, name: call.name, input });
+  let result: ToolResult = await runTool(tool, input, {
+    signal,
+    cwd: config.cwd,
+    sessionId: config.sessionId,
+    toolUseId: call.id,
+    state: config.toolState,
+    onUpdate: (update) =>
+      config.emit({
+        type: "tool_execution_update",
+        toolUseId: call.id,
+        name: call.name,
+        update,
+        elapsedMs: Date.now() - started,
+      }),
+  });
+  if (config.afterToolCall) {
+    const after = await config.afterToolCall({ ...info, result, isError: result.isError === true });
+    if (after.result) result = after.result;
+    if (after.additionalContext) outcome.additionalContext.push(after.additionalContext);
+    if (after.stopReason && !outcome.stopReason) outcome.stopReason = after.stopReason;
+  }
+  const isError = result.isError === true;
+  config.emit({
+    type: "tool_execution_end",
+    toolUseId: call.id,
+    name: call.name,
+    input,
+    result,
+    isError,
+    durationMs: Date.now() - started,
+  });
+  return {
+    type: "tool_result",
+    tool_use_id: call.id,
+    content: result.content,
+    ...(isError ? { is_error: true } : {}),
+  };
+}
+
+/** An error result for a call that never ran (or could not). */
+export function errorResult(call: ToolUseBlock, text: string): ToolResultBlock {
+  return { type: "tool_result", tool_use_id: call.id, content: text, is_error: true };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

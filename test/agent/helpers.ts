@@ -1,0 +1,105 @@
+/**
+ * Shared set-up for loop tests: a mock provider, options that point a query at it for either wire
+ * format, and small tools whose timing the tests can observe.
+ */
+import { z } from "zod";
+import type { QueryOptions } from "../../src/agent/options.js";
+import type { Query } from "../../src/agent/query.js";
+import type { SDKMessage } from "../../src/agent/sdk-messages.js";
+import { defineTool } from "../../src/tools/define-tool.js";
+import type { MockProvider } from "../support/mock-provider.js";
+
+/** The two wire formats every end-to-end test runs against. */
+export const FORMATS = ["anthropic", "openai"] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** Options that send a query's model calls to the mock in `format`. */
+export function mockOptions(mock: MockProvider, format: Format, extra: QueryOptions = {}): QueryOptions {
+  const provider =
+    format === "anthropic"
+      ? { type: "anthropic" as const, baseURL: mock.anthropicBaseURL, apiKey: "test-key" }
+      : { type: "openai" as const, baseURL: mock.openaiBaseURL, apiKey: "test-key" };
+  return {
+    model: format === "anthropic" ? "anthropic/claude-sonnet-4-5" : "openai/gpt-4.1",
+    provider,
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    persistSession: false,
+    tools: [],
+    ...extra,
+  };
+}
+
+/** Reads every message of a query. */
+export async function collect(q: Query): Promise<SDKMessage[]> {
+  const out: SDKMessage[] = [];
+  for await (const m of q) out.push(m);
+  return out;
+}
+
+/** The result message of a list (asserting there is exactly one). */
+export function resultOf(messages: SDKMessage[]) {
+  const results = messages.filter((m) => m.type === "result");
+  if (results.length !== 1) throw new Error(`expected one result, got ${results.length}`);
+  return results[0] as Extract<SDKMessage, { type: "result" }>;
+}
+
+/** A tool that records when it ran, for concurrency tests. */
+export function timedTool(
+  name: string,
+  sideEffect: "none" | "mutating",
+  ms: number,
+  log: Array<[string, string, number]>,
+) {
+  return defineTool({
+    name,
+    description: `Waits ${ms} ms`,
+    inputSchema: z.object({ tag: z.string() }),
+    sideEffect,
+    execute: async ({ tag }, ctx) => {
+      log.push([tag, "start", Date.now()]);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, ms);
+        ctx.signal.addEventListener("abort", () => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+      log.push([tag, "end", Date.now()]);
+      return { content: `done ${tag}` };
+    },
+  });
+}
+
+/** A pure tool that echoes its input. */
+export const echoTool = defineTool({
+  name: "echo",
+  description: "Echoes text",
+  inputSchema: z.object({ text: z.string() }),
+  sideEffect: "none",
+  execute: async ({ text }) => ({ content: `echo: ${text}`, details: { length: text.length } }),
+});
+
+/** The tool_result blocks of the request body the mock received (either format). */
+export function toolResultsSent(body: any): Array<{ id: string; content: string; isError: boolean }> {
+  if (Array.isArray(body.messages) && body.messages.some((m: any) => m.role === "tool")) {
+    return body.messages
+      .filter((m: any) => m.role === "tool")
+      .map((m: any) => ({
+        id: m.tool_call_id,
+        content: String(m.content),
+        isError: /error/i.test(String(m.content)),
+      }));
+  }
+  const out: Array<{ id: string; content: string; isError: boolean }> = [];
+  for (const m of body.messages ?? []) {
+    if (m.role !== "user" || typeof m.content === "string") continue;
+    for (const b of m.content) {
+      if (b.type === "tool_result") {
+        const text =
+          typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text ?? "").join("");
+        out.push({ id: b.tool_use_id, content: text, isError: b.is_error === true });
+      }
+    }
+  }
+  return out;
+}
