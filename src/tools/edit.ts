@@ -188,7 +188,9 @@ async function saveEdit(
 export function snippetAround(content: string, index: number, inserted: string): string {
   const lines = content.split("\n");
   const firstChanged = countNewlines(content, 0, index);
-  const lastChanged = firstChanged + countNewlines(inserted, 0, inserted.length);
+  // A trailing newline in the inserted text ends its last line; it does not change the next one.
+  const insertedLines = countNewlines(inserted, 0, inserted.length) - (inserted.endsWith("\n") ? 1 : 0);
+  const lastChanged = firstChanged + Math.max(0, insertedLines);
   const from = Math.max(0, firstChanged - SNIPPET_CONTEXT_LINES);
   const to = Math.min(lines.length - 1, lastChanged + SNIPPET_CONTEXT_LINES);
   const shown: string[] = [];
