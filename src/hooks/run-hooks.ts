@@ -125,7 +125,10 @@ async function runCommand(
   const io = { stdout: ran.stdout, stderr: ran.stderr, exitCode: ran.exitCode, durationMs };
   if (ran.aborted) return { ...base, ...io, outcome: "cancelled", error: "run aborted" };
   if (ran.spawnError !== undefined) {
-    return { ...failed(hook, event, base, durationMs, `could not start: ${ran.spawnError}`), ...io };
+    return {
+      ...failed(hook, event, base, durationMs, `could not start in ${input.cwd}: ${ran.spawnError}`),
+      ...io,
+    };
   }
   if (ran.timedOut) {
     const message = `timed out after ${hook.timeoutMs / 1000} s; process group killed`;

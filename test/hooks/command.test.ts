@@ -128,6 +128,29 @@ describe("command hooks (real processes)", () => {
     expect(p).toMatchObject({ blocked: true, blockReason: "lint failed" });
   });
 
+  it("exit 2 on an event that cannot block shows stderr to the user and ignores stdout", async () => {
+    const runner = commandRunner("SessionStart", [
+      `echo '{"continue":false}'; echo 'disk almost full' >&2; exit 2`,
+    ]);
+    const r = await runner.run("SessionStart", { source: "startup" }, opts());
+    expect(r).toMatchObject({
+      blocked: false,
+      continue: true,
+      systemMessages: ["disk almost full"],
+      errors: [],
+    });
+  });
+
+  it("a command that cannot start (missing cwd) is reported, not thrown", async () => {
+    const runner = testRunner({
+      cwd: path.join(dir, "does-not-exist"),
+      settingsHooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] },
+    });
+    const r = await runner.run("Stop", { stop_hook_active: false }, opts());
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toMatch(/could not start in .*does-not-exist/);
+  });
+
   it("exit 1 is a non-blocking error reported with stderr", async () => {
     const runner = commandRunner("PreToolUse", ["echo 'jq: not found' >&2; exit 1"]);
     const r = await runner.run("PreToolUse", bashCall, opts());
