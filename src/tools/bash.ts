@@ -65,7 +65,7 @@ Usage notes:
 - The timeout is given in milliseconds, up to ${BASH_MAX_TIMEOUT_MS} (10 minutes); the default is ${BASH_DEFAULT_TIMEOUT_MS} (2 minutes). A command that times out is stopped together with every process it started.
 - Output longer than ${MAX_OUTPUT_CHARS} characters is cut to its beginning and end; the whole output is saved to a file whose path the result gives.
 - stdin is closed: interactive commands (editors, pagers, prompts) cannot be answered. Pass flags such as \`-y\` or \`--no-pager\`.
-- Processes a foreground command leaves running in the background are stopped when it exits. For servers, watchers and other long-running commands, set run_in_background to true: the call returns a shell id at once; read new output with BashOutput and stop it with KillShell.
+- Background processes a foreground command leaves holding its output (\`server &\`) are stopped when it exits. For servers, watchers and other long-running commands, set run_in_background to true: the call returns a shell id at once; read new output with BashOutput and stop it with KillShell.
 - Prefer the dedicated tools over shell equivalents: Read rather than cat/head/tail, Edit or Write rather than sed/awk/echo redirection, Glob rather than find or ls for finding files, Grep rather than grep or rg.
 - Quote paths that contain spaces with double quotes. Chain dependent commands with \`&&\`; run independent ones as separate tool calls.`;
 
