@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { splitBashCommand } from "../../src/permissions/bash-split.js";
+import { PermissionRuleError } from "../../src/permissions/errors.js";
+import { isReadOnlyCommand } from "../../src/permissions/read-only-commands.js";
+import { type CallFacts, matchRules } from "../../src/permissions/rule-match.js";
+import { compileRule, parseRuleValue } from "../../src/permissions/rule-parse.js";
+import type { PermissionBehavior } from "../../src/permissions/types.js";
+
+const ctx = { cwd: "/work/project", projectRoot: "/work/project" };
+
+function bash(rules: Array<[PermissionBehavior, string]>, command: string): string {
+  const compiled = rules.map(([b, t]) => compileRule(t, b, "session", ctx));
+  const facts: CallFacts = { toolName: "Bash", input: { command }, bash: splitBashCommand(command), inScope: true };
+  return matchRules(compiled, facts).behavior;
+}
+
+describe("parsing rules", () => {
+  it("reads bare tools, specifiers and MCP names", () => {
+    expect(parseRuleValue("Bash")).toEqual({ toolName: "Bash" });
+    expect(parseRuleValue("Bash(npm run test:*)")).toEqual({ toolName: "Bash", ruleContent: "npm run test:*" });
+    expect(parseRuleValue("mcp__github__*")).toEqual({ toolName: "mcp__github__*" });
+  });
+
+  it.each([
+    ["", "empty"],
+    ["Bash(npm test", "end with ')'"],
+    ["Bash()", "empty parentheses"],
+    ["Bash(npm:*x)", "':*' only works once"],
+    ["Ba sh", "not a tool name"],
+    ["Read*", "only works for MCP"],
+    ["WebFetch(example.com)", "domain:"],
+    ["Read(src/**/[a)", "bad glob"],
+    ["mcp__srv__tool(x)", "take no parentheses"],
+    ["TodoWrite(x)", "take no specifier"],
+  ])("rejects %j, naming the rule", (text, problem) => {
+    expect(() => compileRule(text, "allow", "cliArg", ctx)).toThrow(PermissionRuleError);
+    expect(() => compileRule(text, "allow", "cliArg", ctx)).toThrow(problem);
+    try {
+      compileRule(text, "allow", "cliArg", ctx);
+    } catch (err) {
+      expect((err as PermissionRuleError).rule).toBe(text);
+      expect((err as Error).message).toContain(JSON.stringify(text));
+    }
+  });
+});
+
+describe("matching Bash rules", () => {
+  it("prefix rules match the command and its arguments at a word boundary", () => {
+    expect(bash([["allow", "Bash(npm test:*)"]], "npm test")).toBe("allow");
+    expect(bash([["allow", "Bash(npm test:*)"]], "npm   test --watch")).toBe("allow");
+    expect(bash([["allow", "Bash(npm test:*)"]], "npm testx")).toBe("none");
+  });
+
+  it("exact rules match only that command", () => {
+    expect(bash([["allow", "Bash(git status)"]], "git status")).toBe("allow");
+    expect(bash([["allow", "Bash(git status)"]], "git status --short")).toBe("none");
+  });
+
+  it("wildcard rules, with a single trailing * being optional", () => {
+    expect(bash([["allow", "Bash(git *)"]], "git")).toBe("allow");
+    expect(bash([["allow", "Bash(git * main)"]], "git push origin main")).toBe("allow");
+    expect(bash([["allow", "Bash(git * main)"]], "git push origin dev")).toBe("none");
+  });
+
+  it("a compound command is allowed only when every part is", () => {
+    expect(bash([["allow", "Bash(npm test:*)"]], "npm test && rm -rf /")).toBe("none");
+    expect(bash([["allow", "Bash(npm test:*)"]], "npm test | tee log && npm test")).toBe("none");
+    expect(bash([["allow", "Bash(npm test:*)"], ["allow", "Bash(tee:*)"]], "npm test | tee log")).toBe("allow");
+    expect(bash([["allow", "Bash(echo:*)"]], "echo $(rm -rf /)")).toBe("none");
+  });
+
+  it("a compound command is denied when any part is, even behind wrappers or in subshells", () => {
+    expect(bash([["deny", "Bash(rm:*)"], ["allow", "Bash"]], "ls && (rm -rf /)")).toBe("deny");
+    expect(bash([["deny", "Bash(rm:*)"]], "sudo rm -rf /")).toBe("deny");
+    expect(bash([["deny", "Bash(rm:*)"]], "FOO=1 rm x")).toBe("deny");
+    expect(bash([["deny", "Bash(curl:*)"]], 'echo "curl is fine in quotes"')).toBe("none");
+  });
+
+  it("deny beats ask beats allow", () => {
+    const all: Array<[PermissionBehavior, string]> = [
+      ["allow", "Bash(git:*)"],
+      ["ask", "Bash(git push:*)"],
+      ["deny", "Bash(git push --force:*)"],
+    ];
+    expect(bash(all, "git log")).toBe("allow");
+    expect(bash(all, "git push origin")).toBe("ask");
+    expect(bash(all, "git push --force origin")).toBe("deny");
+  });
+
+  it("allow rules never cover an unparseable line; a bare Bash rule does", () => {
+    expect(bash([["allow", "Bash(echo:*)"]], 'echo "oops')).toBe("none");
+    expect(bash([["allow", "Bash"]], 'echo "oops')).toBe("allow");
+  });
+});
+
+describe("read-only commands", () => {
+  const ro = (command: string) => {
+    const split = splitBashCommand(command);
+    return split.ok && split.commands.every(isReadOnlyCommand);
+  };
+  it("accepts looking-only commands", () => {
+    for (const c of ["ls -la", "cat a | grep x | wc -l", "git status", "git log -n 3", "find . -name '*.ts'", "echo hi"]) {
+      expect(ro(c), c).toBe(true);
+    }
+  });
+  it("refuses writing, running or never-ending variants", () => {
+    for (const c of ["echo hi > f", "find . -delete", "find . -exec rm {} ;", "git push", "git branch -D x", "tail -f log", "sort -o f x", "PATH=/x ls", "rm x"]) {
+      expect(ro(c), c).toBe(false);
+    }
+  });
+});
