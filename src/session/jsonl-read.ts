@@ -3,10 +3,9 @@
  * one giant string in memory. Lines that do not parse (a torn write) are reported and skipped.
  */
 import { open } from "node:fs/promises";
-import { StringDecoder } from "node:string_decoder";
 import type { SessionEntry } from "./types.js";
 
-const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 /** Parses one line into an entry, or returns why it is not one. */
 export function parseEntryLine(line: string): SessionEntry | string {
@@ -38,12 +37,14 @@ export async function readEntries(
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw error;
   }
-  const decoder = new StringDecoder("utf8");
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  let carry = "";
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  // Bytes of a line that started in an earlier chunk. Lines are found by searching bytes for "\n" and
+  // decoded one by one, which never splits a UTF-8 character and never builds a chunk-sized string.
+  let carry: Buffer = Buffer.alloc(0);
   let lineNo = 0;
-  const handleLine = (line: string, isTail: boolean): void => {
+  const handleLine = (bytes: Buffer, isTail: boolean): void => {
     lineNo++;
+    const line = bytes.toString("utf8");
     if (line.trim() === "") return;
     const parsed = parseEntryLine(line);
     if (typeof parsed !== "string") {
@@ -59,19 +60,19 @@ export async function readEntries(
   };
   try {
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
       if (bytesRead === 0) break;
-      const text = carry + decoder.write(buffer.subarray(0, bytesRead));
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       let start = 0;
-      for (let nl = text.indexOf("\n", start); nl !== -1; nl = text.indexOf("\n", start)) {
-        handleLine(text.slice(start, nl), false);
+      for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
+        handleLine(data.subarray(start, nl), false);
         start = nl + 1;
       }
-      carry = text.slice(start);
+      // Copied because `chunk` is overwritten by the next read.
+      carry = Buffer.from(data.subarray(start));
     }
-    const tail = carry + decoder.end();
     // A last line without its newline was cut off by a crash unless it happens to parse whole.
-    if (tail !== "") handleLine(tail, true);
+    if (carry.length > 0) handleLine(carry, true);
   } finally {
     await handle.close();
   }
