@@ -80,6 +80,17 @@ describe("Read: text", () => {
     expect(third.startsWith(`     3\t${"y".repeat(2000)} …`)).toBe(true);
   });
 
+  it("stops at the output cap on a file of wide lines and says where to continue", async () => {
+    const p = file("wide-many.txt", Array.from({ length: 300 }, () => "w".repeat(2000)).join("\n"));
+    const result = await call(readTool, { file_path: p }, ctx);
+    const text = textOf(result);
+    const shown = (result.details as { numLines: number }).numLines;
+    expect(shown).toBeGreaterThan(100);
+    expect(shown).toBeLessThan(300);
+    expect(text.length).toBeLessThan(300 * 1024);
+    expect(text).toContain(`offset=${shown + 1}`);
+  });
+
   it("says an empty file is empty, without an error", async () => {
     const p = file("empty.txt", "");
     const result = await call(readTool, { file_path: p }, ctx);
