@@ -10,14 +10,22 @@ const ctx = { cwd: "/work/project", projectRoot: "/work/project" };
 
 function bash(rules: Array<[PermissionBehavior, string]>, command: string): string {
   const compiled = rules.map(([b, t]) => compileRule(t, b, "session", ctx));
-  const facts: CallFacts = { toolName: "Bash", input: { command }, bash: splitBashCommand(command), inScope: true };
+  const facts: CallFacts = {
+    toolName: "Bash",
+    input: { command },
+    bash: splitBashCommand(command),
+    inScope: true,
+  };
   return matchRules(compiled, facts).behavior;
 }
 
 describe("parsing rules", () => {
   it("reads bare tools, specifiers and MCP names", () => {
     expect(parseRuleValue("Bash")).toEqual({ toolName: "Bash" });
-    expect(parseRuleValue("Bash(npm run test:*)")).toEqual({ toolName: "Bash", ruleContent: "npm run test:*" });
+    expect(parseRuleValue("Bash(npm run test:*)")).toEqual({
+      toolName: "Bash",
+      ruleContent: "npm run test:*",
+    });
     expect(parseRuleValue("mcp__github__*")).toEqual({ toolName: "mcp__github__*" });
   });
 
@@ -65,12 +73,28 @@ describe("matching Bash rules", () => {
   it("a compound command is allowed only when every part is", () => {
     expect(bash([["allow", "Bash(npm test:*)"]], "npm test && rm -rf /")).toBe("none");
     expect(bash([["allow", "Bash(npm test:*)"]], "npm test | tee log && npm test")).toBe("none");
-    expect(bash([["allow", "Bash(npm test:*)"], ["allow", "Bash(tee:*)"]], "npm test | tee log")).toBe("allow");
+    expect(
+      bash(
+        [
+          ["allow", "Bash(npm test:*)"],
+          ["allow", "Bash(tee:*)"],
+        ],
+        "npm test | tee log",
+      ),
+    ).toBe("allow");
     expect(bash([["allow", "Bash(echo:*)"]], "echo $(rm -rf /)")).toBe("none");
   });
 
   it("a compound command is denied when any part is, even behind wrappers or in subshells", () => {
-    expect(bash([["deny", "Bash(rm:*)"], ["allow", "Bash"]], "ls && (rm -rf /)")).toBe("deny");
+    expect(
+      bash(
+        [
+          ["deny", "Bash(rm:*)"],
+          ["allow", "Bash"],
+        ],
+        "ls && (rm -rf /)",
+      ),
+    ).toBe("deny");
     expect(bash([["deny", "Bash(rm:*)"]], "sudo rm -rf /")).toBe("deny");
     expect(bash([["deny", "Bash(rm:*)"]], "FOO=1 rm x")).toBe("deny");
     expect(bash([["deny", "Bash(curl:*)"]], 'echo "curl is fine in quotes"')).toBe("none");
@@ -99,12 +123,29 @@ describe("read-only commands", () => {
     return split.ok && split.commands.every(isReadOnlyCommand);
   };
   it("accepts looking-only commands", () => {
-    for (const c of ["ls -la", "cat a | grep x | wc -l", "git status", "git log -n 3", "find . -name '*.ts'", "echo hi"]) {
+    for (const c of [
+      "ls -la",
+      "cat a | grep x | wc -l",
+      "git status",
+      "git log -n 3",
+      "find . -name '*.ts'",
+      "echo hi",
+    ]) {
       expect(ro(c), c).toBe(true);
     }
   });
   it("refuses writing, running or never-ending variants", () => {
-    for (const c of ["echo hi > f", "find . -delete", "find . -exec rm {} ;", "git push", "git branch -D x", "tail -f log", "sort -o f x", "PATH=/x ls", "rm x"]) {
+    for (const c of [
+      "echo hi > f",
+      "find . -delete",
+      "find . -exec rm {} ;",
+      "git push",
+      "git branch -D x",
+      "tail -f log",
+      "sort -o f x",
+      "PATH=/x ls",
+      "rm x",
+    ]) {
       expect(ro(c), c).toBe(false);
     }
   });
