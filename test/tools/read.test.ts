@@ -242,5 +242,6 @@ describe("Read: state and large files", () => {
       `1 GB tail read: ${elapsedMs.toFixed(0)} ms, rss +${((peak - rssBefore) / 1048576).toFixed(1)} MB`,
     );
     expect(peak - rssBefore).toBeLessThan(100 * 1024 * 1024);
-  });
+    // Cold reads of a fresh 1 GB file are kernel-bound (seconds on a loaded 2-core VM): allow for it.
+  }, 60_000);
 });
