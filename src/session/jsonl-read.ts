@@ -62,7 +62,10 @@ export async function readEntries(
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
       if (bytesRead === 0) break;
-      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const data =
+        carry.length > 0
+          ? Buffer.concat([carry, chunk.subarray(0, bytesRead)])
+          : chunk.subarray(0, bytesRead);
       let start = 0;
       for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
         handleLine(data.subarray(start, nl), false);
