@@ -1,10 +1,12 @@
 /**
  * The options of `query()` and `Agent`: the Claude Agent SDK's names where they exist, plus Goat's own.
  */
+import type { CommandHookEntry, HookCallback, HookEvent } from "../hooks/types.js";
 import type { ModelInfo } from "../llm/models.js";
 import type { ProviderSpec } from "../llm/resolve.js";
 import type { RetryOptions } from "../llm/retry.js";
 import type { Message } from "../llm/types.js";
+import type { CanUseTool } from "../permissions/types.js";
 import type { Tool } from "../tools/types.js";
 import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { Compactor } from "./loop-config.js";
@@ -44,19 +46,24 @@ export interface QueryOptions {
   /** Tool names removed from the model's view, and rules that always deny. */
   disallowedTools?: string[];
   permissionMode?: PermissionModeName;
+  /** Required to switch to `bypassPermissions` later with `setPermissionMode` (starting in it needs nothing). */
+  allowDangerouslySkipPermissions?: boolean;
+  /** Rules from settings files (`permissions: {allow, deny, ask}`), Claude Code's syntax. */
+  permissionRules?: { allow?: string[]; deny?: string[]; ask?: string[] };
   /** Asked when the rules say "ask". Without it, "ask" means deny. */
-  canUseTool?: (
-    toolName: string,
-    input: Record<string, unknown>,
-    options: { signal: AbortSignal; toolUseID: string; suggestions?: unknown[] },
-  ) => Promise<
-    | { behavior: "allow"; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
-    | { behavior: "deny"; message: string; interrupt?: boolean }
-  >;
+  canUseTool?: CanUseTool;
   /** Directories besides `cwd` that file tools may touch. */
   additionalDirectories?: string[];
-  /** In-process hook callbacks, in the Claude Agent SDK's shape. */
-  hooks?: Record<string, unknown>;
+  /**
+   * Hooks in the Claude Agent SDK's shape: `{ PreToolUse: [{ matcher: "Bash", hooks: [callback] }] }`.
+   * An entry of `hooks` may also be a settings-file command hook, `{ type: "command", command }`.
+   */
+  hooks?: Partial<
+    Record<
+      HookEvent,
+      Array<{ matcher?: string; hooks: Array<HookCallback | CommandHookEntry>; timeout?: number }>
+    >
+  >;
   cwd?: string;
   systemPrompt?: SystemPromptOption;
   /** Emit `stream_event` messages with the raw stream. */

@@ -5,9 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
+import { createHookRunner } from "../hooks/runner.js";
+import type { HookEvent, HookEventFields, HooksConfig, SettingsHooks } from "../hooks/types.js";
 import { createModelCatalog } from "../llm/catalog.js";
 import { computeCost } from "../llm/cost.js";
 import { createProviderRegistry, type ProviderSpec } from "../llm/resolve.js";
+import { textOf } from "../llm/types.js";
+import { createPermissionEngine } from "../permissions/engine.js";
 import { resolveTools } from "../tools/builtin.js";
 import { createToolRegistry } from "../tools/registry.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
@@ -19,6 +23,7 @@ import type { QueryOptions } from "./options.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
 import { createAgentState, type MutableAgentState } from "./state.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
+import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
 import { GOAT_VERSION } from "./version.js";
 
 /** What `query()` and `Agent` drive. */
@@ -67,7 +72,6 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const configuredModel = options.model ?? defaultModel(env);
   let modelOverride: string | undefined;
   let thinkingBudget = options.maxThinkingTokens;
-  let permissionMode: PermissionModeName = options.permissionMode ?? "default";
 
   const providerSpecs: ProviderSpec[] = options.provider
     ? Array.isArray(options.provider)
@@ -82,9 +86,28 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   // Fail at start-up, not on the first call, when the model names no known provider.
   registry.resolve(configuredModel);
   const catalog = createModelCatalog(options.models ?? []);
+  // `disallowedTools` removes plain names from the model's view; pattern rules go to permissions.
   const tools = createToolRegistry(resolveTools(options.tools))
     .filter({ disallowedTools: options.disallowedTools })
     .list();
+  const reportHookProblem = (message: string) => emit({ type: "warning", message });
+  const hooks = createHookRunner({
+    ...splitHooks(options.hooks),
+    sessionId,
+    cwd,
+    getPermissionMode: () => permissions.mode,
+  });
+  const permissions = createPermissionEngine({
+    cwd,
+    mode: options.permissionMode ?? "default",
+    allowedTools: options.allowedTools,
+    disallowedTools: options.disallowedTools,
+    settingsRules: options.permissionRules,
+    additionalDirectories: options.additionalDirectories,
+    allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
+    canUseTool: wrapCanUseTool(() => hooks, options.canUseTool as never, reportHookProblem),
+  });
+  let stopHookActive = false;
 
   const steering: AgentMessage[] = [];
   let steeringUrgent = false;
@@ -126,9 +149,38 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     contextWindowOf: (model) => catalog.get(model)?.contextWindow,
     toolConcurrency: options.toolConcurrency,
     compact: options.compactor,
+    beforeToolCall: createBeforeToolCall(hooks, permissions, reportHookProblem),
+    afterToolCall: createAfterToolCall(hooks, reportHookProblem),
+    onStop: async (signal) => {
+      if (!hooks.has("Stop")) return {};
+      const last = [...session.messages].reverse().find((m) => m.role === "assistant");
+      const stop = await hooks.run(
+        "Stop",
+        {
+          stop_hook_active: stopHookActive,
+          last_assistant_message: last ? textOf(last as never) : undefined,
+        },
+        { signal },
+      );
+      reportErrors(stop.errors);
+      if (!stop.blocked || !stop.continue) return {};
+      stopHookActive = true;
+      return { continueWith: stop.blockReason ?? "A Stop hook asked to keep going." };
+    },
     toolState: createToolSessionState(),
     state,
     emit,
+  };
+
+  const reportErrors = (errors: Array<{ hook: string; event: string; message: string }>) => {
+    for (const e of errors) reportHookProblem(`${e.event} hook ${e.hook} failed: ${e.message}`);
+  };
+  const pendingContext: string[] = [];
+  const fire = async <E extends HookEvent>(event: E, fields: HookEventFields<E>, signal: AbortSignal) => {
+    if (!hooks.has(event)) return undefined;
+    const result = await hooks.run(event, fields, { signal });
+    reportErrors(result.errors);
+    return result;
   };
 
   const debugSink = options.debug || options.debugFile ? createDebugSink(options.debugFile) : undefined;
@@ -139,7 +191,14 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     state,
     session,
     loopConfig,
-    async start() {},
+    async start() {
+      const started = await fire(
+        "SessionStart",
+        { source: "startup", model: configuredModel },
+        controller.signal,
+      );
+      if (started) pendingContext.push(...started.additionalContext);
+    },
     initMessage: () => ({
       type: "system",
       subtype: "init",
@@ -149,7 +208,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       model: loopConfig.getModel(),
       tools: tools.map((t) => t.name),
       mcp_servers: [],
-      permissionMode,
+      permissionMode: permissions.mode,
       slash_commands: [],
       apiKeySource: "environment",
       claude_code_version: GOAT_VERSION,
@@ -158,12 +217,37 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       skills: [],
       plugins: [],
     }),
-    async beforeRun(input) {
-      return input;
+    async beforeRun(input, signal) {
+      stopHookActive = false;
+      const out: AgentMessage[] = [];
+      for (const message of input) {
+        if (message.role !== "user") {
+          out.push(message);
+          continue;
+        }
+        const submitted = await fire("UserPromptSubmit", { prompt: textOf(message) }, signal);
+        if (submitted?.blocked) {
+          reportHookProblem(
+            `A UserPromptSubmit hook blocked the prompt: ${submitted.blockReason ?? "no reason given"}`,
+          );
+          continue;
+        }
+        const context = [...pendingContext.splice(0), ...(submitted?.additionalContext ?? [])];
+        out.push(context.length === 0 ? message : withContext(message, context));
+      }
+      return out;
     },
     async afterRun() {},
-    async dispose() {
-      await disposeToolSessionState(loopConfig.toolState);
+    async dispose(lastExit) {
+      try {
+        await fire(
+          "SessionEnd",
+          { reason: lastExit === "aborted" ? "abort" : "other" },
+          new AbortController().signal,
+        );
+      } finally {
+        await disposeToolSessionState(loopConfig.toolState);
+      }
     },
     abort: () => controller.abort(),
     setModel(model) {
@@ -171,7 +255,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       modelOverride = model;
     },
     setPermissionMode(mode) {
-      permissionMode = mode;
+      permissions.setMode(mode);
     },
     setThinkingBudget(tokens) {
       thinkingBudget = tokens;
@@ -188,6 +272,39 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       debugSink(`${new Date().toISOString()} ${event.type} ${JSON.stringify(event).slice(0, 2000)}`);
     },
   };
+}
+
+/** Splits `options.hooks` into in-process callbacks and settings-style command hooks. */
+function splitHooks(hooks: QueryOptions["hooks"]): { hooks?: HooksConfig; settingsHooks?: SettingsHooks } {
+  if (!hooks) return {};
+  const callbacks: Record<string, unknown[]> = {};
+  const commands: Record<string, unknown[]> = {};
+  for (const [event, matchers] of Object.entries(hooks)) {
+    for (const matcher of (matchers ?? []) as Array<{
+      matcher?: string;
+      hooks: unknown[];
+      timeout?: number;
+    }>) {
+      const fns = matcher.hooks.filter((h) => typeof h === "function");
+      const cmds = matcher.hooks.filter((h) => typeof h !== "function");
+      if (fns.length > 0) (callbacks[event] ??= []).push({ ...matcher, hooks: fns });
+      if (cmds.length > 0) (commands[event] ??= []).push({ ...matcher, hooks: cmds });
+    }
+  }
+  return { hooks: callbacks as HooksConfig, settingsHooks: commands as SettingsHooks };
+}
+
+/** Adds hook context to a user message, where the model reads it with the prompt. */
+function withContext(message: AgentMessage & { role: "user" }, context: string[]): AgentMessage {
+  const blocks =
+    typeof message.content === "string"
+      ? [{ type: "text" as const, text: message.content }]
+      : message.content;
+  const reminder = {
+    type: "text" as const,
+    text: `<system-reminder>\n${context.join("\n")}\n</system-reminder>`,
+  };
+  return { role: "user", content: [...blocks, reminder] };
 }
 
 function createDebugSink(file: string | undefined): (line: string) => void {

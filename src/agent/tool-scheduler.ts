@@ -155,21 +155,25 @@ async function runOneCall(
 
   const started = Date.now();
   config.emit({ type: "tool_execution_start", toolUseId: call.id, name: call.name, input });
-  let result: ToolResult = await runTool(tool, input, {
+  let result: ToolResult = await untilInterrupted(
+    runTool(tool, input, {
+      signal,
+      cwd: config.cwd,
+      sessionId: config.sessionId,
+      toolUseId: call.id,
+      state: config.toolState,
+      onUpdate: (update) =>
+        config.emit({
+          type: "tool_execution_update",
+          toolUseId: call.id,
+          name: call.name,
+          update,
+          elapsedMs: Date.now() - started,
+        }),
+    }),
     signal,
-    cwd: config.cwd,
-    sessionId: config.sessionId,
-    toolUseId: call.id,
-    state: config.toolState,
-    onUpdate: (update) =>
-      config.emit({
-        type: "tool_execution_update",
-        toolUseId: call.id,
-        name: call.name,
-        update,
-        elapsedMs: Date.now() - started,
-      }),
-  });
+    call.name,
+  );
   if (config.afterToolCall) {
     const after = await config.afterToolCall({ ...info, result, isError: result.isError === true });
     if (after.result) result = after.result;
@@ -192,6 +196,33 @@ async function runOneCall(
     content: result.content,
     ...(isError ? { is_error: true } : {}),
   };
+}
+
+/** How long an interrupted tool gets to return its own result before the loop answers for it. */
+const INTERRUPT_GRACE_MS = 50;
+
+/**
+ * Resolves with the tool's result, or, once the signal aborts, with an "interrupted" result after a
+ * short grace: a tool that ignores its signal cannot hold an interrupt up.
+ */
+function untilInterrupted(work: Promise<ToolResult>, signal: AbortSignal, name: string): Promise<ToolResult> {
+  const interrupted: ToolResult = {
+    content: `${name} was interrupted by the user before it finished.`,
+    isError: true,
+  };
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      timer = setTimeout(() => resolve(interrupted), INTERRUPT_GRACE_MS);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    work.then((result) => {
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(result);
+    });
+  });
 }
 
 /** An error result for a call that never ran (or could not). */

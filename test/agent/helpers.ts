@@ -24,6 +24,7 @@ export function mockOptions(mock: MockProvider, format: Format, extra: QueryOpti
     provider,
     retry: { baseDelayMs: 5, maxDelayMs: 50 },
     persistSession: false,
+    permissionMode: "bypassPermissions",
     tools: [],
     ...extra,
   };
@@ -57,15 +58,29 @@ export function timedTool(
     sideEffect,
     execute: async ({ tag }, ctx) => {
       log.push([tag, "start", Date.now()]);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, ms);
+      const aborted = await new Promise<boolean>((resolve) => {
+        const t = setTimeout(() => resolve(false), ms);
         ctx.signal.addEventListener("abort", () => {
           clearTimeout(t);
-          resolve();
+          resolve(true);
         });
       });
       log.push([tag, "end", Date.now()]);
-      return { content: `done ${tag}` };
+      return aborted ? { content: `interrupted ${tag}`, isError: true } : { content: `done ${tag}` };
+    },
+  });
+}
+
+/** A tool that sleeps and ignores its abort signal, like a badly written user tool. */
+export function stubbornTool(ms: number) {
+  return defineTool({
+    name: "stubborn",
+    description: `Sleeps ${ms} ms whatever happens`,
+    inputSchema: z.object({}),
+    sideEffect: "none",
+    execute: async () => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { content: "finished anyway" };
     },
   });
 }

@@ -1,0 +1,171 @@
+/**
+ * The loop's tool extension points wired to hooks and permissions: PreToolUse hooks, then the
+ * permission engine (rules, mode, canUseTool, with PermissionRequest hooks asked first), then after
+ * the call PostToolUse / PostToolUseFailure hooks. A session without hooks skips the hook work
+ * entirely (`runner.has` is a map lookup).
+ */
+import type { HookRunner } from "../hooks/runner.js";
+import type { PermissionEngine } from "../permissions/engine.js";
+import type { CanUseTool, PermissionResult } from "../permissions/types.js";
+import type { ToolContent, ToolResult } from "../tools/types.js";
+import type { AfterToolCallOutcome, BeforeToolCallDecision, ToolCallInfo } from "./loop-config.js";
+
+/** Reports hook problems (a throwing hook, a timeout, bad output) without stopping the run. */
+export type HookProblemSink = (message: string) => void;
+
+/** Builds `beforeToolCall` from PreToolUse hooks and the permission engine. */
+export function createBeforeToolCall(
+  hooks: HookRunner,
+  permissions: PermissionEngine,
+  report: HookProblemSink,
+): (info: ToolCallInfo) => Promise<BeforeToolCallDecision> {
+  return async ({ call, tool, input, signal }) => {
+    let hookDecision: { behavior: "allow" | "deny" | "ask"; reason?: string } | undefined;
+    let effectiveInput = input;
+    if (hooks.has("PreToolUse", call.name)) {
+      const pre = await hooks.run(
+        "PreToolUse",
+        { tool_name: call.name, tool_input: input, tool_use_id: call.id },
+        { signal, toolUseID: call.id },
+      );
+      reportErrors(pre.errors, report);
+      if (!pre.continue) {
+        return {
+          action: "deny",
+          message: pre.stopReason ?? "A PreToolUse hook stopped the run.",
+          interrupt: true,
+        };
+      }
+      if (pre.updatedInput) effectiveInput = pre.updatedInput;
+      if (pre.permissionDecision)
+        hookDecision = { behavior: pre.permissionDecision, reason: pre.permissionDecisionReason };
+      else if (pre.blocked) hookDecision = { behavior: "deny", reason: pre.blockReason };
+    }
+    const decision = await permissions.decide({
+      toolName: call.name,
+      input: effectiveInput,
+      sideEffect: tool.sideEffect,
+      toolUseID: call.id,
+      signal,
+      hookDecision,
+    });
+    if (decision.behavior === "allow") return { action: "run", input: decision.input };
+    return {
+      action: "deny",
+      message: decision.message,
+      permissionDenial: true,
+      interrupt: decision.interrupt,
+    };
+  };
+}
+
+/** Builds `afterToolCall` from PostToolUse and PostToolUseFailure hooks. */
+export function createAfterToolCall(
+  hooks: HookRunner,
+  report: HookProblemSink,
+): (info: ToolCallInfo & { result: ToolResult; isError: boolean }) => Promise<AfterToolCallOutcome> {
+  return async ({ call, input, result, isError, signal }) => {
+    const event = isError ? "PostToolUseFailure" : "PostToolUse";
+    if (!hooks.has(event, call.name)) return {};
+    const text = contentText(result.content);
+    const post = isError
+      ? await hooks.run(
+          "PostToolUseFailure",
+          {
+            tool_name: call.name,
+            tool_input: input,
+            tool_use_id: call.id,
+            error: text,
+            is_interrupt: signal.aborted,
+          },
+          { signal, toolUseID: call.id },
+        )
+      : await hooks.run(
+          "PostToolUse",
+          {
+            tool_name: call.name,
+            tool_input: input,
+            tool_use_id: call.id,
+            tool_response: result.details ?? text,
+          },
+          { signal, toolUseID: call.id },
+        );
+    reportErrors(post.errors, report);
+    const outcome: AfterToolCallOutcome = {};
+    if (post.hasUpdatedToolOutput) {
+      const replaced = post.updatedToolOutput;
+      outcome.result = {
+        ...result,
+        content: typeof replaced === "string" ? replaced : JSON.stringify(replaced),
+      };
+    }
+    const context = [...post.additionalContext];
+    if (post.blocked && post.blockReason) context.push(post.blockReason);
+    if (context.length > 0) outcome.additionalContext = context.join("\n");
+    if (!post.continue) outcome.stopReason = post.stopReason ?? `A ${event} hook stopped the run.`;
+    return outcome;
+  };
+}
+
+/**
+ * Wraps the user's `canUseTool` so PermissionRequest hooks answer first (a hook's allow or deny
+ * wins; without one, the callback is asked). Notification hooks hear that permission is needed.
+ */
+export function wrapCanUseTool(
+  hooks: () => HookRunner,
+  canUseTool: CanUseTool | undefined,
+  report: HookProblemSink,
+): CanUseTool | undefined {
+  return async (toolName, input, options) => {
+    const runner = hooks();
+    if (runner.has("Notification")) {
+      const n = await runner.run(
+        "Notification",
+        { message: `Goat needs your permission to use ${toolName}`, notification_type: "permission_prompt" },
+        { signal: options.signal },
+      );
+      reportErrors(n.errors, report);
+    }
+    if (runner.has("PermissionRequest", toolName)) {
+      const r = await runner.run(
+        "PermissionRequest",
+        {
+          tool_name: toolName,
+          tool_input: input,
+          tool_use_id: options.toolUseID,
+          permission_suggestions: options.suggestions,
+        },
+        { signal: options.signal, toolUseID: options.toolUseID },
+      );
+      reportErrors(r.errors, report);
+      const d = r.permissionRequestDecision;
+      if (d?.behavior === "allow") return d as PermissionResult;
+      if (d?.behavior === "deny") {
+        return {
+          behavior: "deny",
+          message: d.message ?? "Denied by a PermissionRequest hook.",
+          interrupt: d.interrupt,
+        };
+      }
+    }
+    if (!canUseTool) {
+      return {
+        behavior: "deny",
+        message: `Permission to use ${toolName} is required, and no one can be asked in this session. Allow it with allowedTools (e.g. "${toolName}") or a permission mode such as acceptEdits.`,
+      };
+    }
+    return canUseTool(toolName, input, options);
+  };
+}
+
+function reportErrors(
+  errors: Array<{ hook: string; event: string; message: string }>,
+  report: HookProblemSink,
+) {
+  for (const e of errors) report(`${e.event} hook ${e.hook} failed: ${e.message}`);
+}
+
+function contentText(content: ToolContent): string {
+  if (typeof content === "string") return content;
+  return content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
+}
