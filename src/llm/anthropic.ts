@@ -6,14 +6,8 @@
 
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import {
-  abortedError,
-  createHttpTransport,
-  kindForStreamError,
-  parseData,
-  readSse,
-  streamError,
-} from "./http.js";
+import { createHttpTransport, kindForStreamError, parseData } from "./http.js";
+import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -33,27 +27,33 @@ const DEFAULT_MAX_TOKENS = 8192;
 export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "anthropic";
   const transport = createHttpTransport(name);
+  const prepare = async (request: ModelRequest): Promise<WireCall> => {
+    const apiKey = (await options.getApiKey?.(name)) ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
+    const baseURL = trimSlash(options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
+    const headers = {
+      accept: "text/event-stream",
+      "x-api-key": apiKey,
+      "anthropic-version": "2023-06-01",
+      ...options.headers,
+      ...request.headers,
+    };
+    return { url: `${baseURL}/v1/messages`, headers, body: JSON.stringify(anthropicRequestBody(request)) };
+  };
   return {
     name,
-    async *stream(request) {
-      const apiKey =
-        (await options.getApiKey?.(name)) ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
-      const baseURL = (options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL).replace(
-        /\/+$/,
-        "",
-      );
-      const headers = {
-        accept: "text/event-stream",
-        "x-api-key": apiKey,
-        "anthropic-version": "2023-06-01",
-        ...options.headers,
-        ...request.headers,
-      };
-      const body = JSON.stringify(anthropicRequestBody(request));
-      const res = await transport.post(`${baseURL}/v1/messages`, headers, body, request.signal);
-      yield* parseAnthropicStream(name, request, res);
-    },
+    stream: (request) =>
+      streamCall(
+        name,
+        transport,
+        request,
+        () => prepare(request),
+        anthropicDecoder(name, `${name}/${request.model}`),
+      ),
   };
+}
+
+function trimSlash(url: string): string {
+  return url.endsWith("/") ? url.replace(/\/+$/, "") : url;
 }
 
 /** The Messages API body for a neutral request (exported for golden tests). */
@@ -134,15 +134,10 @@ const STOP_REASONS: Record<string, StopReason> = {
 type OpenBlock =
   | { kind: "text"; index: number; text: string }
   | { kind: "thinking"; index: number; thinking: string; signature?: string }
-  | { kind: "tool"; index: number; id: string; name: string; json: string }
-  | { kind: "ignored" };
+  | { kind: "tool"; index: number; id: string; name: string; json: string };
 
-async function* parseAnthropicStream(
-  provider: string,
-  request: ModelRequest,
-  res: import("node:http").IncomingMessage,
-): AsyncGenerator<StreamEvent> {
-  const model = `${provider}/${request.model}`;
+/** The Anthropic SSE decoder for one call (exported for tests that feed it events directly). */
+export function anthropicDecoder(provider: string, model: string): WireDecoder {
   const content: ContentBlock[] = [];
   const open = new Map<number, OpenBlock>(); // by the wire's block index
   const usage: Usage = {
@@ -154,91 +149,66 @@ async function* parseAnthropicStream(
   let id: string | undefined;
   let stop: StopReason = "end_turn";
   let stopSequence: string | null = null;
-  let delta = false;
-  let ended = false;
-  const afterFirstDelta = (): boolean => delta;
 
-  try {
-    for await (const sse of readSse(provider, res, request.signal, afterFirstDelta)) {
-      // After message_stop the loop only drains the body, so the keep-alive socket can be reused.
-      if (ended || sse.event === "ping") continue;
-      const ev = parseData(provider, sse.data, delta);
+  const self: WireDecoder & { ended: boolean; afterFirstDelta: boolean } = {
+    ended: false,
+    afterFirstDelta: false,
+    finish: () => false, // a body that ends before message_stop is always incomplete
+    onEvent(sse, out) {
+      if (sse.event === "ping") return;
+      const ev = parseData(provider, sse.data, self.afterFirstDelta);
       switch (ev.type) {
-        case "message_start": {
+        case "message_start":
           id = ev.message?.id;
           readUsage(usage, ev.message?.usage);
-          yield { type: "message_start", id, model };
-          break;
-        }
-        case "content_block_start": {
-          const cb = ev.content_block ?? {};
-          const index = content.length;
-          if (cb.type === "text") {
-            open.set(ev.index, { kind: "text", index, text: "" });
-            content.push({ type: "text", text: "" });
-            yield { type: "text_start", index };
-          } else if (cb.type === "thinking") {
-            open.set(ev.index, { kind: "thinking", index, thinking: "" });
-            content.push({ type: "thinking", thinking: "" });
-            yield { type: "thinking_start", index };
-          } else if (cb.type === "redacted_thinking") {
-            open.set(ev.index, { kind: "ignored" });
-            content.push({ type: "redacted_thinking", data: cb.data });
-            yield { type: "redacted_thinking", index, data: cb.data };
-          } else if (cb.type === "tool_use") {
-            open.set(ev.index, { kind: "tool", index, id: cb.id, name: cb.name, json: "" });
-            content.push({ type: "tool_use", id: cb.id, name: cb.name, input: {} });
-            yield { type: "toolcall_start", index, id: cb.id, name: cb.name };
-          } else {
-            open.set(ev.index, { kind: "ignored" }); // server tools and future block types
-          }
-          break;
-        }
+          out.push({ type: "message_start", id, model });
+          return;
+        case "content_block_start":
+          startBlock(ev.index, ev.content_block ?? {}, out);
+          return;
         case "content_block_delta": {
           const b = open.get(ev.index);
           const d = ev.delta ?? {};
-          if (!b || b.kind === "ignored") break;
-          if (d.type === "text_delta" && b.kind === "text") {
+          if (d.type === "text_delta" && b?.kind === "text") {
             b.text += d.text;
-            delta = true;
-            yield { type: "text_delta", index: b.index, delta: d.text };
-          } else if (d.type === "thinking_delta" && b.kind === "thinking") {
+            self.afterFirstDelta = true;
+            out.push({ type: "text_delta", index: b.index, delta: d.text });
+          } else if (d.type === "thinking_delta" && b?.kind === "thinking") {
             b.thinking += d.thinking;
-            delta = true;
-            yield { type: "thinking_delta", index: b.index, delta: d.thinking };
-          } else if (d.type === "signature_delta" && b.kind === "thinking") {
+            self.afterFirstDelta = true;
+            out.push({ type: "thinking_delta", index: b.index, delta: d.thinking });
+          } else if (d.type === "signature_delta" && b?.kind === "thinking") {
             b.signature = (b.signature ?? "") + d.signature;
-          } else if (d.type === "input_json_delta" && b.kind === "tool") {
+          } else if (d.type === "input_json_delta" && b?.kind === "tool") {
             b.json += d.partial_json;
-            delta = true;
-            yield { type: "toolcall_delta", index: b.index, id: b.id, delta: d.partial_json };
+            self.afterFirstDelta = true;
+            out.push({ type: "toolcall_delta", index: b.index, id: b.id, delta: d.partial_json });
           }
-          break;
+          return;
         }
         case "content_block_stop": {
           const b = open.get(ev.index);
           open.delete(ev.index);
-          if (b) yield* closeBlock(b, content);
-          break;
+          if (b) closeBlock(b, content, out);
+          return;
         }
-        case "message_delta": {
+        case "message_delta":
           if (ev.delta?.stop_reason) stop = STOP_REASONS[ev.delta.stop_reason] ?? "end_turn";
           if (ev.delta?.stop_sequence !== undefined) stopSequence = ev.delta.stop_sequence;
           readUsage(usage, ev.usage);
-          break;
-        }
+          return;
         case "message_stop": {
           // Blocks left open by a server that skipped content_block_stop are closed here.
-          for (const b of open.values()) yield* closeBlock(b, content);
+          for (const b of open.values()) closeBlock(b, content, out);
           open.clear();
           const { stop_reason, truncated } = finalStop(content, stop);
           const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
           if (stopSequence !== null) message.stop_sequence = stopSequence;
           if (truncated) message.truncated = true;
-          yield { type: "usage", usage: { ...usage } };
-          ended = true;
-          yield { type: "message_end", message };
-          break;
+          out.push({ type: "usage", usage: { ...usage } });
+          out.push({ type: "message_end", message });
+          self.ended = true;
+          return;
         }
         case "error": {
           const type: string | undefined = ev.error?.type;
@@ -246,35 +216,51 @@ async function* parseAnthropicStream(
           throw new ProviderError({
             kind: kindForStreamError(type, text),
             provider,
-            afterFirstDelta: delta,
+            afterFirstDelta: self.afterFirstDelta,
             message: `${provider} stream error${type ? ` (${type})` : ""}: ${text}`,
           });
         }
       }
+    },
+  };
+
+  function startBlock(wireIndex: number, cb: any, out: StreamEvent[]): void {
+    const index = content.length;
+    if (cb.type === "text") {
+      open.set(wireIndex, { kind: "text", index, text: "" });
+      content.push({ type: "text", text: "" });
+      out.push({ type: "text_start", index });
+    } else if (cb.type === "thinking") {
+      open.set(wireIndex, { kind: "thinking", index, thinking: "" });
+      content.push({ type: "thinking", thinking: "" });
+      out.push({ type: "thinking_start", index });
+    } else if (cb.type === "redacted_thinking") {
+      content.push({ type: "redacted_thinking", data: cb.data });
+      out.push({ type: "redacted_thinking", index, data: cb.data });
+    } else if (cb.type === "tool_use") {
+      open.set(wireIndex, { kind: "tool", index, id: cb.id, name: cb.name, json: "" });
+      content.push({ type: "tool_use", id: cb.id, name: cb.name, input: {} });
+      out.push({ type: "toolcall_start", index, id: cb.id, name: cb.name });
     }
-  } catch (err) {
-    // A connection that breaks after message_stop lost nothing: the answer is complete.
-    if (ended) return;
-    throw err;
+    // Server-tool blocks and future block types are skipped.
   }
-  if (ended) return;
-  if (request.signal?.aborted) throw abortedError(provider);
-  throw streamError(provider, "the connection closed before the answer finished (no message_stop)", delta);
+
+  return self;
 }
 
-function* closeBlock(b: OpenBlock, content: ContentBlock[]): Generator<StreamEvent> {
+function closeBlock(b: OpenBlock, content: ContentBlock[], out: StreamEvent[]): void {
   if (b.kind === "text") {
     content[b.index] = { type: "text", text: b.text };
-    yield { type: "text_end", index: b.index, text: b.text };
+    out.push({ type: "text_end", index: b.index, text: b.text });
   } else if (b.kind === "thinking") {
     const block: ContentBlock = { type: "thinking", thinking: b.thinking };
     if (b.signature !== undefined) block.signature = b.signature;
     content[b.index] = block;
-    yield { type: "thinking_end", index: b.index, thinking: b.thinking, signature: b.signature };
-  } else if (b.kind === "tool") {
+    out.push({ type: "thinking_end", index: b.index, thinking: b.thinking, signature: b.signature });
+  } else {
     const toolCall = toolUseBlock(b.id, b.name, b.json);
     content[b.index] = toolCall;
-    yield { type: "toolcall_end", index: b.index, toolCall };
+    out.push({ type: "toolcall_end", index: b.index, toolCall });
   }
 }
 

@@ -6,15 +6,9 @@
  */
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import {
-  abortedError,
-  createHttpTransport,
-  kindForStreamError,
-  parseData,
-  readSse,
-  streamError,
-} from "./http.js";
+import { createHttpTransport, kindForStreamError, parseData } from "./http.js";
 import { openaiRequestBody } from "./openai-request.js";
+import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -32,23 +26,31 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "openai";
   const transport = createHttpTransport(name);
+  const prepare = async (request: ModelRequest): Promise<WireCall> => {
+    const apiKey = (await options.getApiKey?.(name)) ?? options.apiKey ?? process.env.OPENAI_API_KEY;
+    let baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+    if (baseURL.endsWith("/")) baseURL = baseURL.replace(/\/+$/, "");
+    const headers: Record<string, string> = { accept: "text/event-stream" };
+    // Local servers (Ollama, llama.cpp) need no key; an empty bearer would confuse some of them.
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    Object.assign(headers, options.headers, request.headers);
+    const official = baseURL.startsWith("https://api.openai.com/");
+    return {
+      url: `${baseURL}/chat/completions`,
+      headers,
+      body: JSON.stringify(openaiRequestBody(request, official)),
+    };
+  };
   return {
     name,
-    async *stream(request) {
-      const apiKey = (await options.getApiKey?.(name)) ?? options.apiKey ?? process.env.OPENAI_API_KEY;
-      const baseURL = (options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL).replace(
-        /\/+$/,
-        "",
-      );
-      const headers: Record<string, string> = { accept: "text/event-stream" };
-      // Local servers (Ollama, llama.cpp) need no key; sending an empty bearer would confuse some.
-      if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-      Object.assign(headers, options.headers, request.headers);
-      const official = new URL(baseURL).hostname === "api.openai.com";
-      const body = JSON.stringify(openaiRequestBody(request, official));
-      const res = await transport.post(`${baseURL}/chat/completions`, headers, body, request.signal);
-      yield* parseOpenAIStream(name, request, res);
-    },
+    stream: (request) =>
+      streamCall(
+        name,
+        transport,
+        request,
+        () => prepare(request),
+        openaiDecoder(name, `${name}/${request.model}`),
+      ),
   };
 }
 
@@ -68,12 +70,8 @@ interface OpenTool {
   args: string;
 }
 
-async function* parseOpenAIStream(
-  provider: string,
-  request: ModelRequest,
-  res: import("node:http").IncomingMessage,
-): AsyncGenerator<StreamEvent> {
-  const model = `${provider}/${request.model}`;
+/** The Chat Completions SSE decoder for one call. */
+export function openaiDecoder(provider: string, model: string): WireDecoder {
   const content: ContentBlock[] = [];
   const usage: Usage = {
     input_tokens: 0,
@@ -89,119 +87,116 @@ async function* parseOpenAIStream(
   let id: string | undefined;
   let started = false;
   let finish: string | undefined;
-  let done = false;
-  let delta = false;
 
-  function* closeProse(): Generator<StreamEvent> {
+  const closeProse = (out: StreamEvent[]): void => {
     if (text) {
       content[text.index] = { type: "text", text: text.text };
-      yield { type: "text_end", index: text.index, text: text.text };
+      out.push({ type: "text_end", index: text.index, text: text.text });
       text = undefined;
     }
     if (thinking) {
       content[thinking.index] = { type: "thinking", thinking: thinking.thinking };
-      yield { type: "thinking_end", index: thinking.index, thinking: thinking.thinking };
+      out.push({ type: "thinking_end", index: thinking.index, thinking: thinking.thinking });
       thinking = undefined;
     }
-  }
+  };
 
-  try {
-    for await (const sse of readSse(provider, res, request.signal, () => delta)) {
-      if (done) continue; // drain the body after [DONE] so the keep-alive socket can be reused
+  const end = (out: StreamEvent[]): void => {
+    if (!started) out.push({ type: "message_start", id, model });
+    closeProse(out);
+    for (const tool of tools) {
+      const toolCall = toolUseBlock(tool.id, tool.name, tool.args);
+      content[tool.index] = toolCall;
+      out.push({ type: "toolcall_end", index: tool.index, toolCall });
+    }
+    const { stop_reason, truncated } = finalStop(content, FINISH_REASONS[finish ?? "stop"] ?? "end_turn");
+    const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
+    if (truncated) message.truncated = true;
+    out.push({ type: "usage", usage: { ...usage } });
+    out.push({ type: "message_end", message });
+    self.ended = true;
+  };
+
+  const toolCallDelta = (tc: any, out: StreamEvent[]): void => {
+    const wireId: string | undefined = typeof tc.id === "string" && tc.id !== "" ? tc.id : undefined;
+    const wireIndex: number = typeof tc.index === "number" ? tc.index : -1;
+    // Keyed by id when the gateway repeats it; by index for chunks that carry only the index.
+    let tool = wireId ? toolById.get(wireId) : (toolByWireIndex.get(wireIndex) ?? tools[tools.length - 1]);
+    if (!tool) {
+      closeProse(out);
+      const index = content.length;
+      tool = { index, id: wireId ?? `call_${index}`, name: tc.function?.name ?? "", args: "" };
+      tools.push(tool);
+      if (wireId) toolById.set(wireId, tool);
+      toolByWireIndex.set(wireIndex, tool);
+      content.push({ type: "tool_use", id: tool.id, name: tool.name, input: {} });
+      out.push({ type: "toolcall_start", index, id: tool.id, name: tool.name });
+    } else if (!tool.name && tc.function?.name) {
+      tool.name = tc.function.name;
+    }
+    const args = tc.function?.arguments;
+    const piece =
+      typeof args === "string" ? args : args && typeof args === "object" ? JSON.stringify(args) : "";
+    if (piece !== "") {
+      tool.args += piece;
+      self.afterFirstDelta = true;
+      out.push({ type: "toolcall_delta", index: tool.index, id: tool.id, delta: piece });
+    }
+  };
+
+  const self: WireDecoder & { ended: boolean; afterFirstDelta: boolean } = {
+    ended: false,
+    afterFirstDelta: false,
+    // Some gateways end the body without [DONE]; a finish_reason is enough to know the answer is whole.
+    finish(out) {
+      if (finish === undefined) return false;
+      end(out);
+      return true;
+    },
+    onEvent(sse, out) {
       if (sse.data === "[DONE]") {
-        done = true;
-        continue;
+        end(out);
+        return;
       }
-      const chunk = parseData(provider, sse.data, delta);
-      if (chunk.error) throw chunkError(provider, chunk.error, delta);
+      const chunk = parseData(provider, sse.data, self.afterFirstDelta);
+      if (chunk.error) throw chunkError(provider, chunk.error, self.afterFirstDelta);
       if (!started) {
         started = true;
         id = chunk.id || undefined;
-        yield { type: "message_start", id, model };
+        out.push({ type: "message_start", id, model });
       }
       if (chunk.usage) readUsage(usage, chunk.usage);
       const choice = chunk.choices?.[0];
-      if (!choice) continue;
+      if (!choice) return;
       const d = choice.delta ?? {};
       const reasoning = d.reasoning_content ?? d.reasoning;
       if (typeof reasoning === "string" && reasoning !== "") {
         if (!thinking) {
-          yield* closeProse();
+          closeProse(out);
           thinking = { index: content.length, thinking: "" };
           content.push({ type: "thinking", thinking: "" });
-          yield { type: "thinking_start", index: thinking.index };
+          out.push({ type: "thinking_start", index: thinking.index });
         }
         thinking.thinking += reasoning;
-        delta = true;
-        yield { type: "thinking_delta", index: thinking.index, delta: reasoning };
+        self.afterFirstDelta = true;
+        out.push({ type: "thinking_delta", index: thinking.index, delta: reasoning });
       }
       if (typeof d.content === "string" && d.content !== "") {
         if (!text) {
-          yield* closeProse();
+          closeProse(out);
           text = { index: content.length, text: "" };
           content.push({ type: "text", text: "" });
-          yield { type: "text_start", index: text.index };
+          out.push({ type: "text_start", index: text.index });
         }
         text.text += d.content;
-        delta = true;
-        yield { type: "text_delta", index: text.index, delta: d.content };
+        self.afterFirstDelta = true;
+        out.push({ type: "text_delta", index: text.index, delta: d.content });
       }
-      if (Array.isArray(d.tool_calls)) {
-        for (const tc of d.tool_calls) {
-          const wireId: string | undefined = typeof tc.id === "string" && tc.id !== "" ? tc.id : undefined;
-          const wireIndex: number = typeof tc.index === "number" ? tc.index : tools.length > 0 ? -1 : 0;
-          // Keyed by id when the gateway repeats it; by index for chunks that carry only the index.
-          let tool = wireId
-            ? toolById.get(wireId)
-            : (toolByWireIndex.get(wireIndex) ?? tools[tools.length - 1]);
-          if (!tool) {
-            yield* closeProse();
-            tool = {
-              index: content.length,
-              id: wireId ?? `call_${content.length}`,
-              name: tc.function?.name ?? "",
-              args: "",
-            };
-            tools.push(tool);
-            if (wireId) toolById.set(wireId, tool);
-            toolByWireIndex.set(wireIndex, tool);
-            content.push({ type: "tool_use", id: tool.id, name: tool.name, input: {} });
-            yield { type: "toolcall_start", index: tool.index, id: tool.id, name: tool.name };
-          } else if (!tool.name && tc.function?.name) {
-            tool.name = tc.function.name;
-          }
-          const args = tc.function?.arguments;
-          const piece =
-            typeof args === "string" ? args : args && typeof args === "object" ? JSON.stringify(args) : "";
-          if (piece !== "") {
-            tool.args += piece;
-            delta = true;
-            yield { type: "toolcall_delta", index: tool.index, id: tool.id, delta: piece };
-          }
-        }
-      }
+      if (Array.isArray(d.tool_calls)) for (const tc of d.tool_calls) toolCallDelta(tc, out);
       if (choice.finish_reason) finish = choice.finish_reason;
-    }
-  } catch (err) {
-    // A connection that breaks after [DONE] lost nothing: the answer is complete.
-    if (!done) throw err;
-  }
-  if (!done && finish === undefined) {
-    if (request.signal?.aborted) throw abortedError(provider);
-    throw streamError(provider, "the connection closed before the answer finished (no finish_reason)", delta);
-  }
-  if (!started) yield { type: "message_start", id, model };
-  yield* closeProse();
-  for (const tool of tools) {
-    const toolCall = toolUseBlock(tool.id, tool.name, tool.args);
-    content[tool.index] = toolCall;
-    yield { type: "toolcall_end", index: tool.index, toolCall };
-  }
-  const { stop_reason, truncated } = finalStop(content, FINISH_REASONS[finish ?? "stop"] ?? "end_turn");
-  const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
-  if (truncated) message.truncated = true;
-  yield { type: "usage", usage: { ...usage } };
-  yield { type: "message_end", message };
+    },
+  };
+  return self;
 }
 
 function chunkError(provider: string, error: any, afterFirstDelta: boolean): ProviderError {
