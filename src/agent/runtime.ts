@@ -287,8 +287,14 @@ function splitHooks(hooks: QueryOptions["hooks"]): { hooks?: HooksConfig; settin
     }>) {
       const fns = matcher.hooks.filter((h) => typeof h === "function");
       const cmds = matcher.hooks.filter((h) => typeof h !== "function");
-      if (fns.length > 0) (callbacks[event] ??= []).push({ ...matcher, hooks: fns });
-      if (cmds.length > 0) (commands[event] ??= []).push({ ...matcher, hooks: cmds });
+      if (fns.length > 0) {
+        callbacks[event] ??= [];
+        callbacks[event].push({ ...matcher, hooks: fns });
+      }
+      if (cmds.length > 0) {
+        commands[event] ??= [];
+        commands[event].push({ ...matcher, hooks: cmds });
+      }
     }
   }
   return { hooks: callbacks as HooksConfig, settingsHooks: commands as SettingsHooks };
