@@ -3,13 +3,13 @@
  * first, capped at 100 with a note giving the total. Honours `.gitignore`, lists hidden files, skips
  * version-control directories, and never loops on symlinks (see walk.ts).
  */
-import { promises as fsp } from "node:fs";
+import { promises as fsp, statSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "./types.js";
-import { mapWithLimit, walkFiles } from "./walk.js";
+import { mapInSlices, walkFiles } from "./walk.js";
 
 /** Most files Glob returns; the result says how many matched in total. */
 export const GLOB_RESULT_LIMIT = 100;
@@ -63,15 +63,11 @@ export async function globSearch(
     if (matcher(rel)) found.push(abs);
   });
   // Stat only the matches, for their modification time; a file gone since the walk is dropped.
-  const stamped = await mapWithLimit(
+  const stamped = await mapInSlices(
     found,
-    32,
-    async (file) => {
-      try {
-        return { path: file, mtimeMs: (await fsp.stat(file)).mtimeMs };
-      } catch {
-        return undefined;
-      }
+    (file): GlobMatch | undefined => {
+      const st = statSync(file, { throwIfNoEntry: false });
+      return st ? { path: file, mtimeMs: st.mtimeMs } : undefined;
     },
     options.signal,
   );

@@ -3,13 +3,10 @@
  * ripgrep-style glob and type filters, JavaScript regular expressions, binary files skipped. It returns
  * the same raw findings as the ripgrep backend, so the model sees identical output.
  */
-import { promises as fsp } from "node:fs";
+import { promises as fsp, readFileSync } from "node:fs";
 import { makePathFilter } from "./grep-filters.js";
 import type { GrepLine, GrepQuery, GrepRaw } from "./grep-format.js";
-import { mapWithLimit, walkFiles } from "./walk.js";
-
-/** Files read at the same time. */
-const READ_CONCURRENCY = 16;
+import { mapInSlices, walkFiles } from "./walk.js";
 
 /** One file's findings. */
 interface FileHits {
@@ -21,13 +18,12 @@ interface FileHits {
 export async function builtinSearch(q: GrepQuery): Promise<GrepRaw> {
   const regex = compilePattern(q.pattern, q.ignoreCase, q.multiline);
   const files = await listFiles(q);
-  const hits = await mapWithLimit(
+  const hits = await mapInSlices(
     files,
-    READ_CONCURRENCY,
-    async (file) => {
+    (file) => {
       let buf: Buffer;
       try {
-        buf = await fsp.readFile(file);
+        buf = readFileSync(file);
       } catch {
         return undefined; // unreadable or vanished: skipped, as ripgrep does
       }

@@ -4,8 +4,8 @@
  * paths newest first; `path:line:text` content lines; `path:count` counts), with head_limit/offset
  * pagination and very long lines cut.
  */
-import { promises as fsp } from "node:fs";
-import { mapWithLimit } from "./walk.js";
+import { statSync } from "node:fs";
+import { mapInSlices } from "./walk.js";
 
 /** Grep's output modes (Claude Code's `output_mode`). */
 export type GrepMode = "content" | "files_with_matches" | "count";
@@ -169,13 +169,10 @@ function base(
 
 /** Newest first, then by path, like Claude Code; files gone since the search sort last. */
 async function sortByMtime(files: string[]): Promise<string[]> {
-  const stamped = await mapWithLimit(files, 32, async (file) => {
-    try {
-      return { file, mtime: (await fsp.stat(file)).mtimeMs };
-    } catch {
-      return { file, mtime: 0 };
-    }
-  });
+  const stamped = await mapInSlices(files, (file) => ({
+    file,
+    mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+  }));
   stamped.sort((a, b) => b.mtime - a.mtime || compare(a.file, b.file));
   return stamped.map((s) => s.file);
 }

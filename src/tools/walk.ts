@@ -2,13 +2,16 @@
  * The directory walker Glob and the built-in Grep share: lists files under a root, honouring
  * `.gitignore` files (root, nested and the repository's above the root), skipping version-control
  * directories, following symlinks without ever looping, and skipping directories it cannot read.
- * It reads directories a few at a time (bounded concurrency) and never stats plain files: callers
- * stat only the files they keep.
+ * It never stats plain files: callers stat only the files they keep.
+ *
+ * Why synchronous calls in time slices: measured on 50,000 files, `readdirSync`/`statSync`/`readFileSync`
+ * are 3-8x faster than their promise versions (each of which is several thread-pool round trips), so
+ * the work runs synchronously in slices of a few milliseconds, yielding to the event loop (and checking
+ * the abort signal) between slices.
  */
-import type { Dirent } from "node:fs";
-import { promises as fsp } from "node:fs";
+import { type Dirent, promises as fsp, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { type IgnoreStack, isIgnored, loadAncestorIgnores, pushFrame, readIgnoreFile } from "./gitignore.js";
+import { type IgnoreStack, isIgnored, loadAncestorIgnores, parseIgnoreFile, pushFrame } from "./gitignore.js";
 
 /** Version-control directories never listed, like Claude Code's Grep (`--glob !.git` and friends). */
 export const VCS_DIRS: ReadonlySet<string> = new Set([".git", ".svn", ".hg", ".bzr"]);
@@ -26,8 +29,6 @@ export interface WalkOptions {
    * `.gitignore` decide. Mirrors ripgrep, where `--glob` overrides ignore files.
    */
   filter?: (rel: string, isDir: boolean) => boolean | undefined;
-  /** Directories read at the same time (default 16). */
-  concurrency?: number;
 }
 
 /** What the walk skipped, for callers that want to mention it. */
@@ -37,6 +38,9 @@ export interface WalkStats {
 
 /** Called for each file found: absolute path (through any symlinked directory) and root-relative path. */
 export type OnFile = (abs: string, rel: string) => void;
+
+/** Longest stretch of synchronous work before yielding to the event loop. */
+const SLICE_MS = 8;
 
 interface DirJob {
   abs: string;
@@ -52,18 +56,17 @@ interface DirJob {
 export async function walkFiles(root: string, options: WalkOptions, onFile: OnFile): Promise<WalkStats> {
   const { signal, maxDepth = Number.POSITIVE_INFINITY, filter } = options;
   const useIgnore = options.gitignore ?? true;
-  const concurrency = Math.max(1, options.concurrency ?? 16);
   const stats: WalkStats = { unreadableDirs: 0 };
   const rootReal = await fsp.realpath(root);
   // Real paths of symlinked directories already entered: each is entered once, so loops end.
   const visited = new Set<string>([rootReal]);
   const baseStack = useIgnore ? await loadAncestorIgnores(root) : [];
 
-  const followLink = async (abs: string): Promise<{ isDir: boolean; isFile: boolean } | undefined> => {
+  const followLink = (abs: string): { isDir: boolean; isFile: boolean } | undefined => {
     try {
-      const st = await fsp.stat(abs);
+      const st = statSync(abs);
       if (!st.isDirectory()) return { isDir: false, isFile: st.isFile() };
-      const real = await fsp.realpath(abs);
+      const real = realpathSync(abs);
       // A target inside the root is walked at its own path; one above the root would re-walk the root.
       const inside = real === rootReal || real.startsWith(rootReal + path.sep);
       const above = rootReal.startsWith(real + path.sep);
@@ -75,29 +78,28 @@ export async function walkFiles(root: string, options: WalkOptions, onFile: OnFi
     }
   };
 
-  const readDir = async (job: DirJob, queue: DirJob[]): Promise<void> => {
+  const readDir = (job: DirJob, queue: DirJob[]): void => {
     let entries: Dirent[];
     try {
-      entries = await fsp.readdir(job.abs, { withFileTypes: true });
+      entries = readdirSync(job.abs, { withFileTypes: true });
     } catch {
       stats.unreadableDirs++;
       return;
     }
     let stack = job.stack;
     if (useIgnore && entries.some((e) => e.name === ".gitignore")) {
-      const rules = await readIgnoreFile(path.join(job.abs, ".gitignore"));
+      const rules = readIgnoreSync(joinPath(job.abs, ".gitignore"));
       if (rules) stack = pushFrame(stack, rules, job.rel);
     }
     for (const entry of entries) {
       const name = entry.name;
-      const abs = path.join(job.abs, name);
+      const abs = joinPath(job.abs, name);
       const rel = job.rel === "" ? name : `${job.rel}/${name}`;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
-      if (isDir && VCS_DIRS.has(name)) continue;
+      if (VCS_DIRS.has(name) && (isDir || entry.isSymbolicLink())) continue;
       if (entry.isSymbolicLink()) {
-        if (VCS_DIRS.has(name)) continue;
-        const target = await followLink(abs);
+        const target = followLink(abs);
         if (!target) continue;
         ({ isDir, isFile } = target);
       }
@@ -113,64 +115,60 @@ export async function walkFiles(root: string, options: WalkOptions, onFile: OnFi
     }
   };
 
-  await runPool([{ abs: root, rel: "", depth: 0, stack: baseStack }], readDir, concurrency, signal);
+  const queue: DirJob[] = [{ abs: root, rel: "", depth: 0, stack: baseStack }];
+  let sliceStart = performance.now();
+  while (queue.length > 0) {
+    readDir(queue.pop() as DirJob, queue);
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop(signal);
+      sliceStart = performance.now();
+    }
+  }
+  signal?.throwIfAborted();
   return stats;
 }
 
-/** Runs `work` over a growing queue with at most `limit` jobs in flight. */
-function runPool<T>(
-  initial: T[],
-  work: (job: T, queue: T[]) => Promise<void>,
-  limit: number,
-  signal: AbortSignal | undefined,
-): Promise<void> {
+/**
+ * Maps `items` through the synchronous `fn` in time slices, yielding to the event loop between
+ * slices and stopping with the abort reason if `signal` aborts.
+ */
+export async function mapInSlices<T, R>(
+  items: readonly T[],
+  fn: (item: T) => R,
+  signal?: AbortSignal,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let sliceStart = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    out[i] = fn(items[i]);
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop(signal);
+      sliceStart = performance.now();
+    }
+  }
+  signal?.throwIfAborted();
+  return out;
+}
+
+/** Lets timers and I/O callbacks run, then throws if the walk was aborted meanwhile. */
+function yieldToEventLoop(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const queue = [...initial];
-    let active = 0;
-    let failed = false;
-    const pump = (): void => {
-      if (failed) return;
-      if (signal?.aborted) {
-        failed = true;
-        reject(signal.reason ?? new Error("aborted"));
-        return;
-      }
-      while (active < limit && queue.length > 0) {
-        const job = queue.pop() as T;
-        active++;
-        work(job, queue).then(
-          () => {
-            active--;
-            pump();
-          },
-          (err: unknown) => {
-            failed = true;
-            reject(err);
-          },
-        );
-      }
-      if (active === 0 && queue.length === 0) resolve();
-    };
-    pump();
+    setImmediate(() => {
+      if (signal?.aborted) reject(signal.reason ?? new Error("aborted"));
+      else resolve();
+    });
   });
 }
 
-/** Maps `items` through `fn` with at most `limit` calls in flight; results keep the input order. */
-export async function mapWithLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-  signal?: AbortSignal,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      signal?.throwIfAborted();
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/** `path.join` for a name inside an already normal absolute directory, without its cost per entry. */
+function joinPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
+function readIgnoreSync(file: string) {
+  try {
+    return parseIgnoreFile(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
 }
