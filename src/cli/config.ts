@@ -1,0 +1,115 @@
+/**
+ * Turns the command line, the settings files and the environment into `query()` options, and checks
+ * up front that the chosen model's provider has a key, so a missing key is one clear line rather than
+ * an HTTP 401 deep in a run.
+ */
+import { resolve } from "node:path";
+import type { QueryOptions } from "../agent/options.js";
+import type { PermissionModeName } from "../agent/sdk-messages.js";
+import { type CliArgs, UsageError } from "./args.js";
+import { type CliSettings, loadSettings, settingsFiles } from "./settings.js";
+
+/** What a run of the CLI needs besides the prompt. */
+export interface CliConfig {
+  options: QueryOptions;
+  settings: CliSettings;
+  cwd: string;
+  /** The model the CLI asked for (undefined: the runtime's default). */
+  model?: string;
+}
+
+const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
+
+/**
+ * Loads settings (applying their `env` to `env`, which is `process.env` in the program) and builds the
+ * options. Throws `UsageError` or `SettingsError` with a one-line message.
+ */
+export function buildConfig(args: CliArgs, env: Record<string, string | undefined>): CliConfig {
+  const cwd = resolve(args.cwd ?? process.cwd());
+  const files = settingsFiles(cwd, env, args.settings);
+  const settings = loadSettings(files, new Set(args.settings !== undefined ? [files[files.length - 1]] : []));
+  // Settings `env` fills in the environment; variables the user exported themselves win.
+  for (const [name, value] of Object.entries(settings.env)) if (env[name] === undefined) env[name] = value;
+
+  const mode = args.permissionMode ?? settings.permissions.defaultMode;
+  if (mode !== undefined && !MODES.includes(mode)) {
+    throw new UsageError(`permissions.defaultMode must be one of ${MODES.join(", ")} (got "${mode}")`);
+  }
+  const model = args.model ?? env.GOAT_MODEL ?? settings.model;
+  const systemPrompt =
+    args.systemPrompt !== undefined
+      ? args.appendSystemPrompt !== undefined
+        ? `${args.systemPrompt}\n\n${args.appendSystemPrompt}`
+        : args.systemPrompt
+      : { type: "preset" as const, preset: "goat" as const, append: args.appendSystemPrompt };
+
+  const options: QueryOptions = {
+    cwd,
+    model,
+    fallbackModel: args.fallbackModel,
+    maxTurns: args.maxTurns,
+    maxBudgetUsd: args.maxBudgetUsd,
+    permissionMode: mode as PermissionModeName | undefined,
+    allowedTools: [...settings.permissions.allow, ...args.allowedTools],
+    disallowedTools: [...settings.permissions.deny, ...args.disallowedTools],
+    additionalDirectories: [...settings.permissions.additionalDirectories, ...args.addDirs].map((d) =>
+      resolve(cwd, d),
+    ),
+    systemPrompt,
+    includePartialMessages: args.includePartialMessages,
+    resume: args.resume,
+    continue: args.continue || undefined,
+    forkSession: args.forkSession || undefined,
+    persistSession: args.persistSession,
+    debug: args.debug || undefined,
+    env,
+  };
+  return { options, settings, cwd, model };
+}
+
+/** The provider a model id goes to: its `provider/` prefix, or a guess from a bare id. */
+export function providerOfModel(model: string): string | undefined {
+  const slash = model.indexOf("/");
+  if (slash > 0) return model.slice(0, slash);
+  if (/^claude-/i.test(model)) return "anthropic";
+  if (/^(?:gpt-|chatgpt-|o\d(?:-|$)|codex-)/i.test(model)) return "openai";
+  return undefined;
+}
+
+const KEY_VARS: Record<string, { key: string; baseURL: string }> = {
+  anthropic: { key: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL" },
+  openai: { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
+};
+
+/**
+ * Returns a message naming the variables to set when the model's provider has no key, else undefined.
+ * A key is optional when the provider's base URL points at this machine (localhost, 127.x, ::1): a
+ * local gateway or model server often needs none. Providers other than the built-in two are not checked.
+ */
+export function missingKeyMessage(
+  model: string | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const has = (name: string) => (env[name] ?? "").trim() !== "";
+  const local = (name: string) => isLoopbackUrl(env[name]);
+  if (model === undefined) {
+    // The runtime's default: Anthropic, or OpenAI when only its key is set.
+    if (has("ANTHROPIC_API_KEY") || has("OPENAI_API_KEY") || local("ANTHROPIC_BASE_URL")) return undefined;
+    return "No API key configured: set ANTHROPIC_API_KEY (or OPENAI_API_KEY with --model openai/<model>), or ANTHROPIC_BASE_URL / OPENAI_BASE_URL to a local gateway.";
+  }
+  const provider = providerOfModel(model);
+  const vars = provider ? KEY_VARS[provider] : undefined;
+  if (!vars || has(vars.key) || local(vars.baseURL)) return undefined;
+  return `No API key configured for ${model}: set ${vars.key} (or ${vars.baseURL} to a local gateway).`;
+}
+
+/** Whether a URL's host is this machine. */
+export function isLoopbackUrl(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}

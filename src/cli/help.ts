@@ -1,0 +1,45 @@
+/** The text of `goat --help`. */
+export const HELP_TEXT = `Usage: goat [options] [prompt]
+
+Goat, a coding agent. Without -p in a terminal: an interactive session. With -p: one session, printed.
+
+Print mode:
+  -p, --print                 Answer the prompt (argument, or stdin when piped) and exit
+  --output-format FORMAT      text (final answer, default) | json (the result) | stream-json (every message, JSON lines)
+  --input-format FORMAT       text (default) | stream-json (user messages as JSON lines on stdin, multi-turn)
+  --include-partial-messages  With stream-json: also the raw stream events
+  --verbose                   Accepted for Claude Code compatibility (stream-json is always complete)
+
+Model and limits:
+  --model MODEL               provider/model, e.g. anthropic/claude-sonnet-4-5 (default: $GOAT_MODEL, settings "model")
+  --fallback-model MODEL      Used when the model is overloaded or unavailable
+  --max-turns N               Stop after N model calls
+  --max-budget-usd USD        Stop once the run has cost this much
+
+Tools and permissions:
+  --permission-mode MODE      default | acceptEdits | plan | bypassPermissions | dontAsk
+  --allowedTools RULES        Rules allowed without asking, comma or space separated (e.g. "Read Bash(git diff:*)")
+  --disallowedTools RULES     Tools removed and rules always denied
+  --add-dir DIR               Another directory the file tools may use (repeatable)
+  --cwd DIR                   Working directory of the session
+
+System prompt:
+  --system-prompt TEXT        Replace the built-in coding-agent prompt
+  --append-system-prompt TEXT Add to the system prompt
+
+Sessions:
+  -r, --resume ID             Resume a session
+  -c, --continue              Resume the latest session in this directory
+  --fork-session              With --resume/--continue: continue in a new session id
+  --no-session-persistence    Do not write the transcript
+
+Other:
+  --settings FILE             Another settings file (after $GOAT_HOME/settings.json and .goat/settings.json)
+  --debug                     Trace requests and decisions on stderr
+  -v, --version               Print the version
+  -h, --help                  Print this help
+
+Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
+GOAT_HOME (default ~/.goat). A key is optional when the provider's base URL is on this machine.
+Exit status: 0 success, 1 error result or usage error, 130 interrupted.
+`;

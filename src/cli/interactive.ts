@@ -1,0 +1,3 @@
+export async function runInteractive(_a: unknown, _c: unknown): Promise<number> {
+  return 1;
+}

@@ -1,0 +1,139 @@
+/**
+ * Settings files of the CLI: `$GOAT_HOME/settings.json` (default `~/.goat`), `<cwd>/.goat/settings.json`
+ * and `--settings FILE`, merged in that order (later files win for single values, lists concatenate).
+ * A file that exists but is not a JSON object is an error naming the file: a silently ignored setting
+ * (a deny rule, a hook) is worse than not starting.
+ */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** The `permissions` key of a settings file (Claude Code's shape). */
+export interface PermissionSettings {
+  allow: string[];
+  deny: string[];
+  ask: string[];
+  defaultMode?: string;
+  additionalDirectories: string[];
+}
+
+/** The merged settings. */
+export interface CliSettings {
+  model?: string;
+  permissions: PermissionSettings;
+  /** Settings-file hooks in Claude Code's shape, per event, concatenated in file order. */
+  hooks: Record<string, unknown[]>;
+  env: Record<string, string>;
+  /** Files that were read, in order. */
+  files: string[];
+}
+
+/** A settings file that cannot be used; the message names the file. */
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+/** Goat's home folder: `$GOAT_HOME`, else `~/.goat`. */
+export function goatHomeDir(env: Record<string, string | undefined>): string {
+  return env.GOAT_HOME && env.GOAT_HOME.length > 0 ? env.GOAT_HOME : join(homedir(), ".goat");
+}
+
+/** The settings files to read for `cwd`, user first; `extra` (the `--settings` file) last. */
+export function settingsFiles(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  extra?: string,
+): string[] {
+  const files = [join(goatHomeDir(env), "settings.json"), join(cwd, ".goat", "settings.json")];
+  // The --settings path is relative to where the user typed it, not to --cwd.
+  if (extra !== undefined) files.push(resolve(extra));
+  return files;
+}
+
+/** Reads and merges the files. Missing files are skipped, except `required` ones (the `--settings` file). */
+export function loadSettings(files: string[], required: ReadonlySet<string> = new Set()): CliSettings {
+  const merged: CliSettings = {
+    permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
+    hooks: {},
+    env: {},
+    files: [],
+  };
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && !required.has(file)) continue;
+      throw new SettingsError(
+        code === "ENOENT"
+          ? `settings file ${file} does not exist`
+          : `cannot read settings file ${file}: ${(error as Error).message}`,
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new SettingsError(`invalid JSON in settings file ${file}: ${(error as Error).message}`);
+    }
+    if (json === null || typeof json !== "object" || Array.isArray(json)) {
+      throw new SettingsError(`settings file ${file} must hold a JSON object`);
+    }
+    mergeInto(merged, json as Record<string, unknown>, file);
+    merged.files.push(file);
+  }
+  return merged;
+}
+
+function mergeInto(into: CliSettings, json: Record<string, unknown>, file: string): void {
+  if (json.model !== undefined) {
+    if (typeof json.model !== "string" || json.model === "") {
+      throw new SettingsError(`"model" in settings file ${file} must be a non-empty string`);
+    }
+    into.model = json.model;
+  }
+  if (json.permissions !== undefined) {
+    const p = objectAt(json.permissions, "permissions", file);
+    for (const key of ["allow", "deny", "ask", "additionalDirectories"] as const) {
+      if (p[key] !== undefined) into.permissions[key].push(...stringList(p[key], `permissions.${key}`, file));
+    }
+    if (p.defaultMode !== undefined) {
+      if (typeof p.defaultMode !== "string") {
+        throw new SettingsError(`"permissions.defaultMode" in settings file ${file} must be a string`);
+      }
+      into.permissions.defaultMode = p.defaultMode;
+    }
+  }
+  if (json.hooks !== undefined) {
+    const hooks = objectAt(json.hooks, "hooks", file);
+    for (const [event, groups] of Object.entries(hooks)) {
+      if (!Array.isArray(groups)) {
+        throw new SettingsError(`"hooks.${event}" in settings file ${file} must be an array of matchers`);
+      }
+      into.hooks[event] = [...(into.hooks[event] ?? []), ...groups];
+    }
+  }
+  if (json.env !== undefined) {
+    for (const [name, value] of Object.entries(objectAt(json.env, "env", file))) {
+      if (typeof value !== "string") {
+        throw new SettingsError(`"env.${name}" in settings file ${file} must be a string`);
+      }
+      into.env[name] = value;
+    }
+  }
+}
+
+function objectAt(value: unknown, key: string, file: string): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new SettingsError(`"${key}" in settings file ${file} must be an object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function stringList(value: unknown, key: string, file: string): string[] {
+  if (!Array.isArray(value) || value.some((x) => typeof x !== "string")) {
+    throw new SettingsError(`"${key}" in settings file ${file} must be an array of strings`);
+  }
+  return value as string[];
+}

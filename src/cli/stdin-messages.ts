@@ -1,0 +1,48 @@
+/**
+ * `--input-format stream-json`: user messages as JSON lines on stdin
+ * (`{"type":"user","message":{"role":"user","content":"…"}}`), turned into the AsyncIterable prompt of
+ * `query()`. A line that is not such a message is reported on stderr and skipped; the input ends when
+ * stdin closes.
+ */
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import type { SDKUserMessageInput } from "../agent/query.js";
+
+/** Parses one input line. Returns the message, or an error text saying what is wrong with the line. */
+export function parseInputLine(line: string): SDKUserMessageInput | { error: string } {
+  let json: any;
+  try {
+    json = JSON.parse(line);
+  } catch (error) {
+    return { error: `not JSON (${(error as Error).message})` };
+  }
+  if (json === null || typeof json !== "object" || json.type !== "user") {
+    return {
+      error: `expected {"type":"user","message":{"role":"user","content":…}}, got type ${JSON.stringify(json?.type)}`,
+    };
+  }
+  const message = json.message;
+  const content = message?.content;
+  if (message?.role !== "user" || !(typeof content === "string" || Array.isArray(content))) {
+    return {
+      error: 'a user line needs message.role "user" and message.content (a string or content blocks)',
+    };
+  }
+  return { type: "user", message: { role: "user", content } };
+}
+
+/** Reads user messages from `input` line by line; bad lines go to `onError` (1-based line number). */
+export async function* readInputMessages(
+  input: Readable,
+  onError: (lineNumber: number, error: string) => void,
+): AsyncGenerator<SDKUserMessageInput> {
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let n = 0;
+  for await (const line of lines) {
+    n++;
+    if (line.trim() === "") continue;
+    const parsed = parseInputLine(line);
+    if ("error" in parsed) onError(n, parsed.error);
+    else yield parsed;
+  }
+}

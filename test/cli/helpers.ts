@@ -1,0 +1,113 @@
+/**
+ * Helpers for the CLI tests: build `dist/` once when it is older than the sources, run
+ * `node dist/cli/main.js` as a real child process, and isolate each run in a temp GOAT_HOME and cwd.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** The repository root. */
+export const ROOT = resolve(import.meta.dirname, "../..");
+/** The built entry of the CLI. */
+export const CLI = join(ROOT, "dist/cli/main.js");
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds `dist/` unless it is newer than every file under `src/` (CI builds before testing). */
+export function buildIfStale(): void {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestMtime(join(ROOT, "src"))) return;
+  try {
+    execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], {
+      cwd: ROOT,
+      stdio: "pipe",
+    });
+  } catch {
+    // Type errors elsewhere in the tree still emit; only a missing entry is fatal.
+  }
+  if (!existsSync(CLI)) throw new Error("the build did not produce dist/cli/main.js");
+}
+
+/** A temp folder removed by `cleanup()`. */
+export function tempDir(prefix: string): { path: string; cleanup: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** The outcome of one CLI run. */
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An environment without the caller's provider settings, plus `extra`. */
+export function cleanEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^(ANTHROPIC_|OPENAI_|GOAT_|NO_COLOR)/.test(k)) continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+/** Runs the CLI to its end. `stdin` is written then closed (or left open with `keepStdin`). */
+export function runCli(
+  args: string[],
+  options: {
+    env: Record<string, string>;
+    cwd?: string;
+    stdin?: string;
+    timeoutMs?: number;
+    onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  },
+): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: options.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => {
+      stdout += b.toString();
+    });
+    child.stderr.on("data", (b: Buffer) => {
+      stderr += b.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`goat ${args.join(" ")} did not exit in time; stdout: ${stdout}; stderr: ${stderr}`));
+    }, options.timeoutMs ?? 15_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    if (options.onSpawn) options.onSpawn(child);
+    else child.stdin.end(options.stdin ?? "");
+  });
+}
+
+/** Parses JSON lines, failing with the line that is not JSON. */
+export function jsonLines(text: string): any[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch {
+        throw new Error(`not a JSON line: ${l}`);
+      }
+    });
+}
