@@ -1,0 +1,195 @@
+/**
+ * Connects to one MCP server of any kind (stdio, Streamable HTTP, SSE, in-process), within a time
+ * limit and an abort signal, and lists its tools. Loaded lazily by the manager: it imports the MCP SDK.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, Implementation } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContext } from "../tools/types.js";
+import { type ContextLookup, TOOL_USE_META_KEY } from "./in-process.js";
+import type { GroupStdioTransport } from "./stdio-transport.js";
+import type { McpToolInfo } from "./tool-adapter.js";
+import type { McpServerConfig } from "./types.js";
+
+/** A live connection to one server. */
+export interface McpConnection {
+  serverInfo?: Implementation;
+  tools: McpToolInfo[];
+  /** The stdio server's pid (the leader of its process group). */
+  pid?: number;
+  call(
+    toolName: string,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+    onProgress: (m: string) => void,
+  ): Promise<CallToolResult>;
+  /** Closes the connection; a stdio server's process group is killed. Never rejects. */
+  close(): Promise<void>;
+}
+
+/** What `connectMcpServer` needs besides the config. */
+export interface ConnectOptions {
+  cwd: string;
+  timeoutMs: number;
+  toolTimeoutMs: number;
+  signal: AbortSignal;
+  lookup: ContextLookup;
+  /** The connection dropped after it was established (crash, network); `reason` says why. */
+  onLost(reason: string): void;
+  /** The server's tool list changed (after `notifications/tools/list_changed`). */
+  onToolsChanged(tools: McpToolInfo[]): void;
+}
+
+const CLIENT_INFO = { name: "goat", version: "0.1.0" };
+
+/** Connects to a server and lists its tools; rejects with a readable reason on failure or timeout. */
+export async function connectMcpServer(
+  config: McpServerConfig,
+  opts: ConnectOptions,
+): Promise<McpConnection> {
+  let closeExtra: () => Promise<void> = async () => {};
+  let stdio: GroupStdioTransport | undefined;
+  let transport: Transport;
+  if (config.type === "sdk") {
+    const { linkInProcessServer } = await import("./in-process.js");
+    const link = await linkInProcessServer(config, opts.cwd, opts.lookup);
+    transport = link.transport;
+    closeExtra = link.close;
+  } else if (config.type === "http" || config.type === "sse") {
+    transport = await httpTransport(config.type, config.url, config.headers);
+  } else if (config.type === undefined || config.type === "stdio") {
+    const { createStdioTransport } = await import("./stdio-transport.js");
+    stdio = createStdioTransport({
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd: opts.cwd,
+    });
+    transport = stdio;
+  } else {
+    throw new Error(`unknown MCP server type "${(config as { type: string }).type}"`);
+  }
+
+  let established = false;
+  let closing = false;
+  const client = new Client(CLIENT_INFO, {
+    capabilities: {},
+    listChanged: {
+      tools: {
+        debounceMs: 50,
+        onChanged: (err, tools) => {
+          if (!err && tools) opts.onToolsChanged(tools as McpToolInfo[]);
+        },
+      },
+    },
+  });
+  const closeAll = async () => {
+    closing = true;
+    await Promise.allSettled([client.close(), closeExtra(), stdio?.close()]);
+  };
+  client.onclose = () => {
+    if (established && !closing) opts.onLost(describeLoss(stdio));
+  };
+
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
+  const onAbort = () => deadline.abort();
+  opts.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const work = (async () => {
+      const requestOpts = { signal: deadline.signal, timeout: opts.timeoutMs };
+      await client.connect(transport, requestOpts);
+      const tools: McpToolInfo[] = [];
+      if (client.getServerCapabilities()?.tools) {
+        let cursor: string | undefined;
+        do {
+          const page = await client.listTools(cursor ? { cursor } : undefined, requestOpts);
+          tools.push(...(page.tools as McpToolInfo[]));
+          cursor = page.nextCursor;
+        } while (cursor);
+      }
+      return tools;
+    })();
+    // Some transports' start() takes no signal (SSE waits for its endpoint event): race them.
+    const stopped = new Promise<never>((_, reject) => {
+      deadline.signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true });
+    });
+    work.catch(() => {});
+    const tools = await Promise.race([work, stopped]);
+    established = true;
+    return {
+      serverInfo: client.getServerVersion(),
+      tools,
+      pid: stdio?.pid,
+      call: (toolName, args, ctx, onProgress) =>
+        client.callTool(
+          {
+            name: toolName,
+            arguments: args,
+            ...(config.type === "sdk" ? { _meta: { [TOOL_USE_META_KEY]: ctx.toolUseId } } : {}),
+          },
+          undefined,
+          {
+            signal: ctx.signal,
+            timeout: opts.toolTimeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress: (p) => {
+              if (p.message) onProgress(p.message);
+            },
+          },
+        ) as Promise<CallToolResult>,
+      close: closeAll,
+    };
+  } catch (err) {
+    await closeAll();
+    if (opts.signal.aborted) throw new Error("connection cancelled: the session is closing");
+    if (deadline.signal.aborted)
+      throw new Error(`timed out after ${opts.timeoutMs} ms waiting for the server to start`);
+    throw new Error(describeFailure(err, stdio));
+  } finally {
+    clearTimeout(timer);
+    opts.signal.removeEventListener("abort", onAbort);
+  }
+}
+
+async function httpTransport(
+  type: "http" | "sse",
+  url: string,
+  headers: Record<string, string> | undefined,
+): Promise<Transport> {
+  const parsed = new URL(url);
+  const requestInit = headers ? { headers } : undefined;
+  if (type === "http") {
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    );
+    return new StreamableHTTPClientTransport(parsed, { requestInit });
+  }
+  const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+  // The event stream's GET goes through EventSource, which takes headers only through its fetch.
+  const eventSourceInit = headers
+    ? {
+        fetch: (u: string | URL, init?: RequestInit) =>
+          fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+      }
+    : undefined;
+  return new SSEClientTransport(parsed, { requestInit, eventSourceInit });
+}
+
+/** Why a stdio server could not start, with its exit status and last stderr lines when it has them. */
+function describeFailure(err: unknown, stdio: GroupStdioTransport | undefined): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!stdio) return message;
+  const exit = stdio.exitDescription();
+  const stderr = stdio.stderrTail();
+  const parts = [exit ? `the server ${exit} before it was ready` : message];
+  if (stderr) parts.push(`stderr: ${stderr}`);
+  return parts.join("; ");
+}
+
+function describeLoss(stdio: GroupStdioTransport | undefined): string {
+  if (!stdio) return "the connection to the server was lost";
+  const exit = stdio.exitDescription() ?? "closed its output";
+  const stderr = stdio.stderrTail();
+  return `the server ${exit}${stderr ? `; stderr: ${stderr}` : ""}`;
+}

@@ -1,0 +1,22 @@
+/**
+ * MCP support: server configs with the Claude Agent SDK's shapes, in-process servers (`tool`,
+ * `createSdkMcpServer`) and the per-session manager. Importing this never loads the MCP SDK.
+ */
+export { createMcpManager } from "./manager.js";
+export { type CreateSdkMcpServerOptions, createSdkMcpServer, tool } from "./sdk-server.js";
+export { mapCallToolResult, mcpToolName, sanitizeName, sideEffectOf } from "./tool-adapter.js";
+export type {
+  CallToolResult,
+  McpHttpServerConfig,
+  McpManager,
+  McpManagerOptions,
+  McpSdkServerConfigWithInstance,
+  McpServerConfig,
+  McpServerStatus,
+  McpSetServersResult,
+  McpSSEServerConfig,
+  McpStdioServerConfig,
+  SdkMcpServerInstance,
+  SdkMcpToolDefinition,
+  ToolAnnotations,
+} from "./types.js";

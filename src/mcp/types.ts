@@ -1,0 +1,118 @@
+/**
+ * The shapes of MCP configuration and status, the same as the Claude Agent SDK's (`mcpServers`,
+ * `mcpServerStatus()`, `setMcpServers()`), plus the manager's interface. Types only: importing this
+ * file never loads `@modelcontextprotocol/sdk`.
+ */
+import type { CallToolResult, Implementation, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { Tool } from "../tools/types.js";
+
+export type { CallToolResult, ToolAnnotations };
+
+/** A server run as a child process speaking JSON-RPC on its stdin and stdout. */
+export interface McpStdioServerConfig {
+  type?: "stdio";
+  command: string;
+  args?: string[];
+  /** Added to (not replacing) the parent's environment. */
+  env?: Record<string, string>;
+}
+
+/** A server reached over Streamable HTTP. */
+export interface McpHttpServerConfig {
+  type: "http";
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** A server reached over the older HTTP+SSE transport. */
+export interface McpSSEServerConfig {
+  type: "sse";
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** A tool of an in-process server, written with `tool()` exactly as for the Claude Agent SDK. */
+export interface SdkMcpToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  description: string;
+  inputSchema: Shape;
+  annotations?: ToolAnnotations;
+  handler: (args: z.infer<z.ZodObject<Shape>>, extra: unknown) => Promise<CallToolResult>;
+}
+
+/**
+ * What `createSdkMcpServer` makes. Unlike the Claude Agent SDK, `instance` is a recipe, not a live
+ * `McpServer`: each manager builds its own server from it, so two sessions sharing one config never
+ * share a connection. A live `McpServer` built by the caller is accepted too.
+ */
+export interface SdkMcpServerInstance {
+  readonly kind: "goat-sdk-mcp-server";
+  readonly name: string;
+  readonly version: string;
+  readonly tools: ReadonlyArray<SdkMcpToolDefinition<any> | Tool>;
+}
+
+/** An in-process server, made with `createSdkMcpServer`. */
+export interface McpSdkServerConfigWithInstance {
+  type: "sdk";
+  name: string;
+  /** A `SdkMcpServerInstance`, or an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js`. */
+  instance: SdkMcpServerInstance | object;
+}
+
+/** Any server configuration accepted in `mcpServers`. */
+export type McpServerConfig =
+  | McpStdioServerConfig
+  | McpHttpServerConfig
+  | McpSSEServerConfig
+  | McpSdkServerConfigWithInstance;
+
+/** One server's state, as `mcpServerStatus()` and `system/init` report it. */
+export interface McpServerStatus {
+  name: string;
+  status: "connected" | "failed" | "pending" | "disabled";
+  error?: string;
+  serverInfo?: Implementation;
+  tools?: Array<{ name: string; description?: string; annotations?: ToolAnnotations }>;
+}
+
+/** What `setServers` changed. `errors` holds the servers that were added but failed to connect. */
+export interface McpSetServersResult {
+  added: string[];
+  removed: string[];
+  errors: Record<string, string>;
+}
+
+/** Options of `createMcpManager`. */
+export interface McpManagerOptions {
+  servers: Record<string, McpServerConfig>;
+  /** Working directory of stdio servers. */
+  cwd: string;
+  /** Aborting it closes every server, as `close()` does. */
+  signal?: AbortSignal;
+  /** Called after any server's status changes (connected, failed, removed, tools changed). */
+  onStatusChange?: (status: McpServerStatus[]) => void;
+  /** How long a server gets to start and list its tools before it is marked failed. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Upper bound on one tool call. Default about 27 hours (like Claude Code: effectively none). */
+  toolTimeoutMs?: number;
+}
+
+/** The MCP servers of one session and the tools they provide. */
+export interface McpManager {
+  /** Resolves once every pending server has connected or failed, or after `timeoutMs`. Never rejects. */
+  ready(timeoutMs?: number): Promise<void>;
+  /** The tools of the connected servers now, named `mcp__<server>__<tool>`. */
+  tools(): Tool[];
+  /** Every configured server's status, in configuration order. */
+  status(): McpServerStatus[];
+  /** Replaces the set of servers: adds new ones, removes missing ones, reconnects changed ones. */
+  setServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
+  /** Closes one server and reconnects it with the same configuration. */
+  reconnect(name: string): Promise<void>;
+  /** Disables (closes, status `disabled`) or re-enables a server. */
+  toggle(name: string, enabled: boolean): Promise<void>;
+  /** Closes every server; stdio servers' process groups are killed. Idempotent. */
+  close(): Promise<void>;
+}
