@@ -1,0 +1,106 @@
+/**
+ * Test helpers: a real stdio MCP server script written to a temp dir, a tool context, and polling.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createToolSessionState, type ToolContext } from "../../src/tools/types.js";
+
+/** A file URL into the repo's installed MCP SDK, usable from a script outside the repo. */
+export function sdkUrl(sub: string): string {
+  return pathToFileURL(path.resolve("node_modules/@modelcontextprotocol/sdk/dist/esm", sub)).href;
+}
+
+/** A file URL to the repo's zod (ESM entry), for scripts outside the repo. */
+export function zodUrl(): string {
+  return pathToFileURL(path.resolve("node_modules/zod/index.js")).href;
+}
+
+/** A 1x1 transparent PNG. */
+export const PNG_1X1 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+
+/**
+ * Writes a stdio MCP server to `dir/server.mjs` with tools: echo (read-only), image, structured,
+ * fails, slow (writes `cancelled` to a file when the client cancels), spawn_child (starts a
+ * grandchild and returns both pids), crash (exits with code 3), and "dotted.name".
+ */
+export function writeStdioServer(dir: string): string {
+  const file = path.join(dir, "server.mjs");
+  fs.writeFileSync(
+    file,
+    `
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { McpServer } from ${JSON.stringify(sdkUrl("server/mcp.js"))};
+import { StdioServerTransport } from ${JSON.stringify(sdkUrl("server/stdio.js"))};
+import { z } from ${JSON.stringify(zodUrl())};
+
+const server = new McpServer({ name: "fixture", version: "2.3.4" });
+const text = (t) => ({ content: [{ type: "text", text: t }] });
+server.registerTool("echo", { description: "Echoes", inputSchema: { msg: z.string() }, annotations: { readOnlyHint: true } },
+  async ({ msg }) => text("echo: " + msg));
+server.registerTool("image", { description: "An image", annotations: { readOnlyHint: true, openWorldHint: true } },
+  async () => ({ content: [{ type: "text", text: "here" }, { type: "image", data: ${JSON.stringify(PNG_1X1)}, mimeType: "image/png" }] }));
+server.registerTool("structured", { description: "Structured", inputSchema: { n: z.number() }, outputSchema: { doubled: z.number() } },
+  async ({ n }) => ({ content: [{ type: "text", text: String(n * 2) }], structuredContent: { doubled: n * 2 } }));
+server.registerTool("fails", { description: "Fails" }, async () => ({ content: [{ type: "text", text: "no such thing" }], isError: true }));
+server.registerTool("slow", { description: "Slow", inputSchema: { marker: z.string() } }, async ({ marker }, extra) => {
+  await new Promise((resolve) => {
+    const t = setTimeout(resolve, 30000);
+    extra.signal.addEventListener("abort", () => { writeFileSync(marker, "cancelled"); clearTimeout(t); resolve(); });
+  });
+  return text("finished");
+});
+server.registerTool("spawn_child", { description: "Spawns" }, async () => {
+  const child = spawn("sleep", ["1000"], { stdio: "ignore" });
+  return text(JSON.stringify({ pid: process.pid, child: child.pid }));
+});
+server.registerTool("crash", { description: "Crashes" }, async () => { process.stderr.write("about to crash\\n"); process.exit(3); });
+server.registerTool("dotted.name", { description: "Dotted" }, async () => text("dotted"));
+await server.connect(new StdioServerTransport());
+`,
+  );
+  return file;
+}
+
+/** A tool context for calling tools directly. */
+export function toolContext(
+  signal: AbortSignal = new AbortController().signal,
+  toolUseId = "toolu_1",
+): ToolContext {
+  return {
+    signal,
+    cwd: process.cwd(),
+    sessionId: "session-1",
+    toolUseId,
+    state: createToolSessionState(),
+    onUpdate: () => {},
+  };
+}
+
+/** Polls `check` until it is true or `ms` pass; returns whether it became true. */
+export async function waitFor(check: () => boolean, ms = 5000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return check();
+}
+
+/** Whether a process runs (zombies count as gone). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The manager against real stdio MCP servers run as child processes: tools listed and called,
+ * results mapped, failures isolated, cancellation, and no process left behind.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createMcpManager } from "../../src/mcp/manager.js";
+import type { McpManager } from "../../src/mcp/types.js";
+import { runTool } from "../../src/tools/define-tool.js";
+import type { Tool } from "../../src/tools/types.js";
+import { alive, PNG_1X1, toolContext, waitFor, writeStdioServer } from "./helpers.js";
+
+let dir: string;
+let serverFile: string;
+const managers: McpManager[] = [];
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "goat-mcp-stdio-"));
+  serverFile = writeStdioServer(dir);
+});
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.close()));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function manager(
+  servers: Parameters<typeof createMcpManager>[0]["servers"],
+  connectTimeoutMs = 10_000,
+): McpManager {
+  const m = createMcpManager({ servers, cwd: dir, connectTimeoutMs });
+  managers.push(m);
+  return m;
+}
+
+const fixture = () => ({ command: process.execPath, args: [serverFile] });
+
+function find(m: McpManager, name: string): Tool {
+  const found = m.tools().find((t) => t.name === name);
+  if (!found)
+    throw new Error(
+      `no tool ${name} in ${m
+        .tools()
+        .map((t) => t.name)
+        .join(", ")}`,
+    );
+  return found;
+}
+
+describe("stdio MCP servers", () => {
+  it("lists the server's tools as mcp__<server>__<tool> with its JSON schema and calls them", async () => {
+    const m = manager({ fx: fixture() });
+    await m.ready();
+    const [status] = m.status();
+    expect(status).toMatchObject({
+      name: "fx",
+      status: "connected",
+      serverInfo: { name: "fixture", version: "2.3.4" },
+    });
+    expect(status.tools?.map((t) => t.name)).toContain("echo");
+    const echo = find(m, "mcp__fx__echo");
+    expect(echo.jsonSchema).toMatchObject({
+      type: "object",
+      properties: { msg: { type: "string" } },
+      required: ["msg"],
+    });
+    expect(await runTool(echo, { msg: "hi" }, toolContext())).toEqual({
+      content: [{ type: "text", text: "echo: hi" }],
+    });
+  });
+
+  it("lets the server reject bad arguments as an error result the model can read", async () => {
+    const m = manager({ fx: fixture() });
+    await m.ready();
+    const result = await runTool(find(m, "mcp__fx__echo"), { msg: 42 }, toolContext());
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/msg/);
+  });
+
+  it("maps annotations to side effects and sanitises tool names", async () => {
+    const m = manager({ "my.server": fixture() });
+    await m.ready();
+    const byName = new Map(m.tools().map((t) => [t.name, t.sideEffect]));
+    expect(byName.get("mcp__my_server__echo")).toBe("none");
+    expect(byName.get("mcp__my_server__image")).toBe("read");
+    expect(byName.get("mcp__my_server__fails")).toBe("mutating");
+    expect(byName.get("mcp__my_server__dotted_name")).toBe("mutating");
+    for (const name of byName.keys()) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,128}$/);
+  });
+
+  it("maps image, structured and error results", async () => {
+    const m = manager({ fx: fixture() });
+    await m.ready();
+    const image = await runTool(find(m, "mcp__fx__image"), {}, toolContext());
+    expect(image.content).toEqual([
+      { type: "text", text: "here" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_1X1 } },
+    ]);
+    const structured = await runTool(find(m, "mcp__fx__structured"), { n: 21 }, toolContext());
+    expect(structured).toEqual({ content: [{ type: "text", text: "42" }], details: { doubled: 42 } });
+    const failed = await runTool(find(m, "mcp__fx__fails"), {}, toolContext());
+    expect(failed).toEqual({ content: [{ type: "text", text: "no such thing" }], isError: true });
+  });
+
+  it("cancels a running call on abort, and the server sees the cancellation", async () => {
+    const m = manager({ fx: fixture() });
+    await m.ready();
+    const marker = path.join(dir, "cancelled.txt");
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = runTool(find(m, "mcp__fx__slow"), { marker }, toolContext(controller.signal));
+    setTimeout(() => controller.abort(), 200);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await waitFor(() => fs.existsSync(marker))).toBe(true);
+  });
+
+  it("marks a server that exits at start as failed with its exit code and stderr, and keeps the others", async () => {
+    const m = manager({
+      bad: {
+        command: process.execPath,
+        args: ["-e", "process.stderr.write('boom at start'); process.exit(1)"],
+      },
+      missing: { command: path.join(dir, "no-such-command") },
+      fx: fixture(),
+    });
+    await m.ready();
+    const status = Object.fromEntries(m.status().map((s) => [s.name, s]));
+    expect(status.bad.status).toBe("failed");
+    expect(status.bad.error).toMatch(/exited with code 1/);
+    expect(status.bad.error).toMatch(/boom at start/);
+    expect(status.missing.status).toBe("failed");
+    expect(status.missing.error).toMatch(/ENOENT/);
+    expect(status.fx.status).toBe("connected");
+    expect(m.tools().every((t) => t.name.startsWith("mcp__fx__"))).toBe(true);
+  });
+
+  it("marks a server that never answers initialize as failed after the timeout and kills it", async () => {
+    const pidFile = path.join(dir, "hang.pid");
+    const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
+    const m = manager({ hang: { command: process.execPath, args: ["-e", script] }, fx: fixture() }, 1500);
+    const started = Date.now();
+    await m.ready();
+    expect(Date.now() - started).toBeLessThan(8000);
+    const status = Object.fromEntries(m.status().map((s) => [s.name, s]));
+    expect(status.hang).toMatchObject({ status: "failed" });
+    expect(status.hang.error).toMatch(/timed out after 1500 ms/);
+    expect(status.fx.status).toBe("connected");
+    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    expect(await waitFor(() => !alive(pid))).toBe(true);
+  });
+
+  it("marks a server that crashes mid-session as failed and drops its tools", async () => {
+    const changes: string[] = [];
+    const m = createMcpManager({
+      servers: { fx: fixture() },
+      cwd: dir,
+      onStatusChange: (s) => changes.push(s[0]?.status ?? "none"),
+    });
+    managers.push(m);
+    await m.ready();
+    const result = await runTool(find(m, "mcp__fx__crash"), {}, toolContext());
+    expect(result.isError).toBe(true);
+    expect(await waitFor(() => m.status()[0].status === "failed")).toBe(true);
+    expect(m.status()[0].error).toMatch(/exited with code 3.*about to crash/s);
+    expect(m.tools()).toEqual([]);
+    expect(changes).toEqual(["connected", "failed"]);
+  });
+
+  it("kills the server and its children on close()", async () => {
+    const m = manager({ fx: fixture() });
+    await m.ready();
+    const result = await runTool(find(m, "mcp__fx__spawn_child"), {}, toolContext());
+    const { pid, child } = JSON.parse((result.content as Array<{ text: string }>)[0].text);
+    expect(alive(pid)).toBe(true);
+    expect(alive(child)).toBe(true);
+    await m.close();
+    expect(await waitFor(() => !alive(pid) && !alive(child))).toBe(true);
+    expect(m.tools()).toEqual([]);
+  });
+
+  it("connects servers in parallel", async () => {
+    const servers = Object.fromEntries(["a", "b", "c", "d"].map((n) => [n, fixture()]));
+    const started = Date.now();
+    const one = manager({ one: fixture() });
+    await one.ready();
+    const oneMs = Date.now() - started;
+    const startedAll = Date.now();
+    const m = manager(servers);
+    await m.ready();
+    const allMs = Date.now() - startedAll;
+    expect(m.status().every((s) => s.status === "connected")).toBe(true);
+    // Sequential would take about 4x one start; parallel well under that even on a loaded machine.
+    expect(allMs).toBeLessThan(oneMs * 3.5 + 500);
+  });
+});
