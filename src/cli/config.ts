@@ -50,8 +50,14 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     maxTurns: args.maxTurns,
     maxBudgetUsd: args.maxBudgetUsd,
     permissionMode: mode as PermissionModeName | undefined,
-    allowedTools: [...settings.permissions.allow, ...args.allowedTools],
-    disallowedTools: [...settings.permissions.deny, ...args.disallowedTools],
+    allowedTools: args.allowedTools,
+    disallowedTools: args.disallowedTools,
+    permissionRules: {
+      allow: settings.permissions.allow,
+      deny: settings.permissions.deny,
+      ask: settings.permissions.ask,
+    },
+    hooks: Object.keys(settings.hooks).length > 0 ? settings.hooks : undefined,
     additionalDirectories: [...settings.permissions.additionalDirectories, ...args.addDirs].map((d) =>
       resolve(cwd, d),
     ),

@@ -104,6 +104,6 @@ async function readAll(stream: Readable): Promise<string> {
 }
 
 /** Type guard used by callers that only care about results. */
-export function isResult(message: SDKMessage): message is SDKResultMessage {
+export function isResultMessage(message: SDKMessage): message is SDKResultMessage {
   return message.type === "result";
 }

@@ -7,6 +7,8 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { parseHookSettings } from "../hooks/settings.js";
+import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 
 /** The `permissions` key of a settings file (Claude Code's shape). */
 export interface PermissionSettings {
@@ -22,7 +24,7 @@ export interface CliSettings {
   model?: string;
   permissions: PermissionSettings;
   /** Settings-file hooks in Claude Code's shape, per event, concatenated in file order. */
-  hooks: Record<string, unknown[]>;
+  hooks: SettingsHooks;
   env: Record<string, string>;
   /** Files that were read, in order. */
   files: string[];
@@ -106,12 +108,14 @@ function mergeInto(into: CliSettings, json: Record<string, unknown>, file: strin
     }
   }
   if (json.hooks !== undefined) {
-    const hooks = objectAt(json.hooks, "hooks", file);
-    for (const [event, groups] of Object.entries(hooks)) {
-      if (!Array.isArray(groups)) {
-        throw new SettingsError(`"hooks.${event}" in settings file ${file} must be an array of matchers`);
-      }
-      into.hooks[event] = [...(into.hooks[event] ?? []), ...groups];
+    let hooks: SettingsHooks;
+    try {
+      hooks = parseHookSettings(json.hooks, file);
+    } catch (error) {
+      throw new SettingsError((error as Error).message);
+    }
+    for (const event of Object.keys(hooks) as HookEvent[]) {
+      into.hooks[event] = [...(into.hooks[event] ?? []), ...(hooks[event] ?? [])];
     }
   }
   if (json.env !== undefined) {

@@ -1,0 +1,47 @@
+/**
+ * The interactive prompt's input: lines typed at the prompt become user messages of one long
+ * `query()`, through this push-based AsyncIterable.
+ */
+import type { SDKUserMessageInput } from "../agent/query.js";
+
+/** A queue of user messages that `query()` reads as its prompt. */
+export interface InputQueue extends AsyncIterable<SDKUserMessageInput> {
+  push(text: string): void;
+  /** Ends the input: the query finishes its current run and ends. */
+  close(): void;
+}
+
+/** Creates an empty queue. */
+export function createInputQueue(): InputQueue {
+  const items: SDKUserMessageInput[] = [];
+  let waiting: ((r: IteratorResult<SDKUserMessageInput>) => void) | undefined;
+  let closed = false;
+  return {
+    push(text) {
+      if (closed) return;
+      const message: SDKUserMessageInput = { type: "user", message: { role: "user", content: text } };
+      if (waiting) {
+        const w = waiting;
+        waiting = undefined;
+        w({ value: message, done: false });
+      } else items.push(message);
+    },
+    close() {
+      closed = true;
+      if (waiting) waiting({ value: undefined, done: true });
+      waiting = undefined;
+    },
+    [Symbol.asyncIterator]() {
+      return {
+        next: () => {
+          const item = items.shift();
+          if (item) return Promise.resolve({ value: item, done: false });
+          if (closed) return Promise.resolve({ value: undefined, done: true });
+          return new Promise((resolve) => {
+            waiting = resolve;
+          });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Slash commands of the interactive mode: /help, /clear, /compact, /model, /cost, /resume, /exit.
+ * They act through the public `Query` handle and, for /resume, the public session helpers.
+ */
+import type { Query } from "../agent/query.js";
+
+/** What a slash command can reach. */
+export interface SlashContext {
+  query(): Query;
+  cwd: string;
+  /** The model in use (from the latest init), or the configured one. */
+  model(): string | undefined;
+  note(text: string): void;
+  ask(question: string): Promise<string>;
+  /** Ends the current session and starts a new one (resuming `resume` when given). */
+  restart(options: { resume?: string }): Promise<void>;
+  exit(code: number): void;
+}
+
+/** The commands and their one-line help. */
+export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
+  ["/help", "show this list"],
+  ["/clear", "start a new session"],
+  ["/compact [instructions]", "summarise the history to free context"],
+  ["/model [name]", "show the model, or switch to another"],
+  ["/cost", "tokens and dollars spent in this session"],
+  ["/resume", "pick a recent session of this directory to resume"],
+  ["/exit", "leave (Ctrl-D works too)"],
+];
+
+/** Runs a line starting with `/`. Unknown commands say so and list the known ones. */
+export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
+  const [command, ...rest] = line.trim().split(/\s+/);
+  const arg = line.trim().slice(command.length).trim();
+  switch (command) {
+    case "/help":
+      for (const [name, text] of SLASH_COMMANDS) ctx.note(`${name.padEnd(26)}${text}`);
+      ctx.note("Ctrl-C interrupts the answer; Ctrl-C twice at an empty prompt exits.");
+      return;
+    case "/exit":
+    case "/quit":
+      ctx.exit(0);
+      return;
+    case "/clear":
+      await ctx.restart({});
+      ctx.note("(new session)");
+      return;
+    case "/compact":
+      try {
+        await ctx.query().compact(arg || undefined);
+        ctx.note("(history compacted)");
+      } catch (error) {
+        ctx.note(`compact failed: ${(error as Error).message}`);
+      }
+      return;
+    case "/model":
+      if (rest.length === 0) {
+        ctx.note(`model: ${ctx.model() ?? "(default)"}`);
+        return;
+      }
+      try {
+        await ctx.query().setModel(arg);
+        ctx.note(`model set to ${arg}`);
+      } catch (error) {
+        ctx.note(`cannot use model ${arg}: ${(error as Error).message}`);
+      }
+      return;
+    case "/cost": {
+      const q = ctx.query();
+      const u = q.totalUsage();
+      ctx.note(
+        `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens ?? 0} cache read, ${u.cache_creation_input_tokens ?? 0} cache write`,
+      );
+      ctx.note(`cost: $${q.totalCostUsd().toFixed(4)}`);
+      return;
+    }
+    case "/resume":
+      await resume(ctx);
+      return;
+    default:
+      ctx.note(`unknown command ${command}; try /help`);
+  }
+}
+
+async function resume(ctx: SlashContext): Promise<void> {
+  let sessions: Awaited<ReturnType<typeof import("../session/index.js").listSessions>>;
+  try {
+    const { listSessions } = await import("../session/index.js");
+    sessions = await listSessions({ cwd: ctx.cwd, limit: 10 });
+  } catch (error) {
+    ctx.note(`cannot list sessions: ${(error as Error).message}`);
+    return;
+  }
+  sessions = sessions.filter((s) => s.sessionId !== ctx.query().sessionId);
+  if (sessions.length === 0) {
+    ctx.note("no earlier sessions in this directory");
+    return;
+  }
+  sessions.forEach((s, i) => {
+    const when = new Date(s.lastModified).toISOString().replace("T", " ").slice(0, 16);
+    ctx.note(
+      `${String(i + 1).padStart(2)}. ${when}  ${s.messageCount} msgs  ${s.firstPrompt.slice(0, 60) || "(empty)"}`,
+    );
+  });
+  const answer = (await ctx.ask(`resume which? [1-${sessions.length}, Enter to cancel] `)).trim();
+  const n = Number(answer);
+  if (!answer || !Number.isInteger(n) || n < 1 || n > sessions.length) {
+    ctx.note("(not resumed)");
+    return;
+  }
+  await ctx.restart({ resume: sessions[n - 1].sessionId });
+  ctx.note(`(resumed ${sessions[n - 1].sessionId})`);
+}

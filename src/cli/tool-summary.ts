@@ -1,0 +1,49 @@
+/**
+ * Short one-line forms of tool calls and results for the terminal: `Bash(npm test)`,
+ * `Read(src/a.ts)`, and the first line of a result.
+ */
+import { relative } from "node:path";
+
+const MAX = 80;
+
+function clip(s: string, max = MAX): string {
+  const line = s.replace(/\s*\n\s*/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** `Name(main argument)`: the argument the user recognises (command, path, pattern), clipped. */
+export function toolCallLabel(name: string, input: unknown, cwd: string): string {
+  const i = (input ?? {}) as Record<string, unknown>;
+  const path = (p: unknown) => {
+    if (typeof p !== "string") return undefined;
+    const rel = relative(cwd, p);
+    return rel && !rel.startsWith("..") ? rel : p;
+  };
+  const main =
+    (typeof i.command === "string" ? i.command : undefined) ??
+    path(i.file_path) ??
+    (typeof i.pattern === "string" ? i.pattern : undefined) ??
+    path(i.path) ??
+    (typeof i.bash_id === "string" ? i.bash_id : undefined) ??
+    (typeof i.shell_id === "string" ? i.shell_id : undefined);
+  if (main !== undefined) return `${name}(${clip(main)})`;
+  const json = JSON.stringify(input ?? {});
+  return json === "{}" ? name : `${name}(${clip(json)})`;
+}
+
+/** The first non-empty line of a tool result's content (a string or content blocks). */
+export function firstResultLine(content: unknown): string {
+  let text = "";
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) {
+    text = content
+      .map((b) =>
+        b && typeof b === "object" && (b as { type?: string }).type === "text"
+          ? (b as { text: string }).text
+          : "",
+      )
+      .join("\n");
+  }
+  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  return clip(line, 100);
+}

@@ -1,0 +1,108 @@
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { buildIfStale, cleanEnv, tempDir } from "./helpers.js";
+import { type PtySession, startPty } from "./pty.js";
+
+const hasScript = (() => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+let mock: MockProvider;
+let home: ReturnType<typeof tempDir>;
+let work: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+let pty: PtySession | undefined;
+
+beforeAll(async () => {
+  buildIfStale();
+  mock = await startMockProvider();
+}, 120_000);
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(() => {
+  home = tempDir("goat-pty-home-");
+  work = tempDir("goat-pty-work-");
+  env = cleanEnv({
+    ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+    ANTHROPIC_API_KEY: "test",
+    GOAT_HOME: home.path,
+  });
+  mock.requests.length = 0;
+});
+afterEach(() => {
+  pty?.kill();
+  pty = undefined;
+  home.cleanup();
+  work.cleanup();
+});
+
+describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
+  it("streams an answer, shows a tool call with its outcome, and /cost then /exit", async () => {
+    const file = join(work.path, "hello.txt");
+    writeFileSync(file, "hello pty\n");
+    mock.enqueue(
+      reply.text("Streaming answer here.", { delayMs: 5 }),
+      reply.toolCalls([{ name: "Read", input: { file_path: file } }], { usage: { input: 100, output: 20 } }),
+      reply.text("The file says hello."),
+    );
+    pty = startPty([], env, work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("first question\r");
+    at = await pty.waitFor("Streaming answer here.", { from: at });
+    at = await pty.waitFor("> ", { from: at });
+    pty.type("read the file\r");
+    at = await pty.waitFor("Read(hello.txt)", { from: at });
+    at = await pty.waitFor(/⎿ ok: .*hello pty/, { from: at });
+    at = await pty.waitFor("The file says hello.", { from: at });
+    await pty.waitFor("> ", { from: at });
+    pty.type("/cost\r");
+    at = await pty.waitFor(/tokens: \d+ in, \d+ out/, { from: at });
+    await pty.waitFor(/cost: \$\d+\.\d{4}/, { from: at });
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("Streaming answer here.");
+  });
+
+  it("Ctrl-C during a long Bash call returns to the prompt and the next prompt still works", async () => {
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "sleep 30" } }]),
+      reply.text("Still here after the interrupt."),
+    );
+    pty = startPty(["--permission-mode", "bypassPermissions"], env, work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("run something slow\r");
+    at = await pty.waitFor("Bash(sleep 30)", { from: at });
+    // Let the command really start before interrupting it.
+    await new Promise((r) => setTimeout(r, 600));
+    const interruptedAt = Date.now();
+    pty.type("\x03");
+    at = await pty.waitFor("> ", { from: at, timeoutMs: 8_000 });
+    expect(Date.now() - interruptedAt).toBeLessThan(8_000);
+    pty.type("are you there?\r");
+    at = await pty.waitFor("Still here after the interrupt.", { from: at });
+    await pty.waitFor("> ", { from: at });
+    const last = JSON.stringify(mock.requests.at(-1)?.body.messages);
+    expect(last).toContain("are you there?");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("Ctrl-C twice at an empty prompt exits", async () => {
+    pty = startPty([], env, work.path);
+    const at = await pty.waitFor("> ");
+    pty.type("\x03");
+    await pty.waitFor("press Ctrl-C again", { from: at });
+    pty.type("\x03");
+    expect(await pty.exited).toBe(0);
+    expect(mock.requests).toHaveLength(0);
+  });
+});

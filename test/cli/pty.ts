@@ -1,0 +1,69 @@
+/**
+ * Drives `goat` in a real pseudo-terminal through util-linux `script`: spawn it, type into it, wait
+ * for text on its screen output, collect its exit status.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { CLI } from "./helpers.js";
+
+/** A CLI running in a pseudo-terminal. */
+export interface PtySession {
+  /** Everything written to the terminal so far, ANSI sequences stripped. */
+  output(): string;
+  type(text: string): void;
+  /** Waits until `pattern` appears in the output after `from` (an index into output()). */
+  waitFor(pattern: RegExp | string, options?: { from?: number; timeoutMs?: number }): Promise<number>;
+  exited: Promise<number | null>;
+  kill(): void;
+}
+
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r/g;
+
+/** Starts `node dist/cli/main.js args…` in a pty. */
+export function startPty(args: string[], env: Record<string, string>, cwd: string): PtySession {
+  const command = ["node", CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const child: ChildProcess = spawn("script", ["-qfec", command, "/dev/null"], {
+    env: { ...env, TERM: "xterm", COLUMNS: "200", LINES: "50" },
+    cwd,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let raw = "";
+  const listeners = new Set<() => void>();
+  const onData = (b: Buffer) => {
+    raw += b.toString();
+    for (const l of listeners) l();
+  };
+  child.stdout?.on("data", onData);
+  child.stderr?.on("data", onData);
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const output = () => raw.replace(ANSI, "");
+  return {
+    output,
+    type: (text) => child.stdin?.write(text),
+    waitFor(pattern, options = {}) {
+      const from = options.from ?? 0;
+      const find = () => {
+        const text = output().slice(from);
+        const i = typeof pattern === "string" ? text.indexOf(pattern) : text.search(pattern);
+        return i < 0 ? -1 : from + i;
+      };
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const i = find();
+          if (i >= 0) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve(i);
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}; screen so far:\n${output().slice(from)}`));
+        }, options.timeoutMs ?? 10_000);
+        listeners.add(check);
+        check();
+      });
+    },
+    exited,
+    kill: () => child.kill("SIGKILL"),
+  };
+}
