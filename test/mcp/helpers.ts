@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createToolSessionState, type ToolContext } from "../../src/tools/types.js";
+import { createToolSessionState, type ToolContext, type ToolResult } from "../../src/tools/types.js";
 
 /** A file URL into the repo's installed MCP SDK, usable from a script outside the repo. */
 export function sdkUrl(sub: string): string {
@@ -103,4 +103,11 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The text of a tool result's first block (or the whole string content). */
+export function firstText(result: ToolResult): string {
+  if (typeof result.content === "string") return result.content;
+  const block = result.content[0];
+  return block?.type === "text" ? block.text : "";
 }

@@ -10,7 +10,7 @@ import { createMcpManager } from "../../src/mcp/manager.js";
 import type { McpManager } from "../../src/mcp/types.js";
 import { runTool } from "../../src/tools/define-tool.js";
 import type { Tool } from "../../src/tools/types.js";
-import { alive, PNG_1X1, toolContext, waitFor, writeStdioServer } from "./helpers.js";
+import { alive, firstText, PNG_1X1, toolContext, waitFor, writeStdioServer } from "./helpers.js";
 
 let dir: string;
 let serverFile: string;
@@ -173,7 +173,7 @@ describe("stdio MCP servers", () => {
     const m = manager({ fx: fixture() });
     await m.ready();
     const result = await runTool(find(m, "mcp__fx__spawn_child"), {}, toolContext());
-    const { pid, child } = JSON.parse((result.content as Array<{ text: string }>)[0].text);
+    const { pid, child } = JSON.parse(firstText(result));
     expect(alive(pid)).toBe(true);
     expect(alive(child)).toBe(true);
     await m.close();
