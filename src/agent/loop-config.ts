@@ -119,6 +119,11 @@ export interface LoopConfig {
   compact?: Compactor;
   /** Receives every message as soon as it joins the history (session persistence). */
   onMessage?: (message: AgentMessage) => void;
+  /**
+   * Awaited before tools run: resolves once the messages so far are stored, so a crash during a
+   * tool always leaves a transcript that shows the call was made (and it is never re-run silently).
+   */
+  persistBarrier?: () => Promise<void>;
   toolState: ToolSessionState;
   state: MutableAgentState;
   emit: AgentEventListener;

@@ -136,6 +136,7 @@ export async function agentLoop(
         }
 
         if (calls.length > 0) {
+          await config.persistBarrier?.();
           config.state.set("tool_executing", step);
           const batch = await runToolBatch(calls, config, signal);
           appendToolResults(run, batch);

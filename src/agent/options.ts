@@ -7,6 +7,7 @@ import type { ProviderSpec } from "../llm/resolve.js";
 import type { RetryOptions } from "../llm/retry.js";
 import type { Message } from "../llm/types.js";
 import type { CanUseTool } from "../permissions/types.js";
+import type { SessionStore } from "../session/types.js";
 import type { Tool } from "../tools/types.js";
 import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { Compactor } from "./loop-config.js";
@@ -83,6 +84,8 @@ export interface QueryOptions {
   sessionId?: string;
   /** Default true: write the transcript as it happens. */
   persistSession?: boolean;
+  /** Where transcripts go; default: JSONL files under `$GOAT_HOME` (or `~/.goat`). */
+  sessionStore?: SessionStore;
   /** Stop predicates, checked after each step's tools ran (any true one stops). */
   stopWhen?: StopCondition | StopCondition[];
   transformContext?: (

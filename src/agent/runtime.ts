@@ -21,6 +21,7 @@ import type { LoopConfig } from "./loop-config.js";
 import { createModelCaller } from "./model-caller.js";
 import type { QueryOptions } from "./options.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
+import { openSession, type SessionBinding } from "./session-binding.js";
 import { createAgentState, type MutableAgentState } from "./state.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
 import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
@@ -28,6 +29,7 @@ import { GOAT_VERSION } from "./version.js";
 
 /** What `query()` and `Agent` drive. */
 export interface Runtime {
+  /** A new session's id at once; a resumed or continued session's id once `start()` has run. */
   readonly sessionId: string;
   /** Aborted when the whole session ends (close(), the caller's signal or abortController). */
   readonly signal: AbortSignal;
@@ -62,7 +64,8 @@ export function defaultModel(env: Record<string, string | undefined>): string {
 export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) => void): Runtime {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const sessionId = options.sessionId ?? randomUUID();
+  let sessionId = options.sessionId ?? randomUUID();
+  let binding: SessionBinding | undefined;
   const controller = options.abortController ?? new AbortController();
   if (options.signal) {
     const outer = options.signal;
@@ -93,7 +96,13 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const reportHookProblem = (message: string) => emit({ type: "warning", message });
   const hooks = createHookRunner({
     ...splitHooks(options.hooks),
-    sessionId,
+    // Read at each firing: a resumed session's id and transcript are known only after start().
+    get sessionId() {
+      return sessionId;
+    },
+    get transcriptPath() {
+      return binding?.transcriptPath ?? "";
+    },
     cwd,
     getPermissionMode: () => permissions.mode,
   });
@@ -167,6 +176,12 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       stopHookActive = true;
       return { continueWith: stop.blockReason ?? "A Stop hook asked to keep going." };
     },
+    onMessage: (message) => binding?.recordMessage(message),
+    persistBarrier: async () => {
+      await binding?.flush().catch(() => {
+        // A failed write is reported once, at the end of the session; tools still run.
+      });
+    },
     toolState: createToolSessionState(),
     state,
     emit,
@@ -186,17 +201,31 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const debugSink = options.debug || options.debugFile ? createDebugSink(options.debugFile) : undefined;
 
   return {
-    sessionId,
     signal: controller.signal,
     state,
     session,
     loopConfig,
+    get sessionId() {
+      return sessionId;
+    },
     async start() {
-      const started = await fire(
-        "SessionStart",
-        { source: "startup", model: configuredModel },
-        controller.signal,
-      );
+      binding = await openSession({
+        cwd,
+        model: configuredModel,
+        sessionId,
+        resume: options.resume,
+        continue: options.continue,
+        forkSession: options.forkSession,
+        resumeSessionAt: options.resumeSessionAt,
+        persistSession: options.persistSession,
+        sessionStore: options.sessionStore,
+        goatHome: env.GOAT_HOME,
+      });
+      sessionId = binding.sessionId;
+      loopConfig.sessionId = sessionId;
+      session.messages = binding.messages;
+      const source = binding.resumed ? "resume" : "startup";
+      const started = await fire("SessionStart", { source, model: configuredModel }, controller.signal);
       if (started) pendingContext.push(...started.additionalContext);
     },
     initMessage: () => ({
@@ -237,22 +266,26 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       }
       return out;
     },
-    async afterRun() {},
+    async afterRun(result) {
+      binding?.recordResult(result);
+    },
     async dispose(lastExit) {
       try {
-        await fire(
-          "SessionEnd",
-          { reason: lastExit === "aborted" ? "abort" : "other" },
-          new AbortController().signal,
-        );
+        const reason = lastExit === "aborted" ? "abort" : "other";
+        await fire("SessionEnd", { reason }, new AbortController().signal);
       } finally {
         await disposeToolSessionState(loopConfig.toolState);
+        await binding?.close().catch((error) => {
+          const text = error instanceof Error ? error.message : String(error);
+          reportHookProblem(`The session transcript could not be written: ${text}`);
+        });
       }
     },
     abort: () => controller.abort(),
     setModel(model) {
       if (model !== undefined) registry.resolve(model);
       modelOverride = model;
+      binding?.recordModelChange(model ?? configuredModel);
     },
     setPermissionMode(mode) {
       permissions.setMode(mode);

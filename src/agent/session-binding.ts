@@ -1,0 +1,160 @@
+/**
+ * Binds a run to its session transcript: opens a new session or resumes, continues or forks one,
+ * then appends every message the moment it joins the history, each compaction as a boundary, and
+ * each run's result. With `persistSession: false` the same code writes to memory only.
+ */
+import { randomUUID } from "node:crypto";
+import type { AssistantMessage, UserMessage } from "../llm/types.js";
+import { forkSession, loadResumeState, mostRecentSession } from "../session/api.js";
+import { createJsonlSessionStore } from "../session/jsonl-store.js";
+import { createInMemorySessionStore } from "../session/memory-store.js";
+import { sessionFilePath } from "../session/paths.js";
+import { createSessionRecorder, type SessionRecorder } from "../session/recorder.js";
+import type { SessionStore } from "../session/types.js";
+import type { AgentMessage } from "./events.js";
+import type { SDKResultMessage } from "./sdk-messages.js";
+import { GOAT_VERSION } from "./version.js";
+
+/** What the runtime needs to open a session. */
+export interface SessionBindingOptions {
+  cwd: string;
+  model: string;
+  /** Id for a new session (or a fork). */
+  sessionId?: string;
+  resume?: string;
+  continue?: boolean;
+  forkSession?: boolean;
+  resumeSessionAt?: string;
+  persistSession?: boolean;
+  sessionStore?: SessionStore;
+  goatHome?: string;
+}
+
+/** An open session transcript. */
+export interface SessionBinding {
+  sessionId: string;
+  /** The history to start from (empty for a new session). */
+  messages: AgentMessage[];
+  /** True when an earlier session was loaded. */
+  resumed: boolean;
+  /** Where the transcript is written ("" when not persisted). */
+  transcriptPath: string;
+  /** Appends a message as soon as it joins the history. */
+  recordMessage(message: AgentMessage): void;
+  /** Records a compaction: the boundary, then the kept messages again, so a resume loads only these. */
+  recordCompaction(info: {
+    trigger: "manual" | "auto";
+    preTokens: number;
+    postTokens: number;
+    summary: string;
+    kept: AgentMessage[];
+  }): void;
+  recordModelChange(model: string): void;
+  recordResult(result: SDKResultMessage): void;
+  /** Resolves once everything recorded so far is stored. */
+  flush(): Promise<void>;
+  /** Waits for every write; reports a failed write once. */
+  close(): Promise<void>;
+}
+
+/** Opens (or resumes, continues, forks) the session's transcript. */
+export async function openSession(options: SessionBindingOptions): Promise<SessionBinding> {
+  const persist = options.persistSession !== false;
+  const store =
+    options.sessionStore ??
+    (persist ? createJsonlSessionStore({ home: options.goatHome }) : createInMemorySessionStore());
+  let resumeId = options.resume;
+  if (!resumeId && options.continue) resumeId = (await mostRecentSession(options.cwd, store))?.sessionId;
+
+  let sessionId = options.sessionId ?? randomUUID();
+  let messages: AgentMessage[] = [];
+  let parentUuid: string | undefined;
+  let needsHeader = true;
+  if (resumeId) {
+    if (options.forkSession) {
+      const forked = await forkSession(resumeId, {
+        store,
+        newSessionId: sessionId,
+        upTo: options.resumeSessionAt,
+      });
+      sessionId = forked.sessionId;
+      const state = await loadResumeState(sessionId, { store });
+      messages = state.messages;
+      parentUuid = state.lastUuid;
+    } else {
+      const state = await loadResumeState(resumeId, { store, resumeAt: options.resumeSessionAt });
+      sessionId = resumeId;
+      messages = state.messages;
+      parentUuid = state.lastUuid;
+    }
+    needsHeader = false;
+  }
+
+  const recorder: SessionRecorder = createSessionRecorder({ store, sessionId, parentUuid });
+  // Which entry holds each message, so a compaction can name the messages it kept.
+  const uuids = new WeakMap<AgentMessage, string>();
+  const record = (payload: Parameters<SessionRecorder["record"]>[0]) =>
+    recorder.record(payload).catch(() => {});
+  if (needsHeader) {
+    void record({
+      type: "header",
+      cwd: options.cwd,
+      model: options.model,
+      version: GOAT_VERSION,
+      createdAt: new Date().toISOString(),
+    });
+  }
+  const recordMessage = (message: AgentMessage, copyOf?: string) => {
+    if (message.role === "custom") return;
+    const payload =
+      message.role === "assistant"
+        ? {
+            type: "assistant" as const,
+            message: message as AssistantMessage,
+            ...(copyOf ? { copy_of: copyOf } : {}),
+          }
+        : { type: "user" as const, message: message as UserMessage, ...(copyOf ? { copy_of: copyOf } : {}) };
+    const entryPromise = recorder.record(payload);
+    // The uuid exists as soon as record() is called; this read happens after the append was queued.
+    if (recorder.lastUuid) uuids.set(message, recorder.lastUuid);
+    entryPromise.catch(() => {});
+  };
+
+  return {
+    sessionId,
+    messages,
+    resumed: resumeId !== undefined,
+    transcriptPath: "home" in store ? sessionFilePath(String(store.home), options.cwd, sessionId) : "",
+    recordMessage: (message) => recordMessage(message),
+    recordCompaction(info) {
+      void record({
+        type: "compact_boundary",
+        trigger: info.trigger,
+        pre_tokens: info.preTokens,
+        post_tokens: info.postTokens,
+        summary: info.summary,
+        kept_uuids: info.kept.map((m) => uuids.get(m)).filter((u): u is string => u !== undefined),
+      });
+      for (const message of info.kept) recordMessage(message, uuids.get(message));
+    },
+    recordModelChange: (model) => void record({ type: "model_change", model }),
+    recordResult(result) {
+      void record({
+        type: "result",
+        subtype: result.subtype,
+        num_turns: result.num_turns,
+        total_cost_usd: result.total_cost_usd,
+        usage: result.usage,
+        duration_ms: result.duration_ms,
+      });
+    },
+    flush: () => recorder.flush(),
+    async close() {
+      try {
+        await recorder.flush();
+      } finally {
+        await (store as { close?: () => void | Promise<void> }).close?.();
+      }
+    },
+  };
+}
