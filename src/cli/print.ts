@@ -5,7 +5,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { query, type SDKUserMessageInput } from "../agent/query.js";
-import type { SDKMessage, SDKResultMessage } from "../agent/sdk-messages.js";
+import type { SDKResultMessage } from "../agent/sdk-messages.js";
 import { type CliArgs, UsageError } from "./args.js";
 import type { CliConfig } from "./config.js";
 import { readInputMessages } from "./stdin-messages.js";
@@ -101,9 +101,4 @@ async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** Type guard used by callers that only care about results. */
-export function isResultMessage(message: SDKMessage): message is SDKResultMessage {
-  return message.type === "result";
 }

@@ -1,0 +1,160 @@
+/**
+ * Benchmark: start-up of the `goat` CLI (built dist/). Measures, beside `node -e 0` in the same run
+ * (median of N runs each): `goat --version` wall time, and in print mode the time from spawning
+ * `goat -p` to its first request reaching an instant mock server (an inline http server that records
+ * the arrival time). Also the peak RSS of the print-mode run (`/usr/bin/time -v` when present, else
+ * the child's own `process.resourceUsage().maxRSS` reported through `--import`).
+ * Targets: first request within 150 ms of start, peak RSS under 80 MB.
+ *
+ *   npx tsc -p tsconfig.build.json && node bench/cli.mjs [runs=20]
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { cannedAnthropicAnswer } from "./support/instant-server.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(root, "dist/cli/main.js");
+const RUNS = Number(process.argv[2] ?? 20);
+if (!existsSync(CLI)) {
+  console.error("dist/cli/main.js is missing: run npx tsc -p tsconfig.build.json first");
+  process.exit(1);
+}
+
+// The instant server: answers every POST with one canned SSE stream, recording when it arrived.
+let arrivals = [];
+const answer = cannedAnthropicAnswer();
+const server = http.createServer((req, res) => {
+  if (req.method === "POST") arrivals.push(performance.now());
+  req.resume();
+  req.on("end", () => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(answer);
+  });
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const baseURL = `http://127.0.0.1:${server.address().port}`;
+const home = mkdtempSync(join(tmpdir(), "goat-bench-cli-"));
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  GOAT_HOME: home,
+  ANTHROPIC_BASE_URL: baseURL,
+  ANTHROPIC_API_KEY: "bench",
+};
+
+/** Spawns and waits; returns wall ms and the first request's delay after spawn (if any). */
+function runOnce(args) {
+  return new Promise((resolve, reject) => {
+    arrivals = [];
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stdout.resume();
+    child.stderr.on("data", (b) => {
+      stderr += b;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const wall = performance.now() - t0;
+      if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}: ${stderr}`));
+      else resolve({ wall, firstRequest: arrivals.length > 0 ? arrivals[0] - t0 : undefined });
+    });
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function series(args, pick) {
+  await runOnce(args); // warm the file cache
+  const xs = [];
+  for (let i = 0; i < RUNS; i++) xs.push(pick(await runOnce(args)));
+  return median(xs);
+}
+
+// Interleaving would be fairer under load, but series keep each one's cache warm the same way.
+const nodeBaseline = await series(["-e", "0"], (r) => r.wall);
+const fetchBaseline = await series(
+  ["-e", `fetch(${JSON.stringify(`${baseURL}/v1/messages`)},{method:"POST",body:"{}"}).then(r=>r.text())`],
+  (r) => r.firstRequest,
+);
+const version = await series([CLI, "--version"], (r) => r.wall);
+const printArgs = [CLI, "-p", "hello", "--no-session-persistence"];
+const firstRequest = await series(printArgs, (r) => r.firstRequest);
+const printWall = await series(printArgs, (r) => r.wall);
+
+/** Runs a command to its end (asynchronously, so the inline server keeps answering); returns stderr. */
+function stderrOf(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, cwd: home, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (b) => {
+      stderr += b;
+    });
+    child.on("error", reject);
+    child.on("close", () => resolve(stderr));
+  });
+}
+
+/** Peak RSS in MB of one run of `node args`. */
+async function peakRssMb(args) {
+  if (existsSync("/usr/bin/time")) {
+    const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(
+      await stderrOf("/usr/bin/time", ["-v", process.execPath, ...args]),
+    );
+    if (m) return { mb: Number(m[1]) / 1024, how: "/usr/bin/time -v" };
+  }
+  const hook =
+    "data:text/javascript,process.on('exit',()=>process.stderr.write('\\nMAXRSS='+process.resourceUsage().maxRSS+'\\n'))";
+  const m = /MAXRSS=(\d+)/.exec(await stderrOf(process.execPath, ["--import", hook, ...args]));
+  return { mb: m ? Number(m[1]) / 1024 : Number.NaN, how: "process.resourceUsage().maxRSS" };
+}
+
+const rssValues = [];
+let rssHow = "";
+for (let i = 0; i < 5; i++) {
+  const r = await peakRssMb(printArgs);
+  rssValues.push(r.mb);
+  rssHow = r.how;
+}
+const nodeRss = (await peakRssMb(["-e", "0"])).mb;
+server.close();
+rmSync(home, { recursive: true, force: true });
+
+const ms = (x) => `${x.toFixed(1)} ms`;
+const rows = [
+  ["node -e 0 (wall)", ms(nodeBaseline), "1.00x"],
+  ["goat --version (wall)", ms(version), `${(version / nodeBaseline).toFixed(2)}x`],
+  ["node -e fetch: spawn → request", ms(fetchBaseline), `${(fetchBaseline / nodeBaseline).toFixed(2)}x`],
+  ["goat -p: spawn → first request", ms(firstRequest), `${(firstRequest / nodeBaseline).toFixed(2)}x`],
+  ["goat -p: whole run (wall)", ms(printWall), `${(printWall / nodeBaseline).toFixed(2)}x`],
+  ["peak RSS node -e 0", `${nodeRss.toFixed(1)} MB`, ""],
+  ["peak RSS goat -p", `${median(rssValues).toFixed(1)} MB`, `(${rssHow})`],
+];
+console.log(`goat CLI start-up, median of ${RUNS} runs (ratio against node -e 0)`);
+for (const [a, b, c] of rows) console.log(`${a.padEnd(34)} ${b.padStart(10)}  ${c}`);
+console.log(
+  `targets: first request ≤ 150 ms: ${firstRequest <= 150 ? "met" : "missed"}; RSS < 80 MB: ${median(rssValues) < 80 ? "met" : "missed"}`,
+);
+console.log(
+  JSON.stringify({
+    bench: "cli",
+    runs: RUNS,
+    node_e0_ms: +nodeBaseline.toFixed(1),
+    version_ms: +version.toFixed(1),
+    fetch_first_request_ms: +fetchBaseline.toFixed(1),
+    first_request_ms: +firstRequest.toFixed(1),
+    print_wall_ms: +printWall.toFixed(1),
+    version_ratio: +(version / nodeBaseline).toFixed(2),
+    first_request_ratio: +(firstRequest / nodeBaseline).toFixed(2),
+    peak_rss_mb: +median(rssValues).toFixed(1),
+    node_rss_mb: +nodeRss.toFixed(1),
+    rss_method: rssHow,
+  }),
+);
