@@ -199,3 +199,75 @@ export async function startIdleOurs(baseURL, rounds) {
     },
   };
 }
+
+const USAGE = {
+  input_tokens: 100,
+  output_tokens: 20,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+};
+
+/**
+ * A Provider object that plays the same script in-process with no HTTP and no JSON: with it, query()
+ * measures the loop alone (events, tool scheduling, SDK messages, bookkeeping), a diagnostic row.
+ */
+export const inProcessProvider = {
+  name: "anthropic",
+  stream(request) {
+    let n = 0;
+    for (const m of request.messages)
+      if (typeof m.content !== "string") for (const b of m.content) if (b.type === "tool_result") n++;
+    const rounds = Number(/rounds=(\d+)/.exec(JSON.stringify(request.messages[0].content))?.[1] ?? 1);
+    const id = `toolu_${n}`;
+    const call = { type: "tool_use", id, name: "echo", input: { text: `ping ${n}` } };
+    const content =
+      n >= rounds ? [{ type: "text", text: "Done." }] : [{ type: "text", text: "Calling echo." }, call];
+    const events = [
+      { type: "message_start", id: `msg_${n}`, model: request.model },
+      { type: "text_start", index: 0 },
+      { type: "text_delta", index: 0, delta: content[0].text },
+      { type: "text_end", index: 0, text: content[0].text },
+    ];
+    if (n < rounds)
+      events.push(
+        { type: "toolcall_start", index: 1, id, name: "echo" },
+        { type: "toolcall_delta", index: 1, id, delta: JSON.stringify(call.input) },
+        { type: "toolcall_end", index: 1, toolCall: call },
+      );
+    const message = {
+      role: "assistant",
+      content,
+      model: request.model,
+      stop_reason: n < rounds ? "tool_use" : "end_turn",
+      usage: USAGE,
+    };
+    events.push({ type: "usage", usage: USAGE }, { type: "message_end", message });
+    return (async function* () {
+      yield* events;
+    })();
+  },
+};
+
+/** Ours with the in-process provider: the loop's own cost per turn, transport excluded. */
+export async function runOursNoTransport(rounds) {
+  const stamps = [];
+  const q = query({
+    prompt: promptFor(rounds),
+    options: {
+      model: "anthropic/claude-sonnet-4-5",
+      provider: inProcessProvider,
+      tools: [echoTool],
+      persistSession: false,
+      permissionMode: "bypassPermissions",
+      maxTurns: 1000,
+    },
+  });
+  let result;
+  for await (const m of q) {
+    if (m.type === "assistant") stamps.push(performance.now());
+    else if (m.type === "result") result = m;
+  }
+  if (result?.subtype !== "success" || result.num_turns !== rounds + 1)
+    throw new Error(`ours (no transport): bad run ${JSON.stringify(result).slice(0, 300)}`);
+  return stamps;
+}

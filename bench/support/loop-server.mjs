@@ -6,7 +6,8 @@
  * realistic stream (message_start, text and tool_use blocks with deltas, message_delta with usage,
  * message_stop) written in one piece, so what is measured is the client.
  *
- * `GET /stats` answers `{requests, bytes}` received so far (to check every client sends the same bytes).
+ * `GET /stats` answers `{requests, bytes, connections}` so far (every client must send the same bytes;
+ * a keep-alive client opens one connection per session, not one per turn).
  * Run as a child process: prints `{"port": N}` once listening; exits when stdin closes.
  * Also importable: `startLoopServer()` resolves with `{ port, close }`.
  */
@@ -107,7 +108,7 @@ export function scriptedAnswer(n, rounds, inputTokens) {
 
 /** Starts the server on 127.0.0.1 with a random port. */
 export function startLoopServer() {
-  const stats = { requests: 0, bytes: 0 };
+  const stats = { requests: 0, bytes: 0, connections: 0 };
   const server = http.createServer((req, res) => {
     if (req.method === "GET") {
       res.writeHead(200, { "content-type": "application/json" });
@@ -129,6 +130,9 @@ export function startLoopServer() {
       });
       res.end(answer);
     });
+  });
+  server.on("connection", () => {
+    stats.connections++;
   });
   server.keepAliveTimeout = 120_000;
   server.maxConnections = 10_000;
