@@ -16,8 +16,21 @@ export function createModelCaller(
   registry: ProviderRegistry,
   options: { retry?: RetryOptions; fallbackModel?: string },
 ): ModelCaller {
-  return (model, request, onRetry) =>
-    (async function* (): AsyncGenerator<StreamEvent> {
+  return (model, request, onRetry) => {
+    if (!options.fallbackModel || options.fallbackModel === model) {
+      // The common case pays for one generator layer, not two: this sits on every stream event.
+      const primary = registry.resolve(model);
+      return streamWithRetry(
+        primary.provider,
+        { ...request, model: primary.modelId },
+        {
+          retry: options.retry,
+          signal: request.signal,
+          onRetry,
+        },
+      );
+    }
+    return (async function* (): AsyncGenerator<StreamEvent> {
       const primary = registry.resolve(model);
       try {
         yield* streamWithRetry(
@@ -50,4 +63,5 @@ export function createModelCaller(
         );
       }
     })();
+  };
 }

@@ -90,6 +90,8 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
     needsHeader = false;
   }
 
+  if (!persist && !options.sessionStore)
+    return memoryOnlyBinding(sessionId, messages, resumeId !== undefined);
   const recorder: SessionRecorder = createSessionRecorder({ store, sessionId, parentUuid });
   // Which entry holds each message, so a compaction can name the messages it kept.
   const uuids = new WeakMap<AgentMessage, string>();
@@ -156,5 +158,25 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
         await (store as { close?: () => void | Promise<void> }).close?.();
       }
     },
+  };
+}
+
+/**
+ * With `persistSession: false` and no store of the user's, nothing would ever read the transcript:
+ * recording it (a uuid, a timestamp and a JSON copy per message) would be pure per-turn cost.
+ */
+function memoryOnlyBinding(sessionId: string, messages: AgentMessage[], resumed: boolean): SessionBinding {
+  const nothing = () => {};
+  return {
+    sessionId,
+    messages,
+    resumed,
+    transcriptPath: "",
+    recordMessage: nothing,
+    recordCompaction: nothing,
+    recordModelChange: nothing,
+    recordResult: nothing,
+    flush: async () => {},
+    close: async () => {},
   };
 }
