@@ -20,7 +20,9 @@ export {
 export { buildSummaryPrompt, extractSummary, SUMMARY_SYSTEM_PROMPT, SUMMARY_TEMPLATE } from "./prompt.js";
 export {
   DEFAULT_TRANSCRIPT_LIMITS,
+  hasEarlierSummary,
   serializeForSummary,
+  stripSummaryPrefix,
   TIGHT_TRANSCRIPT_LIMITS,
   type TranscriptLimits,
   truncateMiddle,

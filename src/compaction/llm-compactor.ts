@@ -9,10 +9,11 @@ import type { Compactor, ModelCaller } from "../agent/loop-config.js";
 import { accumulate } from "../llm/accumulate.js";
 import { isProviderError, type ProviderError } from "../llm/errors.js";
 import { textOf } from "../llm/types.js";
-import { isCompactionSummary, planCompaction, type TokenEstimator } from "./cut-point.js";
+import { planCompaction, type TokenEstimator } from "./cut-point.js";
 import { buildSummaryPrompt, extractSummary, SUMMARY_SYSTEM_PROMPT } from "./prompt.js";
 import {
   DEFAULT_TRANSCRIPT_LIMITS,
+  hasEarlierSummary,
   serializeForSummary,
   TIGHT_TRANSCRIPT_LIMITS,
   type TranscriptLimits,
@@ -99,11 +100,11 @@ async function summarize(
   messages: AgentMessage[],
   options: LlmCompactorOptions & { model: string; signal: AbortSignal; instructions?: string },
 ): Promise<string> {
-  const hasEarlierSummary = messages.some(isCompactionSummary);
+  const earlier = hasEarlierSummary(messages);
   const attempts: TranscriptLimits[] = [DEFAULT_TRANSCRIPT_LIMITS, TIGHT_TRANSCRIPT_LIMITS];
   for (let i = 0; ; i++) {
     const prompt = buildSummaryPrompt(serializeForSummary(messages, attempts[i]), {
-      hasEarlierSummary,
+      hasEarlierSummary: earlier,
       instructions: options.instructions,
     });
     try {

@@ -3,8 +3,10 @@
  * As text, the provider's tool_use/tool_result pairing rules no longer apply to that call, and long
  * tool outputs can be cut so the summary request itself stays well inside the context window.
  */
+import { SUMMARY_PREFIX } from "../agent/context.js";
 import type { AgentMessage } from "../agent/events.js";
 import type { ContentBlock, ToolResultBlock } from "../llm/types.js";
+import { summaryText } from "../session/resume.js";
 import { isCompactionSummary } from "./cut-point.js";
 
 /** Per-block character limits of a transcript. */
@@ -51,11 +53,9 @@ export function serializeForSummary(
       if (isCompactionSummary(m)) parts.push(`[Earlier summary]:\n${m.content}`);
       continue;
     }
-    if (typeof m.content === "string") {
-      parts.push(`[${m.role === "user" ? "User" : "Assistant"}]: ${cut(m.content, limits.textChars)}`);
-      continue;
-    }
-    for (const block of m.content) {
+    const blocks: ContentBlock[] =
+      typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
+    for (const block of blocks) {
       const line = blockLine(block, m.role, toolNames, limits);
       if (line !== undefined) parts.push(line);
     }
@@ -70,9 +70,12 @@ function blockLine(
   limits: TranscriptLimits,
 ): string | undefined {
   switch (block.type) {
-    case "text":
+    case "text": {
       if (block.text.trim() === "") return undefined;
+      const earlier = role === "user" ? stripSummaryPrefix(block.text) : undefined;
+      if (earlier !== undefined) return `[Earlier summary]:\n${earlier}`;
       return `[${role === "user" ? "User" : "Assistant"}]: ${cut(block.text, limits.textChars)}`;
+    }
     case "thinking":
       if (limits.thinkingChars <= 0 || block.thinking.trim() === "") return undefined;
       return `[Assistant thinking]: ${cut(block.thinking, limits.thinkingChars)}`;
@@ -91,6 +94,25 @@ function blockLine(
       return `[Tool result ${name} ${block.tool_use_id}${status}]: ${cut(resultText(block), limits.toolResultChars)}`;
     }
   }
+}
+
+/** The prefixes an earlier summary carries as user text: in a live history, and in a resumed one. */
+const SUMMARY_TEXT_PREFIXES = [SUMMARY_PREFIX, summaryText("")];
+
+/** The summary inside a user text that carries one (a resumed session's opening), else undefined. */
+export function stripSummaryPrefix(text: string): string | undefined {
+  const prefix = SUMMARY_TEXT_PREFIXES.find((p) => text.startsWith(p));
+  return prefix === undefined ? undefined : text.slice(prefix.length);
+}
+
+/** True when `messages` carry an earlier summary, as a summary message or as a resumed opening text. */
+export function hasEarlierSummary(messages: AgentMessage[]): boolean {
+  return messages.some((m) => {
+    if (m.role === "custom") return isCompactionSummary(m);
+    if (m.role !== "user") return false;
+    const blocks = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
+    return blocks.some((b) => b.type === "text" && stripSummaryPrefix(b.text) !== undefined);
+  });
 }
 
 function resultText(block: ToolResultBlock): string {

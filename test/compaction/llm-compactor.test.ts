@@ -10,6 +10,7 @@ import { createModelCaller } from "../../src/agent/model-caller.js";
 import { createLlmCompactor } from "../../src/compaction/llm-compactor.js";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/compaction/prompt.js";
 import { createProviderRegistry } from "../../src/llm/resolve.js";
+import { summaryText } from "../../src/session/resume.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { filler } from "./histories.js";
 
@@ -191,6 +192,26 @@ describe("createLlmCompactor", () => {
     expect(summaries).toHaveLength(1);
     expect(summaries[0].content).toBe("merged summary");
     expect(outcome.messages[1]).toBe(history[3]);
+  });
+
+  it("recognizes the summary a resumed session opens with as an earlier summary", async () => {
+    mock.enqueue(reply.text("merged again"));
+    const history: AgentMessage[] = [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: summaryText("RESUMED-SUMMARY: exporter done") },
+          { type: "text", text: "continue with the docs" },
+        ],
+      },
+      { role: "assistant", content: [{ type: "text", text: "docs written" }] },
+      { role: "user", content: "publish it" },
+    ];
+    await run(compactor({ keepRecentTokens: 3 }), history);
+    const prompt = promptOf(0);
+    expect(prompt).toContain("[Earlier summary]:\nRESUMED-SUMMARY: exporter done");
+    expect(prompt).toContain("[User]: continue with the docs");
+    expect(prompt).toContain("Merge it into your summary");
   });
 
   it("appends a manual compaction's instructions to the request", async () => {
