@@ -176,13 +176,19 @@ async function httpTransport(
   return new SSEClientTransport(parsed, { requestInit, eventSourceInit });
 }
 
-/** Why a stdio server could not start, with its exit status and last stderr lines when it has them. */
+/** Why a server could not start: the error and its cause, a stdio server's exit status and stderr. */
 function describeFailure(err: unknown, stdio: GroupStdioTransport | undefined): string {
-  const message = err instanceof Error ? err.message : String(err);
+  let message = err instanceof Error ? err.message : String(err);
+  // fetch() says only "fetch failed"; the reason (ECONNREFUSED, a TLS error) is in its cause.
+  const cause =
+    err instanceof Error ? (err.cause as { message?: string; code?: string } | undefined) : undefined;
+  if (cause && (cause.message || cause.code)) message += ` (${cause.message || cause.code})`;
   if (!stdio) return message;
   const exit = stdio.exitDescription();
   const stderr = stdio.stderrTail();
-  const parts = [exit ? `the server ${exit} before it was ready` : message];
+  const parts = [
+    !exit ? message : `the server ${exit}${exit.startsWith("could not") ? "" : " before it was ready"}`,
+  ];
   if (stderr) parts.push(`stderr: ${stderr}`);
   return parts.join("; ");
 }

@@ -36,7 +36,7 @@ export function createStdioTransport(params: StdioParams): GroupStdioTransport {
   let child: ChildProcess | undefined;
   let exited: string | undefined;
   let stderr = "";
-  let closed = false;
+  let closing: Promise<void> | undefined;
   let closeReported = false;
   const readBuffer = new ReadBuffer();
   // The child's "error" and "close" events and our own close() may all happen: report one close.
@@ -54,6 +54,7 @@ export function createStdioTransport(params: StdioParams): GroupStdioTransport {
     stderrTail: () => stderr.trim(),
     start: () =>
       new Promise<void>((resolve, reject) => {
+        if (closing) return reject(new Error("the transport was closed before it started"));
         const proc = spawn(params.command, params.args ?? [], {
           cwd: params.cwd,
           env: { ...process.env, ...params.env },
@@ -62,7 +63,7 @@ export function createStdioTransport(params: StdioParams): GroupStdioTransport {
         });
         child = proc;
         proc.once("error", (err) => {
-          exited ??= `could not start: ${err.message}`;
+          exited ??= `could not be started (${err.message})`;
           reject(err);
           transport.onerror?.(err);
           reportClose();
@@ -109,26 +110,31 @@ export function createStdioTransport(params: StdioParams): GroupStdioTransport {
         if (stdin.write(serializeMessage(message))) resolve();
         else stdin.once("drain", resolve);
       }),
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      const proc = child;
-      if (proc?.pid !== undefined) {
-        const exitedNow = new Promise<void>((resolve) => {
-          if (proc.exitCode !== null || proc.signalCode !== null) resolve();
-          else proc.once("exit", () => resolve());
-        });
-        proc.stdin?.end();
-        // Well-behaved servers exit when their stdin closes; give them a moment, then kill the group
-        // anyway: a wrapper's children may still be running after the leader is gone.
-        await Promise.race([exitedNow, new Promise((r) => setTimeout(r, EXIT_ON_EOF_MS).unref())]);
-        await killProcessGroup(proc.pid, 1000);
-        proc.stdout?.destroy();
-        proc.stderr?.destroy();
-      }
-      readBuffer.clear();
-      reportClose();
+    // Every caller (the client on a failed connect, the connector, the manager) waits for the same
+    // close, so nobody returns while the process group is still being killed.
+    close: () => {
+      closing ??= closeNow();
+      return closing;
     },
   };
+
+  async function closeNow(): Promise<void> {
+    const proc = child;
+    if (proc?.pid !== undefined) {
+      const exitedNow = new Promise<void>((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) resolve();
+        else proc.once("exit", () => resolve());
+      });
+      proc.stdin?.end();
+      // Well-behaved servers exit when their stdin closes; give them a moment, then kill the group
+      // anyway: a wrapper's children may still be running after the leader is gone.
+      await Promise.race([exitedNow, new Promise((r) => setTimeout(r, EXIT_ON_EOF_MS).unref())]);
+      await killProcessGroup(proc.pid, 1000);
+      proc.stdout?.destroy();
+      proc.stderr?.destroy();
+    }
+    readBuffer.clear();
+    reportClose();
+  }
   return transport;
 }

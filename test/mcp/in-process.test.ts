@@ -189,13 +189,19 @@ describe("manager lifecycle", () => {
     expect(m.tools()).toEqual([]);
   });
 
-  it("ready(timeout) returns after the bound while a server is still pending", async () => {
-    const script = "setInterval(() => {}, 1000)";
+  it("ready(timeout) returns after the bound while a server is still pending; close() kills it", async () => {
+    const pidFile = path.join(dir, "pending.pid");
+    const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
     const m = manager({ hang: { command: process.execPath, args: ["-e", script] } });
     const started = Date.now();
     await m.ready(200);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(m.status()[0].status).toBe("pending");
+    expect(await waitFor(() => fs.existsSync(pidFile))).toBe(true);
+    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    await m.close();
+    // close() resolves only once the process group is gone: no polling needed.
+    expect(alive(pid)).toBe(false);
   });
 });
 
