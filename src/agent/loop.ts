@@ -151,7 +151,7 @@ export async function agentLoop(
           if (signal.aborted) return finishRun(run, abortReason(run));
           if (batch.stopReason) {
             run.errors.push(batch.stopReason);
-            return finishRun(run, "hook");
+            return finishRun(run, batch.interrupted ? "interrupted" : "hook");
           }
           if (await stopConditionMet(run)) return finishRun(run, "predicate");
           await deliverSteering(run);

@@ -20,6 +20,8 @@ export interface ToolBatchOutcome {
   additionalContext: string[];
   /** Set when a hook or a permission answer asked to end the run. */
   stopReason?: string;
+  /** True when the stop came from a permission answer with `interrupt: true` (an interrupt, not a hook). */
+  interrupted?: boolean;
   /** True when calls were skipped because a steering message arrived. */
   steered: boolean;
   permissionDenials: Array<{ tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }>;
@@ -146,7 +148,10 @@ async function runOneCall(
           message: decision.message,
         });
       }
-      if (decision.interrupt) outcome.stopReason = `permission denied for ${call.name}`;
+      if (decision.interrupt) {
+        outcome.stopReason = `the user denied ${call.name} and asked to stop`;
+        outcome.interrupted = decision.permissionDenial === true;
+      }
       return errorResult(call, decision.message);
     }
     input = decision.input;
