@@ -2,6 +2,7 @@
  * MCP support: server configs with the Claude Agent SDK's shapes, in-process servers (`tool`,
  * `createSdkMcpServer`) and the per-session manager. Importing this never loads the MCP SDK.
  */
+export { type ParsedMcpConfig, parseMcpConfig } from "./config-file.js";
 export { createMcpManager } from "./manager.js";
 export { type CreateSdkMcpServerOptions, createSdkMcpServer, tool } from "./sdk-server.js";
 export { mapCallToolResult, mcpToolName, sanitizeName, sideEffectOf } from "./tool-adapter.js";
