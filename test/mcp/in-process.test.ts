@@ -115,6 +115,32 @@ describe("in-process MCP servers", () => {
   });
 });
 
+describe("live McpServer instances", () => {
+  it("accepts a caller-built McpServer and follows its tool list as it changes", async () => {
+    const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+    const server = new McpServer({ name: "live", version: "1.0.0" });
+    server.registerTool("first", { description: "First" }, async () => ({
+      content: [{ type: "text", text: "1" }],
+    }));
+    const changes: number[] = [];
+    const m = createMcpManager({
+      servers: { live: { type: "sdk", name: "live", instance: server } },
+      cwd: dir,
+      onStatusChange: (s) => changes.push(s[0]?.tools?.length ?? 0),
+    });
+    managers.push(m);
+    await m.ready();
+    expect(m.tools().map((t) => t.name)).toEqual(["mcp__live__first"]);
+    server.registerTool("second", { description: "Second" }, async () => ({
+      content: [{ type: "text", text: "2" }],
+    }));
+    expect(await waitFor(() => m.tools().length === 2)).toBe(true);
+    const second = m.tools().find((t) => t.name === "mcp__live__second")!;
+    expect(firstText(await runTool(second, {}, toolContext()))).toBe("2");
+    expect(changes).toEqual([1, 2]);
+  });
+});
+
 describe("manager lifecycle", () => {
   it("setServers adds new servers, removes missing ones and kills removed stdio servers", async () => {
     const m = manager({ local: inProcess() });
