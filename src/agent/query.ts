@@ -93,6 +93,7 @@ export function query(params: {
   let lastResult: SDKResultMessage | undefined;
   let lastExit: ExitReason | undefined;
   let turns = 0;
+  let currentRun: Promise<unknown> = Promise.resolve();
   const finished = drive();
 
   if (typeof params.prompt === "string") {
@@ -129,9 +130,11 @@ export function query(params: {
         const started = Date.now();
         output.push(runtime.initMessage());
         const userInput = await runtime.beforeRun([input], runAbort.signal);
-        const outcome = await agentLoop(runtime.loopConfig, runtime.session, userInput, runAbort.signal, {
+        const running = agentLoop(runtime.loopConfig, runtime.session, userInput, runAbort.signal, {
           interrupted: () => interrupted,
         });
+        currentRun = running;
+        const outcome = await running;
         runtime.signal.removeEventListener("abort", stopRun);
         turns += outcome.numTurns;
         lastExit = outcome.exitReason;
@@ -195,7 +198,11 @@ export function query(params: {
     steer(content, opts) {
       runtime.steer({ role: "user", content }, opts?.interrupt === true);
     },
-    compact: (instructions) => runtime.compactNow(instructions),
+    async compact(instructions) {
+      // Between runs, at once; during a run, as soon as it ends (the history is not swapped mid-turn).
+      await currentRun;
+      await runtime.compactNow(instructions);
+    },
     done: async () => {
       await finished;
       return lastResult;

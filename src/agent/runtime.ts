@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
+import { createLlmCompactor } from "../compaction/llm-compactor.js";
 import { createHookRunner } from "../hooks/runner.js";
 import type { HookEvent, HookEventFields, HooksConfig, SettingsHooks } from "../hooks/types.js";
 import { createModelCatalog } from "../llm/catalog.js";
@@ -17,7 +18,7 @@ import { createToolRegistry } from "../tools/registry.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
 import { createLoopSession, type LoopSession } from "./context.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
-import type { LoopConfig } from "./loop-config.js";
+import type { Compactor, LoopConfig } from "./loop-config.js";
 import { createModelCaller } from "./model-caller.js";
 import type { QueryOptions } from "./options.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
@@ -157,7 +158,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     costOf: (model, usage) => computeCost(usage, catalog.get(model)).costUsd,
     contextWindowOf: (model) => catalog.get(model)?.contextWindow,
     toolConcurrency: options.toolConcurrency,
-    compact: options.compactor,
+    compact: async (messages, compactOptions) => compactWithHooks(messages, compactOptions),
     beforeToolCall: createBeforeToolCall(hooks, permissions, reportHookProblem),
     afterToolCall: createAfterToolCall(hooks, reportHookProblem),
     onStop: async (signal) => {
@@ -196,6 +197,35 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     const result = await hooks.run(event, fields, { signal });
     reportErrors(result.errors);
     return result;
+  };
+
+  const summarizer =
+    options.compactor ??
+    createLlmCompactor({
+      callModel: loopConfig.callModel,
+      maxSummaryTokens: Math.min(8192, catalog.get(configuredModel)?.maxOutputTokens ?? 8192),
+      onRetry: (info) => emit({ type: "retry", ...info }),
+    });
+  /** The summarizer inside PreCompact / PostCompact hooks, with the boundary written to the transcript. */
+  const compactWithHooks: Compactor = async (messages, compactOptions) => {
+    const trigger = compactOptions.trigger === "manual" ? "manual" : "auto";
+    const pre = await fire(
+      "PreCompact",
+      { trigger, custom_instructions: compactOptions.instructions ?? null },
+      compactOptions.signal,
+    );
+    if (pre?.blocked)
+      throw new Error(`A PreCompact hook blocked compaction: ${pre.blockReason ?? "no reason given"}`);
+    const outcome = await summarizer(messages, compactOptions);
+    binding?.recordCompaction({
+      trigger,
+      preTokens: outcome.preTokens,
+      postTokens: outcome.postTokens,
+      summary: outcome.summary,
+      kept: outcome.messages.filter((m) => m.role !== "custom"),
+    });
+    await fire("PostCompact", { trigger, compact_summary: outcome.summary }, compactOptions.signal);
+    return outcome;
   };
 
   const debugSink = options.debug || options.debugFile ? createDebugSink(options.debugFile) : undefined;
@@ -297,8 +327,28 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       steering.push(message);
       if (interruptTools) steeringUrgent = true;
     },
-    async compactNow() {
-      throw new Error("No compactor is configured for this session.");
+    async compactNow(instructions) {
+      state.set("compacting");
+      try {
+        const outcome = await compactWithHooks(session.messages, {
+          trigger: "manual",
+          signal: controller.signal,
+          model: loopConfig.getModel(),
+          instructions,
+        });
+        session.messages = outcome.messages;
+        session.lastCallUsage = undefined;
+        session.lastCallMessageCount = 0;
+        emit({
+          type: "context_compacted",
+          report: outcome.summary,
+          trigger: "manual",
+          preTokens: outcome.preTokens,
+          postTokens: outcome.postTokens,
+        });
+      } finally {
+        state.set("idle");
+      }
     },
     debugTrace(event) {
       if (!debugSink || event.type === "message_update") return;
