@@ -84,7 +84,15 @@ export type AgentEvent =
       preTokens: number;
       postTokens: number;
     }
-  | { type: "warning"; message: string };
+  | { type: "warning"; message: string }
+  /** An event of a subagent started by the Task call `parentToolUseId`. */
+  | {
+      type: "subagent_event";
+      parentToolUseId: string;
+      agentId: string;
+      agentType: string;
+      event: AgentEvent;
+    };
 
 /** Receives agent events. Must not throw; a thrown error is ignored by the loop. */
 export type AgentEventListener = (event: AgentEvent) => void;

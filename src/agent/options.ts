@@ -6,6 +6,7 @@ import type { ModelInfo } from "../llm/models.js";
 import type { ProviderSpec } from "../llm/resolve.js";
 import type { RetryOptions } from "../llm/retry.js";
 import type { Message } from "../llm/types.js";
+import type { McpServerConfig } from "../mcp/types.js";
 import type { CanUseTool } from "../permissions/types.js";
 import type { SessionStore } from "../session/types.js";
 import type { Tool } from "../tools/types.js";
@@ -13,6 +14,7 @@ import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { Compactor } from "./loop-config.js";
 import type { PermissionModeName } from "./sdk-messages.js";
 import type { StopCondition } from "./stop-conditions.js";
+import type { AgentDefinition } from "./subagents.js";
 
 /** A system prompt: plain text, or the built-in coding-agent prompt with text appended. */
 export type SystemPromptOption = string | { type: "preset"; preset: "goat" | "claude_code"; append?: string };
@@ -100,6 +102,12 @@ export interface QueryOptions {
   retry?: RetryOptions;
   /** Most tool calls running at once (default 10). */
   toolConcurrency?: number;
+  /** MCP servers by name: stdio, HTTP, SSE, or in-process (`createSdkMcpServer`). Tools appear as `mcp__<server>__<tool>`. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** How long the first model call waits for MCP servers to connect (default 5 s); late ones join later. */
+  mcpStartupTimeoutMs?: number;
+  /** Subagents the model can start with the Task tool; the general-purpose agent when empty. */
+  agents?: Record<string, AgentDefinition>;
   /** Custom summarizer for compaction. */
   compactor?: Compactor;
   /** Receives every agent event (the fine-grained stream) besides the SDK messages. */

@@ -5,8 +5,9 @@
  * `result` per user message, until the input ends.
  */
 import type { ContentBlock, Usage } from "../llm/types.js";
+import type { McpServerConfig, McpServerStatus, McpSetServersResult } from "../mcp/types.js";
 import { createAsyncQueue } from "./async-queue.js";
-import type { AgentMessage, ExitReason } from "./events.js";
+import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
 import { agentLoop } from "./loop.js";
 import type { QueryOptions } from "./options.js";
 import { buildResultMessage } from "./result-message.js";
@@ -40,6 +41,14 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   steer(content: string, options?: { interrupt?: boolean }): void;
   /** Compacts the history now (between runs, or at the next turn boundary of the current one). */
   compact(instructions?: string): Promise<void>;
+  /** Every configured MCP server and its status (`connected`, `failed`, `pending`, `disabled`). */
+  mcpServerStatus(): Promise<McpServerStatus[]>;
+  /** Replaces the MCP servers added at run time; those from the options stay. */
+  setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
+  /** Closes an MCP server and connects it again. */
+  reconnectMcpServer(name: string): Promise<void>;
+  /** Disables or re-enables an MCP server. */
+  toggleMcpServer(name: string, enabled: boolean): Promise<void>;
   /** Resolves with the last result message once the query has ended. */
   done(): Promise<SDKResultMessage | undefined>;
   readonly sessionId: string;
@@ -78,8 +87,24 @@ export function query(params: {
     includePartialMessages: options.includePartialMessages === true,
     push: (m) => output.push(m),
   });
-  const onEvent = (event: Parameters<typeof toSdk>[0]) => {
-    toSdk(event);
+  // A subagent's events become SDK messages marked with its Task call's id.
+  const childStreams = new Map<string, (event: AgentEvent) => void>();
+  const toSdkFor = (parentToolUseId: string) => {
+    let stream = childStreams.get(parentToolUseId);
+    if (!stream) {
+      stream = createSdkStream({
+        sessionId: () => runtime.sessionId,
+        includePartialMessages: options.includePartialMessages === true,
+        push: (m) => output.push(m),
+        parentToolUseId,
+      });
+      childStreams.set(parentToolUseId, stream);
+    }
+    return stream;
+  };
+  const onEvent = (event: AgentEvent) => {
+    if (event.type === "subagent_event") toSdkFor(event.parentToolUseId)(event.event);
+    else toSdk(event);
     runtime.debugTrace(event);
     try {
       options.onEvent?.(event);
@@ -203,6 +228,10 @@ export function query(params: {
       await currentRun;
       await runtime.compactNow(instructions);
     },
+    mcpServerStatus: async () => runtime.mcp()?.status() ?? [],
+    setMcpServers: (servers) => runtime.setMcpServers(servers),
+    reconnectMcpServer: async (name) => runtime.mcp()?.reconnect(name),
+    toggleMcpServer: async (name, enabled) => runtime.mcp()?.toggle(name, enabled),
     done: async () => {
       await finished;
       return lastResult;

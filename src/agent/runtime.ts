@@ -12,6 +12,7 @@ import { createModelCatalog } from "../llm/catalog.js";
 import { computeCost } from "../llm/cost.js";
 import { createProviderRegistry, type ProviderSpec } from "../llm/resolve.js";
 import { textOf } from "../llm/types.js";
+import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
 import { resolveTools } from "../tools/builtin.js";
 import { createToolRegistry } from "../tools/registry.js";
@@ -24,6 +25,7 @@ import type { QueryOptions } from "./options.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
 import { openSession, type SessionBinding } from "./session-binding.js";
 import { createAgentState, type MutableAgentState } from "./state.js";
+import { createTaskTool, type SubagentParent } from "./subagents.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
 import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
 import { GOAT_VERSION } from "./version.js";
@@ -52,6 +54,10 @@ export interface Runtime {
   steer(message: AgentMessage, interruptTools: boolean): void;
   compactNow(instructions?: string): Promise<void>;
   debugTrace(event: AgentEvent): void;
+  /** The session's MCP servers (undefined when none are configured). */
+  mcp(): McpManager | undefined;
+  /** Replaces the servers added at run time (those from the options stay), starting a manager if needed. */
+  setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
 }
 
 /** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */
@@ -91,9 +97,22 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   registry.resolve(configuredModel);
   const catalog = createModelCatalog(options.models ?? []);
   // `disallowedTools` removes plain names from the model's view; pattern rules go to permissions.
-  const tools = createToolRegistry(resolveTools(options.tools))
+  // `Task` is built by the runtime (it needs the session); every other name is a built-in tool.
+  const wantsTask =
+    options.tools === undefined || options.tools.includes("Task") || options.agents !== undefined;
+  const ownTools = createToolRegistry(resolveTools(options.tools?.filter((t) => t !== "Task")))
     .filter({ disallowedTools: options.disallowedTools })
     .list();
+  const disallowed = new Set(options.disallowedTools ?? []);
+  let mcp: McpManager | undefined;
+  const taskTool =
+    wantsTask && !disallowed.has("Task")
+      ? createTaskTool(options.agents ?? {}, () => subagentParent())
+      : undefined;
+  const staticTools = taskTool ? [...ownTools, taskTool] : ownTools;
+  /** The tools of the next model call: MCP servers may connect, fail or change their tools mid-session. */
+  const currentTools = () =>
+    mcp ? [...staticTools, ...mcp.tools().filter((t) => !disallowed.has(t.name))] : staticTools;
   const reportHookProblem = (message: string) => emit({ type: "warning", message });
   const hooks = createHookRunner({
     ...splitHooks(options.hooks),
@@ -131,8 +150,10 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     cwd,
     getModel: () => modelOverride ?? configuredModel,
     callModel: createModelCaller(registry, { retry: options.retry, fallbackModel: options.fallbackModel }),
-    systemPrompt: resolveSystemPrompt(options.systemPrompt, { cwd, tools: tools.map((t) => t.name) }),
-    tools,
+    systemPrompt: resolveSystemPrompt(options.systemPrompt, { cwd, tools: staticTools.map((t) => t.name) }),
+    get tools() {
+      return currentTools();
+    },
     maxTurns: options.maxTurns,
     maxBudgetUsd: options.maxBudgetUsd,
     maxTokens,
@@ -199,6 +220,34 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     return result;
   };
 
+  const subagentParent = (): SubagentParent => ({
+    config: loopConfig,
+    session,
+    tools: currentTools().filter((t) => t !== taskTool),
+    fireSubagentHook: async (event, fields, signal) => {
+      if (event === "SubagentStart") await fire("SubagentStart", fields as never, signal);
+      else
+        await fire(
+          "SubagentStop",
+          { ...fields, agent_transcript_path: "", stop_hook_active: false } as never,
+          signal,
+        );
+    },
+    openChildTranscript:
+      options.persistSession === false && !options.sessionStore
+        ? undefined
+        : async (agentId) => {
+            const child = await openSession({
+              cwd,
+              model: loopConfig.getModel(),
+              sessionId: `${sessionId}.agent-${agentId}`,
+              sessionStore: options.sessionStore,
+              goatHome: env.GOAT_HOME,
+            });
+            return { onMessage: child.recordMessage, close: child.close };
+          },
+  });
+
   const summarizer =
     options.compactor ??
     createLlmCompactor({
@@ -253,6 +302,13 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       });
       sessionId = binding.sessionId;
       loopConfig.sessionId = sessionId;
+      if (options.mcpServers && Object.keys(options.mcpServers).length > 0) {
+        // Loaded only when used: programs without MCP never pay for the MCP SDK at start-up.
+        const { createMcpManager } = await import("../mcp/manager.js");
+        mcp = createMcpManager({ servers: options.mcpServers, cwd, signal: controller.signal });
+        // Servers connect in parallel; the first call waits for them only up to a bound.
+        await mcp.ready(options.mcpStartupTimeoutMs ?? 5_000);
+      }
       session.messages = binding.messages;
       const source = binding.resumed ? "resume" : "startup";
       const started = await fire("SessionStart", { source, model: configuredModel }, controller.signal);
@@ -265,8 +321,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       session_id: sessionId,
       cwd,
       model: loopConfig.getModel(),
-      tools: tools.map((t) => t.name),
-      mcp_servers: [],
+      tools: currentTools().map((t) => t.name),
+      mcp_servers: mcp ? mcp.status().map(({ name, status }) => ({ name, status })) : [],
+      agents: taskTool ? Object.keys(options.agents ?? { "general-purpose": true }) : undefined,
       permissionMode: permissions.mode,
       slash_commands: [],
       apiKeySource: "environment",
@@ -305,6 +362,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         await fire("SessionEnd", { reason }, new AbortController().signal);
       } finally {
         await disposeToolSessionState(loopConfig.toolState);
+        await mcp?.close();
         await binding?.close().catch((error) => {
           const text = error instanceof Error ? error.message : String(error);
           reportHookProblem(`The session transcript could not be written: ${text}`);
@@ -349,6 +407,14 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       } finally {
         state.set("idle");
       }
+    },
+    mcp: () => mcp,
+    async setMcpServers(servers) {
+      const all = { ...(options.mcpServers ?? {}), ...servers };
+      if (mcp) return mcp.setServers(all);
+      const { createMcpManager } = await import("../mcp/manager.js");
+      mcp = createMcpManager({ servers: {}, cwd, signal: controller.signal });
+      return mcp.setServers(all);
     },
     debugTrace(event) {
       if (!debugSink || event.type === "message_update") return;

@@ -13,11 +13,14 @@ export interface SdkStreamOptions {
   sessionId: () => string;
   includePartialMessages: boolean;
   push: (message: SDKMessage) => void;
+  /** Set for a subagent's stream: the Task call its messages belong to. */
+  parentToolUseId?: string;
 }
 
 /** Returns an agent-event listener that pushes the matching SDK messages. */
 export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) => void {
   const { push } = options;
+  const parent = options.parentToolUseId ?? null;
   // Structured tool output waits here between the tool's end and the tool-results message.
   const details = new Map<string, unknown>();
   const base = () => ({ uuid: randomUUID(), session_id: options.sessionId() });
@@ -27,14 +30,14 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
       case "message_update":
         if (!options.includePartialMessages) return;
         for (const raw of toRawStreamEvents(event.event)) {
-          push({ type: "stream_event", ...base(), event: raw, parent_tool_use_id: null });
+          push({ type: "stream_event", ...base(), event: raw, parent_tool_use_id: parent });
         }
         return;
       case "message_end":
         if (event.message.content.length === 0 && event.message.stop_reason !== "error") return;
         {
           const b = base();
-          push(toSDKAssistant(event.message, b.session_id, b.uuid));
+          push({ ...toSDKAssistant(event.message, b.session_id, b.uuid), parent_tool_use_id: parent });
         }
         return;
       case "message_appended": {
@@ -48,7 +51,7 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
             type: "user",
             ...base(),
             message: { role: "user", content: [result] },
-            parent_tool_use_id: null,
+            parent_tool_use_id: parent,
             ...(d !== undefined ? { tool_use_result: d } : {}),
           });
         }
@@ -60,7 +63,7 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
           ...base(),
           tool_use_id: event.toolUseId,
           tool_name: event.name,
-          parent_tool_use_id: null,
+          parent_tool_use_id: parent,
           elapsed_time_seconds: 0,
         });
         return;
@@ -70,7 +73,7 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
           ...base(),
           tool_use_id: event.toolUseId,
           tool_name: event.name,
-          parent_tool_use_id: null,
+          parent_tool_use_id: parent,
           elapsed_time_seconds: event.elapsedMs / 1000,
           output: event.update,
         });

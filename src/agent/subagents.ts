@@ -1,0 +1,182 @@
+/**
+ * Subagents: the Task tool runs a child loop with its own context, system prompt, tool subset and
+ * model. The child shares the parent's permissions and hooks (through the same before/after tool
+ * call functions), its abort signal (interrupting the parent stops the child) and its cost ledger
+ * (the child's usage is added to the parent's totals). Its events reach the parent's stream marked
+ * with the Task call's id.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { defineTool } from "../tools/define-tool.js";
+import type { Tool } from "../tools/types.js";
+import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
+import { createLoopSession, type LoopSession, recordUsage } from "./context.js";
+import type { AgentEvent } from "./events.js";
+import { agentLoop } from "./loop.js";
+import type { LoopConfig } from "./loop-config.js";
+import { createAgentState } from "./state.js";
+
+/** A subagent the model can start with the Task tool (the Claude Agent SDK's `AgentDefinition`). */
+export interface AgentDefinition {
+  /** When to use this agent; the model reads it in the Task tool's description. */
+  description: string;
+  /** The subagent's system prompt. */
+  prompt: string;
+  /** Tool names it may use (default: the parent's tools, without Task). */
+  tools?: string[];
+  /** `provider/model`, or `inherit` (default) for the parent's model. */
+  model?: string;
+  maxTurns?: number;
+}
+
+/** The agent used when none are defined. */
+export const GENERAL_PURPOSE_AGENT: AgentDefinition = {
+  description:
+    "General-purpose agent for researching complex questions, searching for code, and running multi-step tasks on its own.",
+  prompt:
+    "You are a subagent started by another agent to do one task. Do it completely with the tools you have, then answer with a concise report of what you found or did: that answer is all the other agent will see.",
+};
+
+/** What a subagent run needs from its parent session. */
+export interface SubagentParent {
+  config: LoopConfig;
+  session: LoopSession;
+  /** Every tool of the parent session, by name (the Task tool itself excluded). */
+  tools: Tool[];
+  /** Runs a hook point and returns whether it blocked (SubagentStart / SubagentStop). */
+  fireSubagentHook: (
+    event: "SubagentStart" | "SubagentStop",
+    fields: {
+      agent_id: string;
+      agent_type: string;
+      last_assistant_message?: string;
+      stop_hook_active?: boolean;
+    },
+    signal: AbortSignal,
+  ) => Promise<void>;
+  /** Stores the child's transcript beside the parent's; returns its recorder hooks. */
+  openChildTranscript?: (
+    agentId: string,
+  ) => Promise<{ onMessage: LoopConfig["onMessage"]; close: () => Promise<void> }>;
+}
+
+/** Input of the Task tool. */
+const taskInput = z.object({
+  description: z.string().describe("A short (3-5 word) description of the task"),
+  prompt: z.string().describe("The task for the agent to perform"),
+  subagent_type: z.string().describe("The type of specialized agent to use for this task"),
+});
+
+/** Builds the Task tool for `agents` (the general-purpose agent when empty). */
+export function createTaskTool(agents: Record<string, AgentDefinition>, parent: () => SubagentParent): Tool {
+  const available = Object.keys(agents).length > 0 ? agents : { "general-purpose": GENERAL_PURPOSE_AGENT };
+  const list = Object.entries(available)
+    .map(([name, def]) => `- ${name}: ${def.description}`)
+    .join("\n");
+  return defineTool({
+    name: "Task",
+    description: `Launch a new agent to handle a complex, multi-step task on its own. Available agent types:\n${list}\n\nSeveral Task calls in one answer run at the same time. The agent's final answer is returned to you; the user does not see it.`,
+    inputSchema: taskInput,
+    // The child's own tool calls go through permissions one by one; the Task calls can overlap.
+    sideEffect: "read",
+    execute: async (input, ctx) => {
+      const def = available[input.subagent_type];
+      if (!def) {
+        return {
+          content: `Unknown subagent_type "${input.subagent_type}". Available: ${Object.keys(available).join(", ")}.`,
+          isError: true,
+        };
+      }
+      return runSubagent(parent(), input.subagent_type, def, input.prompt, ctx.signal, ctx.toolUseId);
+    },
+  });
+}
+
+/** Runs one subagent to the end and returns its final answer as a tool result. */
+export async function runSubagent(
+  parent: SubagentParent,
+  agentType: string,
+  def: AgentDefinition,
+  prompt: string,
+  signal: AbortSignal,
+  toolUseId: string,
+) {
+  const agentId = randomUUID();
+  const parentConfig = parent.config;
+  const model = !def.model || def.model === "inherit" ? parentConfig.getModel() : def.model;
+  const tools = def.tools ? parent.tools.filter((t) => def.tools!.includes(t.name)) : parent.tools;
+  const transcript = await parent.openChildTranscript?.(agentId);
+  const remainingBudget =
+    parentConfig.maxBudgetUsd === undefined
+      ? undefined
+      : parentConfig.maxBudgetUsd - parent.session.totalCostUsd;
+  const child: LoopConfig = {
+    ...parentConfig,
+    getModel: () => model,
+    systemPrompt: def.prompt,
+    tools,
+    maxTurns: def.maxTurns,
+    maxBudgetUsd: remainingBudget,
+    stopWhen: [],
+    getSteeringMessages: undefined,
+    steeringInterruptsTools: undefined,
+    getFollowUpMessages: undefined,
+    onStop: undefined,
+    onMessage: transcript?.onMessage,
+    persistBarrier: undefined,
+    toolState: createToolSessionState(),
+    state: createAgentState(),
+    emit: (event: AgentEvent) =>
+      parentConfig.emit({ type: "subagent_event", parentToolUseId: toolUseId, agentId, agentType, event }),
+  };
+  const childSession = createLoopSession();
+  await parent.fireSubagentHook("SubagentStart", { agent_id: agentId, agent_type: agentType }, signal);
+  try {
+    const outcome = await agentLoop(child, childSession, [{ role: "user", content: prompt }], signal, {
+      interrupted: () => signal.aborted,
+    });
+    // The parent's ledger counts the child's calls, per model.
+    for (const [name, usage] of Object.entries(childSession.modelUsage)) {
+      recordUsage(
+        parent.session,
+        name,
+        {
+          input_tokens: usage.inputTokens,
+          output_tokens: usage.outputTokens,
+          cache_read_input_tokens: usage.cacheReadInputTokens,
+          cache_creation_input_tokens: usage.cacheCreationInputTokens,
+        },
+        usage.costUSD,
+        { contextWindow: usage.contextWindow, maxOutputTokens: usage.maxOutputTokens },
+      );
+    }
+    await parent.fireSubagentHook(
+      "SubagentStop",
+      {
+        agent_id: agentId,
+        agent_type: agentType,
+        last_assistant_message: outcome.resultText,
+        stop_hook_active: false,
+      },
+      signal,
+    );
+    const failed = !["end_turn", "predicate", "stop_sequence", "hook"].includes(outcome.exitReason);
+    const text = failed
+      ? `The ${agentType} agent stopped (${outcome.exitReason}): ${outcome.errors.join("; ") || "no answer"}.${outcome.resultText ? `\nIts last answer:\n${outcome.resultText}` : ""}`
+      : outcome.resultText || "(the agent finished without a text answer)";
+    return {
+      content: text,
+      isError: failed,
+      details: {
+        agentId,
+        agentType,
+        numTurns: outcome.numTurns,
+        costUsd: outcome.costUsd,
+        exitReason: outcome.exitReason,
+      },
+    };
+  } finally {
+    await disposeToolSessionState(child.toolState);
+    await transcript?.close();
+  }
+}
