@@ -69,10 +69,17 @@ export { createAgentState, isTerminalPhase } from "./agent/state.js";
 export type { StepResult, StopCondition } from "./agent/stop-conditions.js";
 /** Stop predicates for `stopWhen`: after N steps, after a tool call, past a cost or token count. */
 export { costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./agent/stop-conditions.js";
+/** A subagent definition (the Claude Agent SDK's `AgentDefinition`). */
+export type { AgentDefinition, SubagentParent } from "./agent/subagents.js";
+/** Subagents for the Task tool, and the built-in general-purpose agent. */
+export { createTaskTool, GENERAL_PURPOSE_AGENT, runSubagent } from "./agent/subagents.js";
 /** The built-in coding-agent system prompt, and the minimal default. */
 export { codingAgentPrompt, MINIMAL_SYSTEM_PROMPT } from "./agent/system-prompt.js";
 /** Goat's version. */
 export { GOAT_VERSION } from "./agent/version.js";
+// ---- Compaction, MCP, subagents -----------------------------------------------------------------
+/** The default summarizer and the pure helpers behind it (cut points that never split a tool pair). */
+export * from "./compaction/index.js";
 /** Hook events, callbacks, command hooks from settings files, and the runner. */
 export * from "./hooks/index.js";
 /** A PreToolUse hook's `permissionDecision` value. */
@@ -138,6 +145,8 @@ export type {
 } from "./llm/types.js";
 /** Helpers over messages and usage. */
 export { addUsage, emptyUsage, textOf, toolCallsOf } from "./llm/types.js";
+/** MCP servers (stdio, HTTP, SSE, in-process), `createSdkMcpServer` and the `tool()` helper. */
+export * from "./mcp/index.js";
 /** The decision a PreToolUse hook hands to the permission engine (both modules name one; this wins). */
 export type { HookPermissionDecision } from "./permissions/index.js";
 // ---- Permissions, hooks, sessions ---------------------------------------------------------------
