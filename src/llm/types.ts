@@ -122,7 +122,11 @@ export interface ToolDefinition {
 }
 
 /** How the model may choose tools. */
-export type ToolChoice = { type: "auto" } | { type: "any" } | { type: "none" } | { type: "tool"; name: string };
+export type ToolChoice =
+  | { type: "auto" }
+  | { type: "any" }
+  | { type: "none" }
+  | { type: "tool"; name: string };
 
 /** One model call, independent of the provider. */
 export interface ModelRequest {

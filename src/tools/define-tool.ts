@@ -28,7 +28,9 @@ export interface ToolSpec<TInput, TDetails> {
  *   execute: async ({ a, b }) => ({ content: String(a + b) }),
  * });
  */
-export function defineTool<TInput, TDetails = unknown>(spec: ToolSpec<TInput, TDetails>): Tool<TInput, TDetails> {
+export function defineTool<TInput, TDetails = unknown>(
+  spec: ToolSpec<TInput, TDetails>,
+): Tool<TInput, TDetails> {
   if (!/^[a-zA-Z0-9_-]{1,128}$/.test(spec.name)) {
     throw new Error(`Tool name "${spec.name}" must be 1-128 letters, digits, "_" or "-"`);
   }

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { QueryOptions } from "../../src/agent/options.js";
 import { query } from "../../src/agent/query.js";
 import type { HookCallback } from "../../src/hooks/types.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
@@ -25,7 +26,7 @@ beforeEach(() => {
 });
 
 /** Options with the real core tools and the default permission mode. */
-const guarded = (extra = {}) =>
+const guarded = (extra: QueryOptions = {}) =>
   mockOptions(mock, "anthropic", {
     cwd,
     tools: ["Bash", "Read", "Write"],

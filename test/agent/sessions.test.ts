@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { QueryOptions } from "../../src/agent/options.js";
 import { query } from "../../src/agent/query.js";
 import { listSessions } from "../../src/session/api.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
@@ -28,7 +29,7 @@ beforeEach(() => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), "goat-cwd-"));
 });
 
-const persisted = (extra = {}) =>
+const persisted = (extra: QueryOptions = {}) =>
   mockOptions(mock, "anthropic", {
     persistSession: true,
     cwd,
