@@ -119,6 +119,8 @@ export function query(params: {
   let lastExit: ExitReason | undefined;
   let turns = 0;
   let currentRun: Promise<unknown> = Promise.resolve();
+  let inRun = false;
+  let closed = false;
   const finished = drive();
 
   if (typeof params.prompt === "string") {
@@ -147,7 +149,8 @@ export function query(params: {
       await runtime.start();
       for (;;) {
         const input = await inputs.next();
-        if (input === undefined || runtime.signal.aborted) break;
+        if (input === undefined || closed || runtime.signal.aborted) break;
+        inRun = true;
         runAbort = new AbortController();
         const stopRun = () => runAbort?.abort();
         runtime.signal.addEventListener("abort", stopRun, { once: true });
@@ -160,6 +163,8 @@ export function query(params: {
         });
         currentRun = running;
         const outcome = await running;
+        currentRun = Promise.resolve();
+        inRun = false;
         runtime.signal.removeEventListener("abort", stopRun);
         turns += outcome.numTurns;
         lastExit = outcome.exitReason;
@@ -204,8 +209,10 @@ export function query(params: {
       runAbort?.abort();
     },
     close() {
-      runtime.abort();
       inputs.close();
+      // Between runs there is nothing to stop: the session ends cleanly. During a run, it is aborted.
+      closed = true;
+      if (inRun) runtime.abort();
     },
     async setModel(model) {
       runtime.setModel(model);

@@ -1,0 +1,171 @@
+/**
+ * End to end with the real core tools over both wire formats, the Agent class, subagent hooks and
+ * transcripts, PermissionRequest hooks and the debug trace.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Agent } from "../../src/agent/agent.js";
+import { query } from "../../src/agent/query.js";
+import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { collect, FORMATS, mockOptions, resultOf, toolResultsSent } from "./helpers.js";
+
+let mock: MockProvider;
+let cwd: string;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(() => {
+  mock.requests.length = 0;
+  cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "goat-e2e-")));
+});
+
+describe.each(FORMATS)("the core tools over %s", (format) => {
+  it("finds, reads, edits and checks a file with Glob, Read, Edit and Bash", async () => {
+    const file = path.join(cwd, "src", "greeting.txt");
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, "hello world\n");
+    mock.enqueue(
+      reply.toolCalls([
+        { name: "Glob", input: { pattern: "**/*.txt" }, id: "g1" },
+        { name: "Read", input: { file_path: file }, id: "r1" },
+      ]),
+      reply.toolCalls([
+        { name: "Edit", input: { file_path: file, old_string: "world", new_string: "goat" }, id: "e1" },
+      ]),
+      reply.toolCalls([{ name: "Bash", input: { command: "cat src/greeting.txt" }, id: "b1" }]),
+      reply.text("The greeting now says hello goat."),
+    );
+    const messages = await collect(
+      query({ prompt: "change the greeting", options: mockOptions(mock, format, { cwd, tools: undefined }) }),
+    );
+    expect(resultOf(messages).result).toBe("The greeting now says hello goat.");
+    const first = toolResultsSent(mock.requests[1].body);
+    expect(first[0].content).toContain(file);
+    expect(first[1].content).toMatch(/1\thello world/);
+    const byId = (body: any, id: string) => toolResultsSent(body).find((r) => r.id === id)!;
+    expect(byId(mock.requests[2].body, "e1").isError).toBe(false);
+    expect(byId(mock.requests[3].body, "b1").content).toContain("hello goat");
+    expect(fs.readFileSync(file, "utf8")).toBe("hello goat\n");
+    // All six core tools, plus Bash's companions and Task, are offered when `tools` is omitted.
+    const offered = mock.requests[0].body.tools.map((t: any) => t.name ?? t.function.name);
+    expect(offered).toEqual(
+      expect.arrayContaining(["Bash", "Read", "Write", "Edit", "Glob", "Grep", "Task"]),
+    );
+  });
+});
+
+describe("the Agent class", () => {
+  it("answers prompt after prompt in one session and reports events", async () => {
+    mock.enqueue(reply.text("one"), reply.text("two"));
+    const agent = new Agent(mockOptions(mock, "anthropic"));
+    const events: string[] = [];
+    agent.subscribe((e) => events.push(e.type));
+    const first = await agent.prompt("first");
+    const second = await agent.prompt("second");
+    expect([first.result, second.result]).toEqual(["one", "two"]);
+    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("first");
+    expect(events.filter((t) => t === "agent_start")).toHaveLength(2);
+    expect(agent.state.observe().phase).toBe("idle");
+    await agent.close();
+    expect(agent.state.observe().phase).toBe("done");
+    await expect(agent.prompt("late")).rejects.toThrow(/closed/);
+  });
+});
+
+describe("subagent hooks and transcripts", () => {
+  it("fires SubagentStart and SubagentStop and stores the child's transcript beside the parent's", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "goat-sub-home-"));
+    const fired: any[] = [];
+    const hook = async (input: any) => {
+      fired.push(input);
+      return {};
+    };
+    mock.enqueue(
+      reply.toolCalls([
+        { name: "Task", input: { description: "d", prompt: "child job", subagent_type: "general-purpose" } },
+      ]),
+      reply.text("child report"),
+      reply.text("parent done"),
+    );
+    const messages = await collect(
+      query({
+        prompt: "x",
+        options: mockOptions(mock, "anthropic", {
+          cwd,
+          persistSession: true,
+          env: { GOAT_HOME: home },
+          tools: ["Task"],
+          hooks: { SubagentStart: [{ hooks: [hook] }], SubagentStop: [{ hooks: [hook] }] },
+        }),
+      }),
+    );
+    expect(fired.map((f) => f.hook_event_name)).toEqual(["SubagentStart", "SubagentStop"]);
+    expect(fired[0].agent_type).toBe("general-purpose");
+    expect(fired[1].agent_id).toBe(fired[0].agent_id);
+    expect(fired[1].last_assistant_message).toBe("child report");
+    const parentId = resultOf(messages).session_id;
+    const dir = path.join(home, "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+    const files = fs.readdirSync(dir).sort();
+    expect(files).toEqual([`${parentId}.agent-${fired[0].agent_id}.jsonl`, `${parentId}.jsonl`].sort());
+    const store = createJsonlSessionStore({ home });
+    const child = (await store.load(`${parentId}.agent-${fired[0].agent_id}`))!;
+    store.close();
+    expect(child.some((e: any) => e.type === "user" && e.message.content === "child job")).toBe(true);
+  });
+});
+
+describe("permission requests and tracing", () => {
+  it("lets a PermissionRequest hook answer before canUseTool is asked", async () => {
+    let asked = 0;
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "touch hooked.txt" } }]),
+      reply.text("ok"),
+    );
+    await collect(
+      query({
+        prompt: "x",
+        options: mockOptions(mock, "anthropic", {
+          cwd,
+          tools: ["Bash"],
+          permissionMode: "default",
+          canUseTool: async () => {
+            asked++;
+            return { behavior: "deny", message: "no" };
+          },
+          hooks: {
+            PermissionRequest: [
+              {
+                hooks: [
+                  async () => ({
+                    hookSpecificOutput: {
+                      hookEventName: "PermissionRequest",
+                      decision: { behavior: "allow" },
+                    },
+                  }),
+                ],
+              },
+            ],
+          },
+        }),
+      }),
+    );
+    expect(asked).toBe(0);
+    expect(fs.existsSync(path.join(cwd, "hooked.txt"))).toBe(true);
+  });
+
+  it("writes a trace of the run to debugFile", async () => {
+    const trace = path.join(cwd, "trace.log");
+    mock.enqueue(reply.text("traced"));
+    await collect(query({ prompt: "x", options: mockOptions(mock, "anthropic", { debugFile: trace }) }));
+    const text = fs.readFileSync(trace, "utf8");
+    expect(text).toContain("agent_start");
+    expect(text).toContain("message_end");
+    expect(text).toContain("agent_end");
+  });
+});
