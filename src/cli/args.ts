@@ -44,6 +44,11 @@ export interface CliArgs {
   forkSession: boolean;
   persistSession: boolean;
   settings?: string;
+  /** `--mcp-config` values in order: file paths or inline JSON. */
+  mcpConfig: string[];
+  strictMcpConfig: boolean;
+  /** The raw `--agents` JSON (parsed with the rest of the configuration). */
+  agents?: string;
   debug: boolean;
   version: boolean;
   help: boolean;
@@ -73,6 +78,9 @@ const OPTIONS = {
   "fork-session": { type: "boolean" },
   "no-session-persistence": { type: "boolean" },
   settings: { type: "string" },
+  "mcp-config": { type: "string", multiple: true },
+  "strict-mcp-config": { type: "boolean" },
+  agents: { type: "string" },
   debug: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
@@ -118,6 +126,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
     forkSession: v["fork-session"] === true,
     persistSession: v["no-session-persistence"] !== true,
     settings: nonEmpty("--settings", v.settings),
+    mcpConfig: (v["mcp-config"] ?? []).map((value) => nonEmpty("--mcp-config", value) as string),
+    strictMcpConfig: v["strict-mcp-config"] === true,
+    agents: nonEmpty("--agents", v.agents),
     debug: v.debug === true,
     version: v.version === true,
     help: v.help === true,

@@ -6,7 +6,9 @@
 import { resolve } from "node:path";
 import type { QueryOptions } from "../agent/options.js";
 import type { PermissionModeName } from "../agent/sdk-messages.js";
+import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
+import { collectMcpSources, type McpSource, resolveMcpServers } from "./mcp-servers.js";
 import { type CliSettings, loadSettings, settingsFiles } from "./settings.js";
 
 /** What a run of the CLI needs besides the prompt. */
@@ -16,6 +18,8 @@ export interface CliConfig {
   cwd: string;
   /** The model the CLI asked for (undefined: the runtime's default). */
   model?: string;
+  /** Where MCP servers come from; `withMcpServers` turns them into `options.mcpServers`. */
+  mcpSources: McpSource[];
 }
 
 const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
@@ -70,7 +74,25 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     debug: args.debug || undefined,
     env,
   };
-  return { options, settings, cwd, model };
+  if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
+  const mcpSources = collectMcpSources({
+    cwd,
+    settings,
+    userSettingsFile: files[0],
+    mcpConfig: args.mcpConfig,
+    strict: args.strictMcpConfig,
+  });
+  return { options, settings, cwd, model, mcpSources };
+}
+
+/**
+ * Validates the MCP sources and sets `options.mcpServers` (async: the parser is loaded only when
+ * there are servers). Rejects with `McpConfigError` naming the file; the program exits 1.
+ */
+export async function withMcpServers(config: CliConfig): Promise<CliConfig> {
+  const mcpServers = await resolveMcpServers(config.mcpSources, config.options.env ?? process.env);
+  if (mcpServers === undefined) return config;
+  return { ...config, options: { ...config.options, mcpServers } };
 }
 
 /** The provider a model id goes to: its `provider/` prefix, or a guess from a bare id. */

@@ -23,6 +23,11 @@ Tools and permissions:
   --add-dir DIR               Another directory the file tools may use (repeatable)
   --cwd DIR                   Working directory of the session
 
+MCP servers and subagents:
+  --mcp-config FILE|JSON      MCP servers in .mcp.json shape (repeatable; after settings and ./.mcp.json)
+  --strict-mcp-config         Use only the servers of --mcp-config
+  --agents JSON               Subagents for the Task tool: {"name": {"description", "prompt", "tools"?, "model"?}}
+
 System prompt:
   --system-prompt TEXT        Replace the built-in coding-agent prompt
   --append-system-prompt TEXT Add to the system prompt
@@ -40,6 +45,6 @@ Other:
   -h, --help                  Print this help
 
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
-GOAT_HOME (default ~/.goat). A key is optional when the provider's base URL is on this machine.
+GOAT_HOME (default ~/.goat). Settings files hold model, permissions, hooks, env and mcpServers. A key is optional when the provider's base URL is on this machine.
 Exit status: 0 success, 1 error result or usage error, 130 interrupted.
 `;

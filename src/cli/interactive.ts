@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import type { QueryOptions } from "../agent/options.js";
 import { type Query, query } from "../agent/query.js";
 import type { CliArgs } from "./args.js";
-import type { CliConfig } from "./config.js";
+import { type CliConfig, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
@@ -23,7 +23,8 @@ interface Session {
 }
 
 /** Runs the interactive session until the user leaves; resolves with the exit status. */
-export async function runInteractive(args: CliArgs, config: CliConfig): Promise<number> {
+export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promise<number> {
+  const config = await withMcpServers(cliConfig);
   const out = process.stdout;
   const fancy = fancyOutput(out, process.env);
   const style = createStyle(fancy);

@@ -7,7 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import { query, type SDKUserMessageInput } from "../agent/query.js";
 import type { SDKResultMessage } from "../agent/sdk-messages.js";
 import { type CliArgs, UsageError } from "./args.js";
-import type { CliConfig } from "./config.js";
+import { type CliConfig, withMcpServers } from "./config.js";
 import { readInputMessages } from "./stdin-messages.js";
 
 /** The streams and process hooks print mode uses (the real ones in the program). */
@@ -20,7 +20,8 @@ export interface PrintIO {
 }
 
 /** Runs print mode to the end and returns the exit status. */
-export async function runPrint(args: CliArgs, config: CliConfig, io: PrintIO): Promise<number> {
+export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO): Promise<number> {
+  const config = await withMcpServers(cliConfig);
   const prompt = await printPrompt(args, io);
   const q = query({ prompt, options: config.options });
 

@@ -26,6 +26,8 @@ export interface CliSettings {
   /** Settings-file hooks in Claude Code's shape, per event, concatenated in file order. */
   hooks: SettingsHooks;
   env: Record<string, string>;
+  /** Each file's raw `mcpServers` value, in file order (parsed later, and only when present). */
+  mcpServers: Array<{ file: string; value: Record<string, unknown> }>;
   /** Files that were read, in order. */
   files: string[];
 }
@@ -58,6 +60,7 @@ export function loadSettings(files: string[], required: ReadonlySet<string> = ne
     permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
     hooks: {},
     env: {},
+    mcpServers: [],
     files: [],
   };
   for (const file of files) {
@@ -117,6 +120,9 @@ function mergeInto(into: CliSettings, json: Record<string, unknown>, file: strin
     for (const event of Object.keys(hooks) as HookEvent[]) {
       into.hooks[event] = [...(into.hooks[event] ?? []), ...(hooks[event] ?? [])];
     }
+  }
+  if (json.mcpServers !== undefined) {
+    into.mcpServers.push({ file, value: objectAt(json.mcpServers, "mcpServers", file) });
   }
   if (json.env !== undefined) {
     for (const [name, value] of Object.entries(objectAt(json.env, "env", file))) {

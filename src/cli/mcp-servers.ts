@@ -1,0 +1,110 @@
+/**
+ * MCP servers of the CLI, in Claude Code's `.mcp.json` shape, from (lowest to highest precedence)
+ * the user settings file, the project's `.mcp.json`, the project settings file, the `--settings` file
+ * and `--mcp-config` (files or inline JSON). A later source replaces a server of the same name.
+ * `--strict-mcp-config` keeps only `--mcp-config`. Reading and JSON parsing happen with the rest of
+ * the configuration; validation loads the MCP config parser (and zod) only when a source exists.
+ * Any mistake stops the program with a message naming the file: a server silently left out is a
+ * tool the user expects and the model never sees.
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { McpServerConfig } from "../mcp/types.js";
+import type { CliSettings } from "./settings.js";
+
+/** One place MCP servers were read from: `origin` names it in messages. */
+export interface McpSource {
+  origin: string;
+  value: unknown;
+}
+
+/** An MCP configuration that cannot be used; the message names its file. */
+export class McpConfigError extends Error {
+  override name = "McpConfigError";
+}
+
+/**
+ * Gathers the sources in precedence order (lowest first). `userSettingsFile` tells the user file
+ * apart from the project ones, so `.mcp.json` can sit between them. Throws `McpConfigError`.
+ */
+export function collectMcpSources(options: {
+  cwd: string;
+  settings: CliSettings;
+  userSettingsFile: string;
+  mcpConfig: string[];
+  strict: boolean;
+}): McpSource[] {
+  const fromFlags = options.mcpConfig.map((value, i) => flagSource(value, i, options.mcpConfig.length));
+  if (options.strict) return fromFlags;
+  const fromSettings = options.settings.mcpServers.map(({ file, value }) => ({
+    origin: `settings file ${file}`,
+    value: { mcpServers: value },
+  }));
+  const user = fromSettings.filter(
+    (_, i) => options.settings.mcpServers[i].file === options.userSettingsFile,
+  );
+  const others = fromSettings.filter(
+    (_, i) => options.settings.mcpServers[i].file !== options.userSettingsFile,
+  );
+  const projectFile = readJsonFile(join(options.cwd, ".mcp.json"), false);
+  const project = projectFile ? [projectFile] : [];
+  return [...user, ...project, ...others, ...fromFlags];
+}
+
+/**
+ * Validates every source (expanding `${VAR}` from `env`) and merges them. Resolves undefined when
+ * there are none, without loading the parser. Rejects with `McpConfigError` naming the source.
+ */
+export async function resolveMcpServers(
+  sources: McpSource[],
+  env: Record<string, string | undefined>,
+): Promise<Record<string, McpServerConfig> | undefined> {
+  if (sources.length === 0) return undefined;
+  const { parseMcpConfig } = await import("../mcp/config-file.js");
+  const merged: Record<string, McpServerConfig> = {};
+  for (const { origin, value } of sources) {
+    let parsed: ReturnType<typeof parseMcpConfig>;
+    try {
+      parsed = parseMcpConfig(value, env);
+    } catch (error) {
+      throw new McpConfigError(`${origin}: ${(error as Error).message}`);
+    }
+    const [bad] = Object.entries(parsed.errors);
+    if (bad) throw new McpConfigError(`MCP server "${bad[0]}" in ${origin}: ${bad[1]}`);
+    Object.assign(merged, parsed.servers);
+  }
+  return merged;
+}
+
+/** An `--mcp-config` value: inline JSON when it starts with `{`, else a file path relative to where the user typed it. */
+function flagSource(value: string, index: number, count: number): McpSource {
+  if (value.trimStart().startsWith("{")) {
+    const origin = `--mcp-config inline JSON${count > 1 ? ` #${index + 1}` : ""}`;
+    try {
+      return { origin, value: JSON.parse(value) };
+    } catch (error) {
+      throw new McpConfigError(`invalid JSON in ${origin}: ${(error as Error).message}`);
+    }
+  }
+  return readJsonFile(resolve(value), true) as McpSource;
+}
+
+function readJsonFile(file: string, required: boolean): McpSource | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !required) return undefined;
+    throw new McpConfigError(
+      code === "ENOENT"
+        ? `MCP config file ${file} does not exist`
+        : `cannot read MCP config file ${file}: ${(error as Error).message}`,
+    );
+  }
+  try {
+    return { origin: `MCP config file ${file}`, value: JSON.parse(text) };
+  } catch (error) {
+    throw new McpConfigError(`invalid JSON in MCP config file ${file}: ${(error as Error).message}`);
+  }
+}
