@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
@@ -106,3 +106,91 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     expect(mock.requests).toHaveLength(0);
   });
 });
+
+describe.skipIf(!hasScript)("interactive permission question and slash commands", () => {
+  it("asks before a Bash call in default mode, and answering y runs it", async () => {
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "touch made-by-bash.txt" } }]),
+      reply.text("Created the file."),
+    );
+    pty = startPty([], env, work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("make a file\r");
+    at = await pty.waitFor("allow Bash(touch made-by-bash.txt)? [y]es / [n]o / [a]lways", { from: at });
+    // Nothing runs before the answer.
+    expect(existsSync(join(work.path, "made-by-bash.txt"))).toBe(false);
+    pty.type("y\r");
+    at = await pty.waitFor("Created the file.", { from: at });
+    expect(existsSync(join(work.path, "made-by-bash.txt"))).toBe(true);
+    const [result] = toolResults(mock.requests[1].body);
+    expect(result.is_error).toBeFalsy();
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("/model shows the configured model and /model NAME switches the next request's model", async () => {
+    mock.enqueue(reply.text("answered by the other model"));
+    pty = startPty(["--model", "anthropic/claude-pty-first"], env, work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("/model\r");
+    at = await pty.waitFor("model: anthropic/claude-pty-first", { from: at });
+    pty.type("/model anthropic/claude-pty-second\r");
+    at = await pty.waitFor("model set to anthropic/claude-pty-second", { from: at });
+    pty.type("hello\r");
+    at = await pty.waitFor("answered by the other model", { from: at });
+    expect(mock.requests.map((r) => r.body.model)).toEqual(["claude-pty-second"]);
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("/compact sends the history to the model for a summary, and the next turn starts from it", async () => {
+    mock.enqueue(
+      reply.text("Noted: pineapple."),
+      reply.text("SUMMARY: the user's word is pineapple."),
+      reply.text("Your word was pineapple."),
+    );
+    pty = startPty([], env, work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("remember the word pineapple\r");
+    at = await pty.waitFor("Noted: pineapple.", { from: at });
+    at = await pty.waitFor("> ", { from: at });
+    pty.type("/compact keep the fruit\r");
+    at = await pty.waitFor("(history compacted)", { from: at });
+    expect(mock.requests).toHaveLength(2);
+    const summaryRequest = JSON.stringify(mock.requests[1].body);
+    expect(summaryRequest).toContain("remember the word pineapple");
+    expect(summaryRequest).toContain("keep the fruit");
+    pty.type("what was my word?\r");
+    at = await pty.waitFor("Your word was pineapple.", { from: at });
+    const next = JSON.stringify(mock.requests[2].body.messages);
+    expect(next).toContain("SUMMARY: the user's word is pineapple.");
+    // The summarised prompt is gone (compaction may keep the most recent answer verbatim).
+    expect(next).not.toContain("remember the word pineapple");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("/clear starts a new session: the next request carries none of the earlier messages", async () => {
+    mock.enqueue(reply.text("Noted: mango."), reply.text("I know of no word."));
+    pty = startPty([], env, work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("remember the word mango\r");
+    at = await pty.waitFor("Noted: mango.", { from: at });
+    at = await pty.waitFor("> ", { from: at });
+    pty.type("/clear\r");
+    at = await pty.waitFor("(new session)", { from: at });
+    pty.type("what was my word?\r");
+    at = await pty.waitFor("I know of no word.", { from: at });
+    const second = JSON.stringify(mock.requests[1].body.messages);
+    expect(second).toContain("what was my word?");
+    expect(second).not.toContain("mango");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+});
+
+function toolResults(body: any): any[] {
+  return body.messages.flatMap((m: any) =>
+    Array.isArray(m.content) ? m.content.filter((b: any) => b.type === "tool_result") : [],
+  );
+}
