@@ -23,6 +23,7 @@ export function createRenderer(out: Writable, style: Style, spinner: Spinner, cw
   let atLineStart = true;
   let streamedText = false;
   let model: string | undefined;
+  let mcpWarned = false;
   const labels = new Map<string, string>();
   const running = new Set<string>();
 
@@ -54,8 +55,19 @@ export function createRenderer(out: Writable, style: Style, spinner: Spinner, cw
     handle(m) {
       switch (m.type) {
         case "system":
-          if (m.subtype === "init") model = m.model;
-          else if (m.subtype === "informational") line(style.yellow(`! ${m.content}`));
+          if (m.subtype === "init") {
+            model = m.model;
+            // Said once per session, so a missing tool is not a mystery; /mcp has the details.
+            const failed = m.mcp_servers.filter((s) => s.status === "failed").map((s) => s.name);
+            if (failed.length > 0 && !mcpWarned) {
+              mcpWarned = true;
+              line(
+                style.yellow(
+                  `! MCP server${failed.length > 1 ? "s" : ""} ${failed.join(", ")} failed to start (/mcp for details)`,
+                ),
+              );
+            }
+          } else if (m.subtype === "informational") line(style.yellow(`! ${m.content}`));
           else if (m.subtype === "api_retry")
             line(style.dim(`retrying (attempt ${m.attempt}/${m.max_retries}): ${m.error}`));
           else if (m.subtype === "compact_boundary")

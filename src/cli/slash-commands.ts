@@ -1,5 +1,5 @@
 /**
- * Slash commands of the interactive mode: /help, /clear, /compact, /model, /cost, /resume, /exit.
+ * Slash commands of the interactive mode: /help, /clear, /compact, /model, /cost, /mcp, /resume, /exit.
  * They act through the public `Query` handle and, for /resume, the public session helpers.
  */
 import type { Query } from "../agent/query.js";
@@ -24,6 +24,7 @@ export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ["/compact [instructions]", "summarise the history to free context"],
   ["/model [name]", "show the model, or switch to another"],
   ["/cost", "tokens and dollars spent in this session"],
+  ["/mcp", "MCP servers and their status"],
   ["/resume", "pick a recent session of this directory to resume"],
   ["/exit", "leave (Ctrl-D works too)"],
 ];
@@ -74,11 +75,26 @@ export async function runSlashCommand(line: string, ctx: SlashContext): Promise<
       ctx.note(`cost: $${q.totalCostUsd().toFixed(4)}`);
       return;
     }
+    case "/mcp":
+      await showMcpServers(ctx);
+      return;
     case "/resume":
       await resume(ctx);
       return;
     default:
       ctx.note(`unknown command ${command}; try /help`);
+  }
+}
+
+async function showMcpServers(ctx: SlashContext): Promise<void> {
+  const servers = await ctx.query().mcpServerStatus();
+  if (servers.length === 0) {
+    ctx.note("no MCP servers (configure them in .mcp.json, settings mcpServers or --mcp-config)");
+    return;
+  }
+  for (const s of servers) {
+    const detail = s.status === "connected" ? `${s.tools?.length ?? 0} tools` : (s.error ?? "");
+    ctx.note(`${s.name}: ${s.status}${detail ? ` — ${detail}` : ""}`);
   }
 }
 

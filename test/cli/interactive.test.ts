@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { writeStdioServer } from "../mcp/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { buildIfStale, cleanEnv, tempDir } from "./helpers.js";
 import { type PtySession, startPty } from "./pty.js";
@@ -185,6 +186,30 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     expect(second).toContain("what was my word?");
     expect(second).not.toContain("mango");
     pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+});
+
+describe.skipIf(!hasScript)("interactive mode with MCP servers", () => {
+  it("/mcp lists each server's status, a server that failed to start with its error", async () => {
+    const config = JSON.stringify({
+      mcpServers: {
+        fx: { command: process.execPath, args: [writeStdioServer(home.path)] },
+        broken: { command: join(work.path, "no-such-server") },
+      },
+    });
+    mock.enqueue(reply.text("ready."));
+    pty = startPty(["--mcp-config", config], env, work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("hi\r");
+    at = await pty.waitFor("! MCP server broken failed to start (/mcp for details)", { from: at });
+    at = await pty.waitFor("ready.", { from: at });
+    at = await pty.waitFor("> ", { from: at });
+    pty.type("/mcp\r");
+    await pty.waitFor(/fx: connected — \d+ tools/, { from: at });
+    await pty.waitFor(/broken: failed — .+/, { from: at });
+    expect(mock.requests[0].body.tools.map((t: any) => t.name)).toContain("mcp__fx__echo");
+    pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
   });
 });
