@@ -132,6 +132,15 @@ describe("MCP servers from --mcp-config, settings and .mcp.json", () => {
     expect(r.stderr).toContain('"bad"');
     expect(mock.requests).toHaveLength(0);
   });
+
+  it("mcpServers in a settings file that is not an object exits 1 naming the settings file", async () => {
+    writeProjectSettings({ mcpServers: ["fx"] });
+    const r = await run(["-p", "hi"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(join(work.path, ".goat", "settings.json"));
+    expect(r.stderr).toMatch(/"mcpServers" .* must be an object/);
+    expect(mock.requests).toHaveLength(0);
+  });
 });
 
 describe("settings permissions and hooks in print mode", () => {
