@@ -4,24 +4,30 @@
  * `goat -p` to its first request reaching an instant mock server (an inline http server that records
  * the arrival time). Also the peak RSS of the print-mode run (`/usr/bin/time -v` when present, else
  * the child's own `process.resourceUsage().maxRSS` reported through `--import`).
+ * `goat` is the package's `bin` (the esbuild bundle, dist/bin/goat.js); the same program unbundled
+ * (tsc's dist/cli/main.js) is measured beside it, to show what the bundle saves.
  * Targets: first request within 150 ms of start, peak RSS under 80 MB.
  *
- *   npx tsc -p tsconfig.build.json && node bench/cli.mjs [runs=20]
+ *   npm run build && node bench/cli.mjs [runs=20] [cli=the package's bin]
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cannedAnthropicAnswer } from "./support/instant-server.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(root, "dist/cli/main.js");
+const bin = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).bin.goat;
+const CLI = resolve(root, process.argv[3] ?? bin);
+const UNBUNDLED = join(root, "dist/cli/main.js");
 const RUNS = Number(process.argv[2] ?? 20);
-if (!existsSync(CLI)) {
-  console.error("dist/cli/main.js is missing: run npx tsc -p tsconfig.build.json first");
-  process.exit(1);
+for (const file of [CLI, UNBUNDLED]) {
+  if (!existsSync(file)) {
+    console.error(`${file} is missing: run npm run build first`);
+    process.exit(1);
+  }
 }
 
 // The instant server: answers every POST with one canned SSE stream, recording when it arrived.
@@ -88,6 +94,8 @@ const version = await series([CLI, "--version"], (r) => r.wall);
 const printArgs = [CLI, "-p", "hello", "--no-session-persistence"];
 const firstRequest = await series(printArgs, (r) => r.firstRequest);
 const printWall = await series(printArgs, (r) => r.wall);
+const unbundledFirstRequest =
+  UNBUNDLED === CLI ? firstRequest : await series([UNBUNDLED, ...printArgs.slice(1)], (r) => r.firstRequest);
 
 /** Runs a command to its end (asynchronously, so the inline server keeps answering); returns stderr. */
 function stderrOf(command, args) {
@@ -134,10 +142,17 @@ const rows = [
   ["node -e fetch: spawn → request", ms(fetchBaseline), `${(fetchBaseline / nodeBaseline).toFixed(2)}x`],
   ["goat -p: spawn → first request", ms(firstRequest), `${(firstRequest / nodeBaseline).toFixed(2)}x`],
   ["goat -p: whole run (wall)", ms(printWall), `${(printWall / nodeBaseline).toFixed(2)}x`],
+  [
+    "unbundled (tsc) → first request",
+    ms(unbundledFirstRequest),
+    `${(unbundledFirstRequest / nodeBaseline).toFixed(2)}x`,
+  ],
   ["peak RSS node -e 0", `${nodeRss.toFixed(1)} MB`, ""],
   ["peak RSS goat -p", `${median(rssValues).toFixed(1)} MB`, `(${rssHow})`],
 ];
-console.log(`goat CLI start-up, median of ${RUNS} runs (ratio against node -e 0)`);
+console.log(
+  `goat CLI (${CLI.slice(root.length)}) start-up, median of ${RUNS} runs (ratio against node -e 0)`,
+);
 for (const [a, b, c] of rows) console.log(`${a.padEnd(34)} ${b.padStart(10)}  ${c}`);
 console.log(
   `targets: first request ≤ 150 ms: ${firstRequest <= 150 ? "met" : "missed"}; RSS < 80 MB: ${median(rssValues) < 80 ? "met" : "missed"}`,
@@ -151,6 +166,7 @@ console.log(
     fetch_first_request_ms: +fetchBaseline.toFixed(1),
     first_request_ms: +firstRequest.toFixed(1),
     print_wall_ms: +printWall.toFixed(1),
+    unbundled_first_request_ms: +unbundledFirstRequest.toFixed(1),
     version_ratio: +(version / nodeBaseline).toFixed(2),
     first_request_ratio: +(firstRequest / nodeBaseline).toFixed(2),
     peak_rss_mb: +median(rssValues).toFixed(1),

@@ -6,7 +6,7 @@
  * with the Task call's id.
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "../tools/define-tool.js";
 import type { Tool } from "../tools/types.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";

@@ -2,7 +2,7 @@
  * Validates what a hook returned against the output contract, so a hook that returns the wrong shape
  * is reported with a message that says which field is wrong instead of half-applied.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { HookEvent, HookJSONOutput } from "./types.js";
 
 const toolInput = z.record(z.string(), z.unknown());

@@ -3,7 +3,7 @@
  * validates each server's shape and expands `${VAR}` / `${VAR:-default}` from the environment, so a
  * file can name a token without containing it. A bad server is reported and skipped, not fatal.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { McpServerConfig } from "./types.js";
 
 const stringRecord = z.record(z.string(), z.string());

@@ -6,7 +6,7 @@
  * permissive (any object): the server validates the arguments and answers a bad call with an
  * `isError` result the model can read, so there is no second, possibly stricter, copy of its rules.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { ImageBlock, TextBlock } from "../llm/types.js";
 import type { SideEffect, Tool, ToolContext, ToolResult } from "../tools/types.js";
 import type { CallToolResult, ToolAnnotations } from "./types.js";

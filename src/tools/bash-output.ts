@@ -3,7 +3,7 @@
  * since the last read, optionally only the lines matching a regex, with the shell's status.
  */
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import {
   describeShellStatus,
   getBackgroundShell,

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { startBackgroundShell } from "./background-shells.js";
 import { describeSpill, MAX_OUTPUT_CHARS, sessionTempDir } from "./command-output.js";
 import { defineTool } from "./define-tool.js";

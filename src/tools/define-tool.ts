@@ -2,7 +2,7 @@
  * `defineTool` makes a tool from a zod schema and an execute function, and `runTool` is the one way a
  * tool is called: input is validated first, so `execute` never sees input that fails the schema.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { SideEffect, Tool, ToolContext, ToolResult } from "./types.js";
 
 /** What `defineTool` takes. */

@@ -5,7 +5,7 @@
  */
 import type { Stats } from "node:fs";
 import fs from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { defineTool } from "./define-tool.js";
 import { planEdit } from "./edit-match.js";

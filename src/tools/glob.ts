@@ -6,7 +6,7 @@
 import { promises as fsp, statSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "./types.js";
 import { mapInSlices, walkFiles } from "./walk.js";

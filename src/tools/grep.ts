@@ -5,7 +5,7 @@
  */
 import { promises as fsp } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import { builtinSearch } from "./grep-fallback.js";
 import { splitGlobs } from "./grep-filters.js";

@@ -2,7 +2,7 @@
  * The KillShell tool (Claude Code 2.0's name and field): stops a background shell and every process
  * it started (its whole process group).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { getBackgroundShell, killBackgroundShell, listBackgroundShells } from "./background-shells.js";
 import { defineTool } from "./define-tool.js";
 

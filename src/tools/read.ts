@@ -4,7 +4,7 @@
  * read so Write and Edit can check the model saw the current version.
  */
 import fs from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import type { ImageBlock } from "../llm/types.js";
 import { defineTool } from "./define-tool.js";
 import { describeFileError, isDirectoryMessage } from "./file-errors.js";

@@ -3,7 +3,7 @@
  * Overwriting needs a prior Read of the current version; the write is atomic (temp file + rename).
  */
 import fs from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { defineTool } from "./define-tool.js";
 import { describeFileError, isDirectoryMessage } from "./file-errors.js";
