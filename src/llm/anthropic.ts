@@ -4,6 +4,8 @@
  * last message, so each turn of a long session reads the previous turns from the cache.
  */
 
+import { anthropicRequestJson } from "./anthropic-request.js";
+import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
 import { createHttpTransport, kindForStreamError, parseData } from "./http.js";
@@ -11,7 +13,6 @@ import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
   ContentBlock,
-  Message,
   ModelRequest,
   Provider,
   ProviderOptions,
@@ -20,13 +21,15 @@ import type {
   Usage,
 } from "./types.js";
 
+export { anthropicRequestBody, anthropicRequestJson } from "./anthropic-request.js";
+
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
-const DEFAULT_MAX_TOKENS = 8192;
 
 /** Creates an Anthropic provider; key and base URL are resolved before each call (options, then env). */
 export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "anthropic";
   const transport = createHttpTransport(name);
+  const cache = createJsonCache();
   const prepare = async (request: ModelRequest): Promise<WireCall> => {
     const apiKey = (await options.getApiKey?.(name)) ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
     const baseURL = trimSlash(options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
@@ -37,7 +40,7 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
       ...options.headers,
       ...request.headers,
     };
-    return { url: `${baseURL}/v1/messages`, headers, body: JSON.stringify(anthropicRequestBody(request)) };
+    return { url: `${baseURL}/v1/messages`, headers, body: anthropicRequestJson(request, cache) };
   };
   return {
     name,
@@ -54,71 +57,6 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
 
 function trimSlash(url: string): string {
   return url.endsWith("/") ? url.replace(/\/+$/, "") : url;
-}
-
-/** The Messages API body for a neutral request (exported for golden tests). */
-export function anthropicRequestBody(request: ModelRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    model: request.model,
-    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-    stream: true,
-  };
-  if (request.system)
-    body.system = [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }];
-  body.messages = request.messages.map(wireMessage);
-  markLastBlockCached(body.messages as WireMessage[]);
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: t.input_schema,
-    }));
-  }
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.stopSequences && request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
-  if (request.toolChoice) body.tool_choice = request.toolChoice;
-  if (request.thinkingBudget && request.thinkingBudget > 0) {
-    body.thinking = { type: "enabled", budget_tokens: request.thinkingBudget };
-  }
-  return body;
-}
-
-type WireMessage = { role: string; content: string | Record<string, unknown>[] };
-
-function wireMessage(message: Message): WireMessage {
-  if (typeof message.content === "string") return { role: message.role, content: message.content };
-  return { role: message.role, content: message.content.map(wireBlock) };
-}
-
-function wireBlock(block: ContentBlock): Record<string, unknown> {
-  if (block.type === "tool_use") {
-    // parse_error / raw_input are ours; the API rejects unknown fields.
-    return { type: "tool_use", id: block.id, name: block.name, input: block.input };
-  }
-  if (block.type === "tool_result") {
-    const out: Record<string, unknown> = {
-      type: "tool_result",
-      tool_use_id: block.tool_use_id,
-      content: block.content,
-    };
-    if (block.is_error) out.is_error = true;
-    return out;
-  }
-  return { ...block };
-}
-
-function markLastBlockCached(messages: WireMessage[]): void {
-  const last = messages[messages.length - 1];
-  if (!last) return;
-  if (typeof last.content === "string") {
-    if (last.content === "") return;
-    last.content = [{ type: "text", text: last.content }];
-  }
-  const block = last.content[last.content.length - 1];
-  // Thinking blocks cannot carry cache_control; an empty message has nothing to mark.
-  if (block && block.type !== "thinking" && block.type !== "redacted_thinking") {
-    block.cache_control = { type: "ephemeral" };
-  }
 }
 
 const STOP_REASONS: Record<string, StopReason> = {

@@ -3,7 +3,16 @@
  * accepts (LiteLLM, vLLM, Ollama, llama.cpp): one `tool` message per tool_result right after the
  * assistant message that asked for it, never an array of results inside a user message.
  */
-import type { ContentBlock, ImageBlock, Message, ModelRequest, TextBlock, ToolChoice } from "./types.js";
+import { type JsonCache, objectJson, rawJsonArray } from "./body-json.js";
+import type {
+  ContentBlock,
+  ImageBlock,
+  Message,
+  ModelRequest,
+  TextBlock,
+  ToolChoice,
+  ToolDefinition,
+} from "./types.js";
 
 type WireMessage = Record<string, unknown>;
 type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
@@ -16,6 +25,40 @@ export function openaiRequestBody(request: ModelRequest, officialApi: boolean): 
   const messages: WireMessage[] = [];
   if (request.system) messages.push({ role: "system", content: request.system });
   for (const m of request.messages) pushMessage(messages, m);
+  return bodyFields(
+    request,
+    officialApi,
+    messages,
+    hasTools(request) ? request.tools.map(wireTool) : undefined,
+  );
+}
+
+/**
+ * The same body as JSON text, exactly `JSON.stringify(openaiRequestBody(request, officialApi))`, with
+ * the messages and tools taken from `cache` (see body-json.ts): a long session re-encodes only what
+ * changed since its previous call.
+ */
+export function openaiRequestJson(request: ModelRequest, officialApi: boolean, cache: JsonCache): string {
+  const parts = cache.messages(request.messages, request.messages.length, encodeMessage);
+  const items = request.system ? [JSON.stringify({ role: "system", content: request.system })] : [];
+  for (const p of parts) if (p !== "") items.push(p);
+  const tools = hasTools(request)
+    ? rawJsonArray(request.tools.map((t) => cache.tool(t, encodeTool)))
+    : undefined;
+  return objectJson(bodyFields(request, officialApi, rawJsonArray(items), tools));
+}
+
+function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {
+  return request.tools !== undefined && request.tools.length > 0;
+}
+
+/** The body's fields in wire order, with messages and tools already converted. */
+function bodyFields(
+  request: ModelRequest,
+  officialApi: boolean,
+  messages: unknown,
+  tools: unknown,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: request.model,
     messages,
@@ -26,14 +69,25 @@ export function openaiRequestBody(request: ModelRequest, officialApi: boolean): 
     body[officialApi ? "max_completion_tokens" : "max_tokens"] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.stopSequences && request.stopSequences.length > 0) body.stop = request.stopSequences;
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({
-      type: "function",
-      function: { name: t.name, description: t.description, parameters: t.input_schema },
-    }));
-  }
+  if (tools !== undefined) body.tools = tools;
   if (request.toolChoice) body.tool_choice = wireToolChoice(request.toolChoice);
   return body;
+}
+
+function wireTool(t: ToolDefinition): WireMessage {
+  return {
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.input_schema },
+  };
+}
+
+const encodeTool = (t: ToolDefinition): string => JSON.stringify(wireTool(t));
+
+/** The wire messages one neutral message becomes (none, one, or one per tool result), comma-joined. */
+function encodeMessage(m: Message): string {
+  const out: WireMessage[] = [];
+  pushMessage(out, m);
+  return out.map((w) => JSON.stringify(w)).join(",");
 }
 
 function wireToolChoice(choice: ToolChoice): unknown {

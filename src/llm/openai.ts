@@ -4,10 +4,12 @@
  * SSE chunks → neutral stream events. Gateways differ in small ways (tool-call ids sent once or on every
  * chunk, `stop` with tool calls, no `[DONE]`); the parser accepts all of them.
  */
+
+import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
 import { createHttpTransport, kindForStreamError, parseData } from "./http.js";
-import { openaiRequestBody } from "./openai-request.js";
+import { openaiRequestJson } from "./openai-request.js";
 import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
@@ -26,6 +28,7 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "openai";
   const transport = createHttpTransport(name);
+  const cache = createJsonCache();
   const prepare = async (request: ModelRequest): Promise<WireCall> => {
     const apiKey = (await options.getApiKey?.(name)) ?? options.apiKey ?? process.env.OPENAI_API_KEY;
     let baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
@@ -38,7 +41,7 @@ export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
     return {
       url: `${baseURL}/chat/completions`,
       headers,
-      body: JSON.stringify(openaiRequestBody(request, official)),
+      body: openaiRequestJson(request, official, cache),
     };
   };
   return {

@@ -1,0 +1,104 @@
+/**
+ * Neutral request → Anthropic Messages API body. Prompt-cache breakpoints go on the system prompt and
+ * on the last message, so each turn of a long session reads the previous turns from the cache.
+ */
+import { type JsonCache, objectJson, rawJsonArray } from "./body-json.js";
+import type { ContentBlock, Message, ModelRequest, ToolDefinition } from "./types.js";
+
+const DEFAULT_MAX_TOKENS = 8192;
+
+/** The Messages API body for a neutral request (exported for golden tests). */
+export function anthropicRequestBody(request: ModelRequest): Record<string, unknown> {
+  const messages = request.messages.map(wireMessage);
+  markLastBlockCached(messages);
+  return bodyFields(request, messages, hasTools(request) ? request.tools.map(wireTool) : undefined);
+}
+
+/**
+ * The same body as JSON text, exactly `JSON.stringify(anthropicRequestBody(request))`, with the
+ * messages before the last one and the tools taken from `cache` (see body-json.ts): a long session
+ * re-encodes only what changed since its previous call.
+ */
+export function anthropicRequestJson(request: ModelRequest, cache: JsonCache): string {
+  const n = request.messages.length;
+  const parts = cache.messages(request.messages, Math.max(0, n - 1), encodeMessage);
+  // The last message carries the cache breakpoint, which moves every call: encoded fresh, never cached.
+  if (n > 0) {
+    const last = [wireMessage(request.messages[n - 1])];
+    markLastBlockCached(last);
+    parts[n - 1] = JSON.stringify(last[0]);
+  }
+  const tools = hasTools(request)
+    ? rawJsonArray(request.tools.map((t) => cache.tool(t, encodeTool)))
+    : undefined;
+  return objectJson(bodyFields(request, rawJsonArray(parts), tools));
+}
+
+function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {
+  return request.tools !== undefined && request.tools.length > 0;
+}
+
+/** The body's fields in wire order, with messages and tools already converted. */
+function bodyFields(request: ModelRequest, messages: unknown, tools: unknown): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: request.model,
+    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+    stream: true,
+  };
+  if (request.system)
+    body.system = [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }];
+  body.messages = messages;
+  if (tools !== undefined) body.tools = tools;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.stopSequences && request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
+  if (request.toolChoice) body.tool_choice = request.toolChoice;
+  if (request.thinkingBudget && request.thinkingBudget > 0) {
+    body.thinking = { type: "enabled", budget_tokens: request.thinkingBudget };
+  }
+  return body;
+}
+
+function wireTool(t: ToolDefinition): Record<string, unknown> {
+  return { name: t.name, description: t.description, input_schema: t.input_schema };
+}
+
+const encodeTool = (t: ToolDefinition): string => JSON.stringify(wireTool(t));
+const encodeMessage = (m: Message): string => JSON.stringify(wireMessage(m));
+
+type WireMessage = { role: string; content: string | Record<string, unknown>[] };
+
+function wireMessage(message: Message): WireMessage {
+  if (typeof message.content === "string") return { role: message.role, content: message.content };
+  return { role: message.role, content: message.content.map(wireBlock) };
+}
+
+function wireBlock(block: ContentBlock): Record<string, unknown> {
+  if (block.type === "tool_use") {
+    // parse_error / raw_input are ours; the API rejects unknown fields.
+    return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+  }
+  if (block.type === "tool_result") {
+    const out: Record<string, unknown> = {
+      type: "tool_result",
+      tool_use_id: block.tool_use_id,
+      content: block.content,
+    };
+    if (block.is_error) out.is_error = true;
+    return out;
+  }
+  return { ...block };
+}
+
+function markLastBlockCached(messages: WireMessage[]): void {
+  const last = messages[messages.length - 1];
+  if (!last) return;
+  if (typeof last.content === "string") {
+    if (last.content === "") return;
+    last.content = [{ type: "text", text: last.content }];
+  }
+  const block = last.content[last.content.length - 1];
+  // Thinking blocks cannot carry cache_control; an empty message has nothing to mark.
+  if (block && block.type !== "thinking" && block.type !== "redacted_thinking") {
+    block.cache_control = { type: "ephemeral" };
+  }
+}
