@@ -11,17 +11,24 @@
  *
  *   node scripts/bundle-cli.mjs [outdir=dist/bin]     (run by `npm run build`, after tsc)
  */
-import { rmSync } from "node:fs";
-import { resolve } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outdir = resolve(process.argv[2] ?? resolve(root, "dist/bin"));
-// Chunk names carry content hashes: without this, every build would leave the previous ones behind.
-rmSync(resolve(outdir, "chunks"), { recursive: true, force: true });
 
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: { goat: "src/cli/main.ts" },
   outdir,
@@ -40,4 +47,26 @@ await build({
     js: 'import { createRequire as __goatCreateRequire } from "node:module"; const require = __goatCreateRequire(import.meta.url);',
   },
   logLevel: "warning",
+  write: false,
 });
+
+// Tests build this while other test files may be running the program: each file is replaced
+// atomically (write aside, rename), and one that is already up to date is not touched at all.
+const written = new Set();
+for (const file of result.outputFiles) {
+  written.add(file.path);
+  if (existsSync(file.path) && readFileSync(file.path).equals(file.contents)) {
+    // The entry's time says when the bundle was last built (the CLI tests rebuild when src/ is newer).
+    if (file.path.endsWith("goat.js")) utimesSync(file.path, new Date(), new Date());
+    continue;
+  }
+  mkdirSync(dirname(file.path), { recursive: true });
+  const aside = `${file.path}.${process.pid}.tmp`;
+  writeFileSync(aside, file.contents, { mode: file.path.endsWith("goat.js") ? 0o755 : 0o644 });
+  renameSync(aside, file.path);
+}
+// Chunk names carry content hashes: the previous build's chunks would otherwise pile up.
+const chunks = join(outdir, "chunks");
+for (const name of readdirSync(chunks)) {
+  if (!written.has(join(chunks, name)) && !name.endsWith(".tmp")) rmSync(join(chunks, name), { force: true });
+}

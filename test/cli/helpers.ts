@@ -1,6 +1,7 @@
 /**
- * Helpers for the CLI tests: build `dist/` once when it is older than the sources, run
- * `node dist/cli/main.js` as a real child process, and isolate each run in a temp GOAT_HOME and cwd.
+ * Helpers for the CLI tests: build `dist/` once when it is older than the sources, run the program
+ * users run (the package's bin, `node dist/bin/goat.js`, the esbuild bundle) as a real child process,
+ * and isolate each run in a temp GOAT_HOME and cwd.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -9,8 +10,8 @@ import { join, resolve } from "node:path";
 
 /** The repository root. */
 export const ROOT = resolve(import.meta.dirname, "../..");
-/** The built entry of the CLI. */
-export const CLI = join(ROOT, "dist/cli/main.js");
+/** The built entry of the CLI: the bundle `npm run build` makes (`scripts/bundle-cli.mjs`). */
+export const CLI = join(ROOT, "dist/bin/goat.js");
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -32,7 +33,8 @@ export function buildIfStale(): void {
   } catch {
     // Type errors elsewhere in the tree still emit; only a missing entry is fatal.
   }
-  if (!existsSync(CLI)) throw new Error("the build did not produce dist/cli/main.js");
+  execFileSync(process.execPath, [join(ROOT, "scripts/bundle-cli.mjs")], { cwd: ROOT, stdio: "pipe" });
+  if (!existsSync(CLI)) throw new Error("the build did not produce dist/bin/goat.js");
 }
 
 /** A temp folder removed by `cleanup()`. */

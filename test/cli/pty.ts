@@ -18,7 +18,7 @@ export interface PtySession {
 
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r/g;
 
-/** Starts `node dist/cli/main.js args…` in a pty. */
+/** Starts `node dist/bin/goat.js args…` in a pty. */
 export function startPty(args: string[], env: Record<string, string>, cwd: string): PtySession {
   const command = ["node", CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const child: ChildProcess = spawn("script", ["-qfec", command, "/dev/null"], {
