@@ -50,8 +50,13 @@ const DEFAULTS = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 32_000, jitter:
  * Streams `request` through `provider`, retrying transient failures before the first content event.
  * Throws the final `ProviderError` (kind `aborted` when the signal fires, also during a backoff wait).
  * Example: `for await (const ev of streamWithRetry(p, req, { onRetry: show })) …`.
+ *
+ * A hand-written iterator with a generator's contract (lazy, `return()` closes the provider stream):
+ * it sits on every stream event of every turn, where an async generator's `for await` + `yield`
+ * costs several microtask turns per event and this costs one (see bench/loop.mjs). Like a
+ * `for await` loop, callers must not call `next()` again before the previous call settled.
  */
-export async function* streamWithRetry(
+export function streamWithRetry(
   provider: Provider,
   request: ModelRequest,
   opts: StreamWithRetryOptions = {},
@@ -59,44 +64,110 @@ export async function* streamWithRetry(
   const signal = combineSignals(opts.signal, request.signal);
   const call = signal === request.signal ? request : { ...request, signal };
   const maxRetries = Math.max(0, opts.retry?.maxRetries ?? DEFAULTS.maxRetries);
+  let attempt = 0;
+  let inner: AsyncIterator<StreamEvent> | undefined;
+  /** Events to deliver before reading on: the held ones, then the first content event. */
+  let queue: StreamEvent[] = [];
+  let queued = 0;
+  let committed = false;
+  let exhausted = false; // the provider's stream ended; deliver what is queued, then done
+  let finished = false;
 
-  for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw abortedError(provider.name, "Model call aborted before it was sent.");
-    const held: StreamEvent[] = [];
-    let committed = false;
-    try {
-      for await (const event of provider.stream(call)) {
-        if (committed) {
-          yield event;
-        } else if (event.type === "message_start" || event.type === "usage") {
-          held.push(event);
-        } else {
-          committed = true;
-          yield* held;
-          yield event;
-        }
-      }
-      // An answer with no content events at all still delivers what was held.
-      if (!committed) yield* held;
-      return;
-    } catch (thrown) {
-      const error = toProviderError(thrown, provider.name, committed, signal);
-      if (committed || error.afterFirstDelta || !isRetryableKind(error.kind) || attempt > maxRetries) {
-        throw error;
-      }
-      const delayMs = retryDelayMs(attempt, error, opts.retry);
-      opts.onRetry?.({ attempt, maxRetries, delayMs, error });
-      try {
-        await sleep(delayMs, signal);
-      } catch {
-        throw abortedError(
-          provider.name,
-          `Model call aborted while waiting ${delayMs} ms to retry after: ${error.message}`,
-          error,
-        );
-      }
+  const DONE: IteratorResult<StreamEvent> = { value: undefined, done: true };
+  const finish = (): IteratorResult<StreamEvent> => {
+    finished = true;
+    inner = undefined;
+    return DONE;
+  };
+  const fromQueue = (): IteratorResult<StreamEvent> => {
+    const value = queue[queued++];
+    if (queued === queue.length) {
+      queue = [];
+      queued = 0;
     }
-  }
+    return { value, done: false };
+  };
+  const failCommitted = (thrown: unknown): never => {
+    finish();
+    throw toProviderError(thrown, provider.name, true, signal);
+  };
+  const passCommitted = (r: IteratorResult<StreamEvent>): IteratorResult<StreamEvent> =>
+    r.done ? finish() : r;
+
+  /** Starts attempts and reads until the first content event, retrying what may be retried. */
+  const open = async (): Promise<IteratorResult<StreamEvent>> => {
+    for (;;) {
+      if (!inner) {
+        attempt++;
+        if (signal?.aborted) {
+          finish();
+          throw abortedError(provider.name, "Model call aborted before it was sent.");
+        }
+        queue = [];
+      }
+      let r: IteratorResult<StreamEvent>;
+      try {
+        inner ??= provider.stream(call)[Symbol.asyncIterator]();
+        r = await inner.next();
+      } catch (thrown) {
+        inner = undefined;
+        const error = toProviderError(thrown, provider.name, false, signal);
+        if (error.afterFirstDelta || !isRetryableKind(error.kind) || attempt > maxRetries) {
+          finish();
+          throw error;
+        }
+        const delayMs = retryDelayMs(attempt, error, opts.retry);
+        opts.onRetry?.({ attempt, maxRetries, delayMs, error });
+        try {
+          await sleep(delayMs, signal);
+        } catch {
+          finish();
+          throw abortedError(
+            provider.name,
+            `Model call aborted while waiting ${delayMs} ms to retry after: ${error.message}`,
+            error,
+          );
+        }
+        continue;
+      }
+      if (r.done) {
+        // An answer with no content events at all still delivers what was held.
+        committed = true;
+        exhausted = true;
+        return queue.length > 0 ? fromQueue() : finish();
+      }
+      queue.push(r.value);
+      if (r.value.type === "message_start" || r.value.type === "usage") continue;
+      committed = true;
+      return fromQueue();
+    }
+  };
+
+  const self: AsyncGenerator<StreamEvent> = {
+    next() {
+      if (finished) return Promise.resolve(DONE);
+      if (queue.length > 0) return Promise.resolve(fromQueue());
+      if (exhausted) return Promise.resolve(finish());
+      if (committed && inner) return inner.next().then(passCommitted, failCommitted);
+      return open();
+    },
+    async return(value?: unknown) {
+      const it = inner;
+      finish();
+      await it?.return?.();
+      return { value: value as undefined, done: true };
+    },
+    async throw(error?: unknown) {
+      const it = inner;
+      finish();
+      await it?.return?.();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return self;
+    },
+  };
+  return self;
 }
 
 /**
