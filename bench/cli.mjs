@@ -77,25 +77,37 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function series(args, pick) {
-  await runOnce(args); // warm the file cache
-  const xs = [];
-  for (let i = 0; i < RUNS; i++) xs.push(pick(await runOnce(args)));
-  return median(xs);
+/**
+ * Runs each command once per round, RUNS rounds (after one warm-up round for the file cache), and
+ * returns each one's samples. Round-robin rather than one series after another: on a shared machine
+ * the load drifts, and a baseline measured in a quiet minute would flatter or punish the ratios.
+ */
+async function rounds(commands) {
+  const samples = commands.map(() => []);
+  for (let round = -1; round < RUNS; round++) {
+    for (const [i, args] of commands.entries()) {
+      const r = await runOnce(args);
+      if (round >= 0) samples[i].push(r);
+    }
+  }
+  return samples;
 }
 
-// Interleaving would be fairer under load, but series keep each one's cache warm the same way.
-const nodeBaseline = await series(["-e", "0"], (r) => r.wall);
-const fetchBaseline = await series(
-  ["-e", `fetch(${JSON.stringify(`${baseURL}/v1/messages`)},{method:"POST",body:"{}"}).then(r=>r.text())`],
-  (r) => r.firstRequest,
-);
-const version = await series([CLI, "--version"], (r) => r.wall);
 const printArgs = [CLI, "-p", "hello", "--no-session-persistence"];
-const firstRequest = await series(printArgs, (r) => r.firstRequest);
-const printWall = await series(printArgs, (r) => r.wall);
-const unbundledFirstRequest =
-  UNBUNDLED === CLI ? firstRequest : await series([UNBUNDLED, ...printArgs.slice(1)], (r) => r.firstRequest);
+const fetchScript = `fetch(${JSON.stringify(`${baseURL}/v1/messages`)},{method:"POST",body:"{}"}).then(r=>r.text())`;
+const [nodeRuns, fetchRuns, versionRuns, printRuns, unbundledRuns] = await rounds([
+  ["-e", "0"],
+  ["-e", fetchScript],
+  [CLI, "--version"],
+  printArgs,
+  [UNBUNDLED, ...printArgs.slice(1)],
+]);
+const nodeBaseline = median(nodeRuns.map((r) => r.wall));
+const fetchBaseline = median(fetchRuns.map((r) => r.firstRequest));
+const version = median(versionRuns.map((r) => r.wall));
+const firstRequest = median(printRuns.map((r) => r.firstRequest));
+const printWall = median(printRuns.map((r) => r.wall));
+const unbundledFirstRequest = median(unbundledRuns.map((r) => r.firstRequest));
 
 /** Runs a command to its end (asynchronously, so the inline server keeps answering); returns stderr. */
 function stderrOf(command, args) {
