@@ -2,7 +2,7 @@
  * Neutral request → Anthropic Messages API body. Prompt-cache breakpoints go on the system prompt and
  * on the last message, so each turn of a long session reads the previous turns from the cache.
  */
-import { type JsonCache, objectJson, rawJsonArray } from "./body-json.js";
+import { type JsonCache, objectJson, rawJson } from "./body-json.js";
 import type { ContentBlock, Message, ModelRequest, ToolDefinition } from "./types.js";
 
 const DEFAULT_MAX_TOKENS = 8192;
@@ -21,17 +21,17 @@ export function anthropicRequestBody(request: ModelRequest): Record<string, unkn
  */
 export function anthropicRequestJson(request: ModelRequest, cache: JsonCache): string {
   const n = request.messages.length;
-  const parts = cache.messages(request.messages, Math.max(0, n - 1), encodeMessage);
+  let messages = cache.messages(request.messages, Math.max(0, n - 1), encodeMessage);
   // The last message carries the cache breakpoint, which moves every call: encoded fresh, never cached.
   if (n > 0) {
     const last = [wireMessage(request.messages[n - 1])];
     markLastBlockCached(last);
-    parts[n - 1] = JSON.stringify(last[0]);
+    messages = n > 1 ? `${messages},${JSON.stringify(last[0])}` : JSON.stringify(last[0]);
   }
   const tools = hasTools(request)
-    ? rawJsonArray(request.tools.map((t) => cache.tool(t, encodeTool)))
+    ? rawJson(`[${request.tools.map((t) => cache.tool(t, encodeTool)).join(",")}]`)
     : undefined;
-  return objectJson(bodyFields(request, rawJsonArray(parts), tools));
+  return objectJson(bodyFields(request, rawJson(`[${messages}]`), tools));
 }
 
 function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {

@@ -17,10 +17,10 @@ import type { ContentBlock, Message, ToolDefinition } from "./types.js";
 /** Wire JSON of messages and tools, remembered per object for one provider instance. */
 export interface JsonCache {
   /**
-   * The JSON of each of the first `count` messages as `encode` writes it, a piece reused while its
-   * message is unchanged.
+   * The JSON of the first `count` messages as `encode` writes each (empty pieces left out), joined
+   * with commas. A message's piece is reused while the message is unchanged.
    */
-  messages(messages: Message[], count: number, encode: (message: Message) => string): string[];
+  messages(messages: Message[], count: number, encode: (message: Message) => string): string;
   /**
    * The JSON of `tool` as `encode` writes it, reused while its name, description and schema object are
    * the same (keyed by the schema: callers rebuild the definition objects on every call).
@@ -37,30 +37,43 @@ interface Entry {
 
 /** Creates an empty cache; entries go away with the messages they describe. */
 export function createJsonCache(): JsonCache {
-  // By position first (history only grows between calls, so this is one identity check per message);
-  // by identity when positions moved (after compaction, or a transform that drops old messages).
-  let byPosition: Entry[] = [];
+  // The previous call's pieces in order and their joined text: when the history only grew, the new
+  // text is the old one plus the new pieces (a rope, so no copy of the prefix is made here).
+  let sent: Entry[] = [];
+  let joined = "";
+  // Pieces by message, for a history whose positions moved (compaction, a transform dropping messages).
   const byMessage = new WeakMap<Message, Entry>();
   const tools = new WeakMap<object, { name: string; description: string; json: string }>();
   return {
     messages(messages, count, encode) {
-      const parts: string[] = new Array(count);
-      const next: Entry[] = new Array(count);
-      for (let i = 0; i < count; i++) {
+      let kept = 0;
+      const limit = Math.min(count, sent.length);
+      while (
+        kept < limit &&
+        sent[kept].message === messages[kept] &&
+        unchanged(sent[kept].seen, messages[kept])
+      )
+        kept++;
+      if (kept < sent.length) {
+        sent = sent.slice(0, kept);
+        joined = sent
+          .filter((e) => e.json !== "")
+          .map((e) => e.json)
+          .join(",");
+      }
+      for (let i = kept; i < count; i++) {
         const message = messages[i];
-        let entry: Entry | undefined = byPosition[i];
-        if (entry?.message !== message) entry = byMessage.get(message);
+        let entry = byMessage.get(message);
         if (entry === undefined || !unchanged(entry.seen, message)) {
           const seen: unknown[] = [];
           collect(message, seen);
           entry = { message, json: encode(message), seen };
           byMessage.set(message, entry);
         }
-        parts[i] = entry.json;
-        next[i] = entry;
+        sent.push(entry);
+        if (entry.json !== "") joined = joined === "" ? entry.json : `${joined},${entry.json}`;
       }
-      byPosition = next;
-      return parts;
+      return joined;
     },
     tool(tool, encode) {
       const hit = tools.get(tool.input_schema);
@@ -161,9 +174,9 @@ export interface RawJson {
   readonly [RAW]: string;
 }
 
-/** Marks already-encoded JSON (the pieces `JsonCache` returns, joined into an array). */
-export function rawJsonArray(items: string[]): RawJson {
-  return { [RAW]: `[${items.join(",")}]` };
+/** Marks already-encoded JSON for `objectJson`. */
+export function rawJson(json: string): RawJson {
+  return { [RAW]: json };
 }
 
 /**

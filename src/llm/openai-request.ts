@@ -3,7 +3,7 @@
  * accepts (LiteLLM, vLLM, Ollama, llama.cpp): one `tool` message per tool_result right after the
  * assistant message that asked for it, never an array of results inside a user message.
  */
-import { type JsonCache, objectJson, rawJsonArray } from "./body-json.js";
+import { type JsonCache, objectJson, rawJson } from "./body-json.js";
 import type {
   ContentBlock,
   ImageBlock,
@@ -39,13 +39,15 @@ export function openaiRequestBody(request: ModelRequest, officialApi: boolean): 
  * changed since its previous call.
  */
 export function openaiRequestJson(request: ModelRequest, officialApi: boolean, cache: JsonCache): string {
-  const parts = cache.messages(request.messages, request.messages.length, encodeMessage);
-  const items = request.system ? [JSON.stringify({ role: "system", content: request.system })] : [];
-  for (const p of parts) if (p !== "") items.push(p);
+  let messages = cache.messages(request.messages, request.messages.length, encodeMessage);
+  if (request.system) {
+    const system = JSON.stringify({ role: "system", content: request.system });
+    messages = messages === "" ? system : `${system},${messages}`;
+  }
   const tools = hasTools(request)
-    ? rawJsonArray(request.tools.map((t) => cache.tool(t, encodeTool)))
+    ? rawJson(`[${request.tools.map((t) => cache.tool(t, encodeTool)).join(",")}]`)
     : undefined;
-  return objectJson(bodyFields(request, officialApi, rawJsonArray(items), tools));
+  return objectJson(bodyFields(request, officialApi, rawJson(`[${messages}]`), tools));
 }
 
 function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {

@@ -126,10 +126,23 @@ describe("request bodies built from cached message JSON", () => {
     cache.messages(messages, messages.length, encode);
     expect(encoded).toBe(7);
     messages.push(...history(4).slice(-2));
-    const parts = cache.messages(messages, messages.length, encode);
+    const joined = cache.messages(messages, messages.length, encode);
     expect(encoded).toBe(9);
-    expect(parts).toEqual(messages.map((m) => JSON.stringify(m)));
-    cache.messages(messages.slice(2), messages.length - 2, encode);
+    expect(joined).toBe(messages.map((m) => JSON.stringify(m)).join(","));
+    expect(cache.messages(messages.slice(2), messages.length - 2, encode)).toBe(
+      messages
+        .slice(2)
+        .map((m) => JSON.stringify(m))
+        .join(","),
+    );
+    expect(encoded).toBe(9);
+    // Shorter than last time (a rewind): the text is rebuilt from what is still there.
+    expect(cache.messages(messages.slice(2), 3, encode)).toBe(
+      messages
+        .slice(2, 5)
+        .map((m) => JSON.stringify(m))
+        .join(","),
+    );
     expect(encoded).toBe(9);
   });
 
