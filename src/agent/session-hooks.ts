@@ -1,0 +1,175 @@
+/**
+ * The session-level hook points: SessionStart, UserPromptSubmit, Stop, SessionEnd and the compaction
+ * pair. Tool-level hooks live in tool-gate.ts. A hook's failure is reported as a warning and never
+ * stops the session; a session without hooks pays a map lookup per hook point.
+ */
+import type { AggregatedHookResult } from "../hooks/aggregate.js";
+import { createHookRunner, type HookRunner } from "../hooks/runner.js";
+import type { HookEvent, HookEventFields, HooksConfig, SettingsHooks } from "../hooks/types.js";
+import { textOf } from "../llm/types.js";
+import type { AgentMessage } from "./events.js";
+import type { Compactor, StopHookOutcome } from "./loop-config.js";
+import type { QueryOptions } from "./options.js";
+
+/** The session's hook points. */
+export interface SessionHooks {
+  readonly runner: HookRunner;
+  /** Fires `event` if any hook is registered for it; reports hook errors as warnings. */
+  fire<E extends HookEvent>(
+    event: E,
+    fields: HookEventFields<E>,
+    signal: AbortSignal,
+  ): Promise<AggregatedHookResult | undefined>;
+  /** Reports a hook problem to the user (a `warning` event). */
+  report(message: string): void;
+  /** SessionStart; its additional context is held for the first prompt. */
+  sessionStart(source: "startup" | "resume", model: string, signal: AbortSignal): Promise<void>;
+  /** UserPromptSubmit for each prompt of a run: blocked prompts are dropped, context is attached. */
+  submitPrompts(input: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]>;
+  /** The Stop hook point: a blocking hook keeps the loop going with its reason. */
+  onStop(history: AgentMessage[], signal: AbortSignal): Promise<StopHookOutcome>;
+  sessionEnd(reason: string): Promise<void>;
+  /** Wraps a summarizer in PreCompact / PostCompact; `record` stores the boundary. */
+  wrapCompactor(
+    summarizer: Compactor,
+    record: (outcome: Awaited<ReturnType<Compactor>>, trigger: "manual" | "auto") => void,
+  ): Compactor;
+}
+
+/** What the hook points need from the session. */
+export interface SessionHooksConfig {
+  hooks: QueryOptions["hooks"];
+  cwd: string;
+  /** Read at each firing: a resumed session's id and transcript are known only after start. */
+  getSessionId: () => string;
+  getTranscriptPath: () => string;
+  getPermissionMode: () => string;
+  report: (message: string) => void;
+}
+
+/** Builds the session's hook points. Throws at once for a misconfigured hook. */
+export function createSessionHooks(config: SessionHooksConfig): SessionHooks {
+  const runner = createHookRunner({
+    ...splitHooks(config.hooks),
+    get sessionId() {
+      return config.getSessionId();
+    },
+    get transcriptPath() {
+      return config.getTranscriptPath();
+    },
+    cwd: config.cwd,
+    getPermissionMode: config.getPermissionMode,
+  });
+  const pendingContext: string[] = [];
+  let stopHookActive = false;
+
+  const fire: SessionHooks["fire"] = async (event, fields, signal) => {
+    if (!runner.has(event)) return undefined;
+    const result = await runner.run(event, fields, { signal });
+    for (const e of result.errors) config.report(`${e.event} hook ${e.hook} failed: ${e.message}`);
+    return result;
+  };
+
+  return {
+    runner,
+    fire,
+    report: config.report,
+    async sessionStart(source, model, signal) {
+      const started = await fire("SessionStart", { source, model }, signal);
+      if (started) pendingContext.push(...started.additionalContext);
+    },
+    async submitPrompts(input, signal) {
+      stopHookActive = false;
+      const out: AgentMessage[] = [];
+      for (const message of input) {
+        if (message.role !== "user") {
+          out.push(message);
+          continue;
+        }
+        const submitted = await fire("UserPromptSubmit", { prompt: textOf(message) }, signal);
+        if (submitted?.blocked) {
+          config.report(
+            `A UserPromptSubmit hook blocked the prompt: ${submitted.blockReason ?? "no reason given"}`,
+          );
+          continue;
+        }
+        const context = [...pendingContext.splice(0), ...(submitted?.additionalContext ?? [])];
+        out.push(context.length === 0 ? message : withContext(message, context));
+      }
+      return out;
+    },
+    async onStop(history, signal) {
+      if (!runner.has("Stop")) return {};
+      const last = history.findLast((m) => m.role === "assistant");
+      const stop = await fire(
+        "Stop",
+        {
+          stop_hook_active: stopHookActive,
+          last_assistant_message: last ? textOf(last as never) : undefined,
+        },
+        signal,
+      );
+      if (!stop?.blocked || !stop.continue) return {};
+      stopHookActive = true;
+      return { continueWith: stop.blockReason ?? "A Stop hook asked to keep going." };
+    },
+    async sessionEnd(reason) {
+      await fire("SessionEnd", { reason }, new AbortController().signal);
+    },
+    wrapCompactor(summarizer, record) {
+      return async (messages, options) => {
+        const trigger = options.trigger === "manual" ? "manual" : "auto";
+        const pre = await fire(
+          "PreCompact",
+          { trigger, custom_instructions: options.instructions ?? null },
+          options.signal,
+        );
+        if (pre?.blocked)
+          throw new Error(`A PreCompact hook blocked compaction: ${pre.blockReason ?? "no reason given"}`);
+        const outcome = await summarizer(messages, options);
+        record(outcome, trigger);
+        await fire("PostCompact", { trigger, compact_summary: outcome.summary }, options.signal);
+        return outcome;
+      };
+    },
+  };
+}
+
+/** Splits `options.hooks` into in-process callbacks and settings-style command hooks. */
+function splitHooks(hooks: QueryOptions["hooks"]): { hooks?: HooksConfig; settingsHooks?: SettingsHooks } {
+  if (!hooks) return {};
+  const callbacks: Record<string, unknown[]> = {};
+  const commands: Record<string, unknown[]> = {};
+  for (const [event, matchers] of Object.entries(hooks)) {
+    for (const matcher of (matchers ?? []) as Array<{
+      matcher?: string;
+      hooks: unknown[];
+      timeout?: number;
+    }>) {
+      const fns = matcher.hooks.filter((h) => typeof h === "function");
+      const cmds = matcher.hooks.filter((h) => typeof h !== "function");
+      if (fns.length > 0) {
+        callbacks[event] ??= [];
+        callbacks[event].push({ ...matcher, hooks: fns });
+      }
+      if (cmds.length > 0) {
+        commands[event] ??= [];
+        commands[event].push({ ...matcher, hooks: cmds });
+      }
+    }
+  }
+  return { hooks: callbacks as HooksConfig, settingsHooks: commands as SettingsHooks };
+}
+
+/** Adds hook context to a user message, where the model reads it with the prompt. */
+function withContext(message: AgentMessage & { role: "user" }, context: string[]): AgentMessage {
+  const blocks =
+    typeof message.content === "string"
+      ? [{ type: "text" as const, text: message.content }]
+      : message.content;
+  const reminder = {
+    type: "text" as const,
+    text: `<system-reminder>\n${context.join("\n")}\n</system-reminder>`,
+  };
+  return { role: "user", content: [...blocks, reminder] };
+}

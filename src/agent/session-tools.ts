@@ -1,0 +1,72 @@
+/**
+ * The tools a session offers the model: built-in and user tools, the Task tool for subagents, and
+ * the tools of its MCP servers, which may connect, fail or change while the session runs. The list
+ * is read before every model call.
+ */
+import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
+import { resolveTools } from "../tools/builtin.js";
+import { createToolRegistry } from "../tools/registry.js";
+import type { Tool } from "../tools/types.js";
+import type { QueryOptions } from "./options.js";
+import { createTaskTool, type SubagentParent } from "./subagents.js";
+
+/** A session's tool set. */
+export interface SessionTools {
+  /** The tools of the next model call. */
+  current(): Tool[];
+  /** Tools that never change during the session (built-ins, user tools, Task). */
+  readonly staticTools: Tool[];
+  /** The Task tool, when subagents are on. */
+  readonly taskTool?: Tool;
+  mcp(): McpManager | undefined;
+  /** Connects the configured MCP servers in parallel, waiting at most `timeoutMs`. */
+  startMcp(signal: AbortSignal, timeoutMs: number): Promise<void>;
+  /** Replaces the servers added at run time (those from the options stay). */
+  setMcpServers(servers: Record<string, McpServerConfig>, signal: AbortSignal): Promise<McpSetServersResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the tool set. `disallowedTools` removes plain names from the model's view (pattern rules
+ * go to permissions); `Task` is on by default and when `agents` are given.
+ */
+export function createSessionTools(
+  options: QueryOptions,
+  cwd: string,
+  subagentParent: () => SubagentParent,
+): SessionTools {
+  const wantsTask =
+    options.tools === undefined || options.tools.includes("Task") || options.agents !== undefined;
+  const own = createToolRegistry(resolveTools(options.tools?.filter((t) => t !== "Task")))
+    .filter({ disallowedTools: options.disallowedTools })
+    .list();
+  const disallowed = new Set(options.disallowedTools ?? []);
+  const taskTool =
+    wantsTask && !disallowed.has("Task") ? createTaskTool(options.agents ?? {}, subagentParent) : undefined;
+  const staticTools = taskTool ? [...own, taskTool] : own;
+  let mcp: McpManager | undefined;
+
+  const createManager = async (servers: Record<string, McpServerConfig>, signal: AbortSignal) => {
+    // Loaded only when used: programs without MCP never pay for the MCP SDK at start-up.
+    const { createMcpManager } = await import("../mcp/manager.js");
+    return createMcpManager({ servers, cwd, signal });
+  };
+
+  return {
+    current: () =>
+      mcp ? [...staticTools, ...mcp.tools().filter((t) => !disallowed.has(t.name))] : staticTools,
+    staticTools,
+    taskTool,
+    mcp: () => mcp,
+    async startMcp(signal, timeoutMs) {
+      if (!options.mcpServers || Object.keys(options.mcpServers).length === 0) return;
+      mcp = await createManager(options.mcpServers, signal);
+      await mcp.ready(timeoutMs);
+    },
+    async setMcpServers(servers, signal) {
+      mcp ??= await createManager({}, signal);
+      return mcp.setServers({ ...(options.mcpServers ?? {}), ...servers });
+    },
+    close: async () => mcp?.close(),
+  };
+}
