@@ -7,6 +7,7 @@
  */
 import http from "node:http";
 import https from "node:https";
+import { urlToHttpOptions } from "node:url";
 import type { ProviderErrorKind } from "./errors.js";
 import { isContextOverflowMessage, kindForStatus, ProviderError, parseRetryAfter } from "./errors.js";
 import { createSseParser, type SseEvent } from "./sse.js";
@@ -32,10 +33,18 @@ export function createHttpTransport(provider: string): HttpTransport {
     http: new http.Agent({ keepAlive: true }),
     https: new https.Agent({ keepAlive: true }),
   };
+  // Parsed once per URL (a provider posts to the same one every call), not once per request.
+  let lastUrl = "";
+  let lastTarget: Target | undefined;
   return {
     async post(url, headers, body, signal) {
       if (signal?.aborted) throw abortedError(provider);
-      const target = new URL(url);
+      if (url !== lastUrl || !lastTarget) {
+        const parsed = new URL(url);
+        lastTarget = { url: parsed, secure: parsed.protocol === "https:", options: urlToHttpOptions(parsed) };
+        lastUrl = url;
+      }
+      const target = lastTarget;
       const res = await send(provider, agents, target, headers, body, signal, true);
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) return res;
@@ -44,19 +53,27 @@ export function createHttpTransport(provider: string): HttpTransport {
   };
 }
 
+/** A parsed request URL and its `http.request` options. */
+interface Target {
+  url: URL;
+  secure: boolean;
+  options: http.RequestOptions;
+}
+
 function send(
   provider: string,
   agents: { http: http.Agent; https: https.Agent },
-  target: URL,
+  target: Target,
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal | undefined,
   mayRetryStaleSocket: boolean,
 ): Promise<http.IncomingMessage> {
-  const secure = target.protocol === "https:";
+  const secure = target.secure;
   const lib = secure ? https : http;
   return new Promise((resolve, reject) => {
-    const req = lib.request(target, {
+    const req = lib.request({
+      ...target.options,
       method: "POST",
       agent: secure ? agents.https : agents.http,
       headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
@@ -83,7 +100,7 @@ function send(
         send(provider, agents, target, headers, body, signal, false).then(resolve, reject);
         return;
       }
-      reject(networkError(provider, target, err));
+      reject(networkError(provider, target.url, err));
     });
     req.end(body);
   });
