@@ -43,7 +43,7 @@ export interface QueryOptions {
   /** Extended-thinking budget in tokens (0 or absent: off). */
   maxThinkingTokens?: number;
   /** Built-in tool names (`'Read'`, `'Bash'`, …) and tools made with `defineTool`, mixed. Default: the core tools. */
-  tools?: Array<string | Tool>;
+  tools?: Array<string | Tool> | { type: "preset"; preset: "claude_code" | "goat" };
   /** Permission rules that allow without asking, e.g. `Bash(npm test:*)`. */
   allowedTools?: string[];
   /** Tool names removed from the model's view, and rules that always deny. */

@@ -35,9 +35,10 @@ export function createSessionTools(
   cwd: string,
   subagentParent: () => SubagentParent,
 ): SessionTools {
-  const wantsTask =
-    options.tools === undefined || options.tools.includes("Task") || options.agents !== undefined;
-  const own = createToolRegistry(resolveTools(options.tools?.filter((t) => t !== "Task")))
+  // The Claude Agent SDK's `{ type: "preset", preset: "claude_code" }` means the default set.
+  const list = Array.isArray(options.tools) ? options.tools : undefined;
+  const wantsTask = list === undefined || list.includes("Task") || options.agents !== undefined;
+  const own = createToolRegistry(resolveTools(list?.filter((t) => t !== "Task")))
     .filter({ disallowedTools: options.disallowedTools })
     .list();
   const disallowed = new Set(options.disallowedTools ?? []);

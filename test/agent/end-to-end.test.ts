@@ -60,6 +60,22 @@ describe.each(FORMATS)("the core tools over %s", (format) => {
   });
 });
 
+describe("tool sets", () => {
+  it("takes the Claude Agent SDK's claude_code preset as the default set, and [] as none", async () => {
+    mock.enqueue(reply.text("a"), reply.text("b"));
+    await collect(
+      query({
+        prompt: "x",
+        options: mockOptions(mock, "anthropic", { tools: { type: "preset", preset: "claude_code" } }),
+      }),
+    );
+    await collect(query({ prompt: "x", options: mockOptions(mock, "anthropic", { tools: [] }) }));
+    const names = mock.requests[0].body.tools.map((t: any) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["Bash", "Read", "Write", "Edit", "Glob", "Grep", "Task"]));
+    expect(mock.requests[1].body.tools ?? []).toEqual([]);
+  });
+});
+
 describe("the Agent class", () => {
   it("answers prompt after prompt in one session and reports events", async () => {
     mock.enqueue(reply.text("one"), reply.text("two"));
