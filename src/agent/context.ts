@@ -45,6 +45,7 @@ export const SUMMARY_PREFIX =
  * strict providers accept the history.
  */
 export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
+  if (passesThrough(messages)) return messages.slice() as Message[];
   const out: Message[] = [];
   for (const m of messages) {
     let next: Message | undefined;
@@ -58,6 +59,18 @@ export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
     } else out.push(next);
   }
   return out;
+}
+
+/** True when no message needs converting or merging: the usual history, copied in one step. */
+function passesThrough(messages: AgentMessage[]): boolean {
+  let previousUser = false;
+  for (const m of messages) {
+    if (m.role === "custom") return false;
+    const user = m.role === "user";
+    if (user && previousUser) return false;
+    previousUser = user;
+  }
+  return true;
 }
 
 function blocksOf(m: Message) {

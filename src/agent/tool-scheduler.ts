@@ -40,6 +40,11 @@ export async function runToolBatch(
     permissionDenials: [],
   };
   const toolsByName = new Map(config.tools.map((t) => [t.name, t]));
+  if (calls.length === 1) {
+    // The common batch: nothing to order or limit, so none of the scheduling promises below.
+    outcome.results = [await runOneCall(calls[0], toolsByName.get(calls[0].name), config, signal, outcome)];
+    return outcome;
+  }
   const limit = Math.max(1, config.toolConcurrency ?? 10);
   let running = 0;
   const waiting: Array<() => void> = [];

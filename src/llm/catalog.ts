@@ -33,7 +33,11 @@ export function createModelCatalog(overrides: readonly ModelInfo[] = []): ModelC
   // Bare id -> most recently registered entry with that id, so an override also wins for bare lookups.
   const byId = new Map<string, ModelInfo>();
 
+  // Lookups by the id as given: the loop asks for the same model several times a turn.
+  const memo = new Map<string, ModelInfo | undefined>();
+
   function register(info: ModelInfo): void {
+    memo.clear();
     const entry = { ...info, pricing: { ...info.pricing } };
     const key = `${info.provider}/${info.id}`.toLowerCase();
     byKey.delete(key); // keep list() in "last registered last" order
@@ -71,7 +75,12 @@ export function createModelCatalog(overrides: readonly ModelInfo[] = []): ModelC
 
   return {
     get: (id) => {
-      const hit = get(id);
+      let hit = memo.get(id);
+      if (hit === undefined && !memo.has(id)) {
+        hit = get(id);
+        if (memo.size >= 256) memo.clear(); // ids come from configuration, but never let it grow unbounded
+        memo.set(id, hit);
+      }
       return hit && { ...hit, pricing: { ...hit.pricing } };
     },
     register,
