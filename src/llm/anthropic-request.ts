@@ -21,6 +21,8 @@ export function anthropicRequestBody(request: ModelRequest): Record<string, unkn
  */
 export function anthropicRequestJson(request: ModelRequest, cache: JsonCache): string {
   const n = request.messages.length;
+  // A one-message request has nothing to reuse: one JSON.stringify is cheaper than the pieces.
+  if (n <= 1) return JSON.stringify(anthropicRequestBody(request));
   let messages = cache.messages(request.messages, Math.max(0, n - 1), encodeMessage);
   // The last message carries the cache breakpoint, which moves every call: encoded fresh, never cached.
   if (n > 0) {

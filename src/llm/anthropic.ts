@@ -30,8 +30,8 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
   const name = options.name ?? "anthropic";
   const transport = createHttpTransport(name);
   const cache = createJsonCache();
-  const prepare = async (request: ModelRequest): Promise<WireCall> => {
-    const apiKey = (await options.getApiKey?.(name)) ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
+  const build = (request: ModelRequest, key: string | undefined): WireCall => {
+    const apiKey = key ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
     const baseURL = trimSlash(options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
     const headers = {
       accept: "text/event-stream",
@@ -41,6 +41,11 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
       ...request.headers,
     };
     return { url: `${baseURL}/v1/messages`, headers, body: anthropicRequestJson(request, cache) };
+  };
+  const prepare = (request: ModelRequest): WireCall | Promise<WireCall> => {
+    const getApiKey = options.getApiKey;
+    if (!getApiKey) return build(request, undefined);
+    return (async () => build(request, await getApiKey(name)))();
   };
   return {
     name,

@@ -295,7 +295,8 @@ export function openSse(
   const onEnd = (): void => {
     parser.end();
     done = true;
-    detach();
+    // The other listeners stay: after the end they do nothing, and a late socket error still finds one.
+    signal?.removeEventListener("abort", onAbort);
     wake();
   };
   const onClose = (): void => {

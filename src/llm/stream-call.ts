@@ -36,7 +36,7 @@ export function streamCall(
   provider: string,
   transport: HttpTransport,
   request: ModelRequest,
-  prepare: () => Promise<WireCall>,
+  prepare: () => WireCall | Promise<WireCall>,
   decoder: WireDecoder,
 ): AsyncIterableIterator<StreamEvent> {
   let out: StreamEvent[] = [];
@@ -55,7 +55,9 @@ export function streamCall(
   const fill = async (): Promise<void> => {
     if (!started) {
       started = true;
-      const { url, headers, body } = await prepare();
+      const call = prepare();
+      // Most calls are prepared synchronously (no getApiKey): no promise turn for them.
+      const { url, headers, body } = call instanceof Promise ? await call : call;
       const res = await transport.post(url, headers, body, request.signal);
       reader = openSse(provider, res, request.signal, () => decoder.afterFirstDelta);
     }
