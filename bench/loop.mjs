@@ -7,8 +7,9 @@
  * Figures: marginal wall and CPU per turn ((K=200 − K=20) / 180, medians over interleaved reps) and
  * its ratio to each floor; flatness (per-turn wall of turns 1-50 vs 151-200 at K=200); 500 concurrent
  * 20-round sessions (wall, peak RSS, in a fresh process each, ours beside node:http); heap per idle
- * session (multi-turn sessions waiting for input after a 20-round run, after GC). A diagnostic row,
- * ours-loop, runs query() with an in-process provider (no HTTP, no JSON) to show the loop's own share.
+ * session (multi-turn sessions waiting for input after a 20-round run, after GC). Two diagnostic rows
+ * split ours: ours-loop runs query() with an in-process provider (no HTTP, no JSON), the loop's own
+ * share; ours-prov drives our provider with the hand-written loop, the provider's share.
  * Target (issue 4):
  * within 1.5x of node:http per turn, flat as history grows, under 1 MB per idle session.
  * Prints a table and a final JSON line.
@@ -21,12 +22,18 @@ import os from "node:os";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import {
+  echoTool,
+  promptFor,
   runFetch,
   runNodeHttp,
   runOurs,
   runOursNoTransport,
   startIdleOurs,
 } from "./support/loop-runners.mjs";
+
+const { createAnthropicProvider } = await import("../dist/llm/anthropic.js");
+const { accumulate } = await import("../dist/llm/accumulate.js");
+const { MINIMAL_SYSTEM_PROMPT } = await import("../dist/agent/system-prompt.js");
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -58,10 +65,47 @@ function runnersFor(baseURL) {
       "node:http": (k) => runNodeHttp(baseURL, k, agent),
       fetch: (k) => runFetch(baseURL, k),
     },
-    // Diagnostic: the loop alone (in-process provider, no HTTP, no JSON), to split ours into loop and transport.
-    diagnostic: { "ours-loop": (k) => runOursNoTransport(k) },
+    // Diagnostics that split ours: the loop alone (in-process provider, no HTTP, no JSON), and our
+    // provider alone (driven by the hand-written loop).
+    diagnostic: {
+      "ours-loop": (k) => runOursNoTransport(k),
+      "ours-prov": (k) => runOursProvider(baseURL, k),
+    },
     close: () => agent.destroy(),
   };
+}
+
+/**
+ * Diagnostic: our provider (request body, transport, SSE, decoder) driven by the hand-written loop
+ * instead of query(), so ours splits into provider and agent layer. Same bytes as the others.
+ */
+async function runOursProvider(baseURL, rounds) {
+  const provider = createAnthropicProvider({ baseURL, apiKey: "x" });
+  const tools = [{ name: "echo", description: echoTool.description, input_schema: echoTool.jsonSchema }];
+  const messages = [{ role: "user", content: promptFor(rounds) }];
+  const stamps = [];
+  for (;;) {
+    const request = {
+      model: "claude-sonnet-4-5",
+      system: MINIMAL_SYSTEM_PROMPT,
+      messages: [...messages],
+      tools,
+      maxTokens: 32000,
+    };
+    const answer = await accumulate(provider.stream(request));
+    stamps.push(performance.now());
+    messages.push(answer);
+    if (answer.stop_reason !== "tool_use") break;
+    const results = [];
+    for (const b of answer.content) {
+      if (b.type !== "tool_use") continue;
+      const out = await echoTool.execute(b.input, {});
+      results.push({ type: "tool_result", tool_use_id: b.id, content: out.content });
+    }
+    messages.push({ role: "user", content: results });
+  }
+  if (stamps.length !== rounds + 1) throw new Error(`ours-provider: ${stamps.length} answers`);
+  return stamps;
 }
 
 // ---- Child modes: each measurement of memory runs in a fresh process so its figures are its own. ----
@@ -121,7 +165,7 @@ try {
     await runners[name](SHORT);
     bytes[name] = (await stats()).bytes - before.bytes;
   }
-  const sameBytes = Object.keys(overHttp).every((n) => bytes[n] === bytes.ours);
+  const sameBytes = [...Object.keys(overHttp), "ours-prov"].every((n) => bytes[n] === bytes.ours);
 
   const m = Object.fromEntries(
     names.map((n) => [
@@ -198,8 +242,9 @@ try {
     );
   }
   console.log(
-    "(ours-loop: query() with an in-process provider, no HTTP or JSON: the loop's own share of ours)",
+    "(ours-loop: query() with an in-process provider, no HTTP or JSON: the loop's own share of ours;",
   );
+  console.log(" ours-prov: our provider in the hand-written loop: the provider's share, beside node:http)");
   console.log(
     `ours per turn: ${ratios.wallVsNodeHttp.toFixed(2)}x node:http wall (${ratios.cpuVsNodeHttp.toFixed(2)}x cpu), ${ratios.wallVsFetch.toFixed(2)}x fetch wall (${ratios.cpuVsFetch.toFixed(2)}x cpu); history growth last50/first50 ${ours.growth.toFixed(2)}x (node:http ${perTurn["node:http"].growth.toFixed(2)}x)`,
   );
