@@ -153,7 +153,7 @@ export async function agentLoop(
             run.errors.push(batch.stopReason);
             return finishRun(run, batch.interrupted ? "interrupted" : "hook");
           }
-          if (await stopConditionMet(run)) return finishRun(run, "predicate");
+          if (hasStopConditions(run) && (await stopConditionMet(run))) return finishRun(run, "predicate");
           await deliverSteering(run);
           continue;
         }
@@ -161,7 +161,7 @@ export async function agentLoop(
         recordStep(run, step, message, []);
         config.emit({ type: "turn_end", step, message, toolResults: [], reason: "complete" });
         if (message.stop_reason === "stop_sequence") return finishRun(run, "stop_sequence");
-        if (await stopConditionMet(run)) return finishRun(run, "predicate");
+        if (hasStopConditions(run) && (await stopConditionMet(run))) return finishRun(run, "predicate");
         if (await stopHookContinues(run)) continue;
         if (await deliverSteering(run)) continue;
         break;
@@ -208,7 +208,9 @@ async function prepareContext(
   }
   let messages = session.messages;
   if (config.transformContext) messages = await config.transformContext(messages, run.signal);
-  const llm = await (config.convertToLlm ?? defaultConvertToLlm)(messages);
+  const converted = (config.convertToLlm ?? defaultConvertToLlm)(messages);
+  // The default conversion is synchronous: no promise turn for it on every call.
+  const llm = converted instanceof Promise ? await converted : converted;
   return { messages: llm, tokens };
 }
 
@@ -381,6 +383,10 @@ async function deliverSteering(run: RunState): Promise<boolean> {
   if (steering.length === 0) return false;
   appendMessages(run, steering);
   return true;
+}
+
+function hasStopConditions(run: RunState): boolean {
+  return run.config.stopWhen !== undefined && run.config.stopWhen.length > 0;
 }
 
 async function stopConditionMet(run: RunState): Promise<boolean> {
