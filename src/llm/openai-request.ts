@@ -39,6 +39,8 @@ export function openaiRequestBody(request: ModelRequest, officialApi: boolean): 
  * changed since its previous call.
  */
 export function openaiRequestJson(request: ModelRequest, officialApi: boolean, cache: JsonCache): string {
+  // A one-message request has nothing to reuse: one JSON.stringify is cheaper than the pieces.
+  if (request.messages.length <= 1) return JSON.stringify(openaiRequestBody(request, officialApi));
   let messages = cache.messages(request.messages, request.messages.length, encodeMessage);
   if (request.system) {
     const system = JSON.stringify({ role: "system", content: request.system });
