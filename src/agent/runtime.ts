@@ -8,7 +8,7 @@ import { appendFileSync } from "node:fs";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
 import { createModelCatalog } from "../llm/catalog.js";
 import { computeCost } from "../llm/cost.js";
-import { createProviderRegistry, type ProviderSpec } from "../llm/resolve.js";
+import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
@@ -76,7 +76,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     if (outer.aborted) controller.abort();
     else outer.addEventListener("abort", () => controller.abort(), { once: true });
   }
-  const configuredModel = options.model ?? defaultModel(env);
+  const configuredModel = expandModelAlias(options.model ?? defaultModel(env));
   let modelOverride: string | undefined;
   let thinkingBudget = options.maxThinkingTokens;
 
@@ -121,7 +121,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const session = createLoopSession();
   const callModel = createModelCaller(registry, {
     retry: options.retry,
-    fallbackModel: options.fallbackModel,
+    fallbackModel: options.fallbackModel && expandModelAlias(options.fallbackModel),
   });
   const summarizer =
     options.compactor ??
@@ -284,7 +284,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     abort: () => controller.abort(),
     setModel(model) {
       if (model !== undefined) registry.resolve(model);
-      modelOverride = model;
+      modelOverride = model === undefined ? undefined : expandModelAlias(model);
       binding?.recordModelChange(model ?? configuredModel);
     },
     setPermissionMode(mode) {

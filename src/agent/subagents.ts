@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import * as z from "zod";
+import { expandModelAlias } from "../llm/resolve.js";
 import { defineTool } from "../tools/define-tool.js";
 import type { Tool } from "../tools/types.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
@@ -103,7 +104,7 @@ export async function runSubagent(
 ) {
   const agentId = randomUUID();
   const parentConfig = parent.config;
-  const model = !def.model || def.model === "inherit" ? parentConfig.getModel() : def.model;
+  const model = !def.model || def.model === "inherit" ? parentConfig.getModel() : expandModelAlias(def.model);
   const tools = def.tools ? parent.tools.filter((t) => def.tools!.includes(t.name)) : parent.tools;
   const transcript = await parent.openChildTranscript?.(agentId);
   const remainingBudget =

@@ -46,6 +46,18 @@ const FACTORIES: Record<ProviderType, (options: ProviderOptions) => Provider> = 
   openai: createOpenAIProvider,
 };
 
+/** Claude Code's short model names, so `model: "sonnet"` works as it does there. */
+export const MODEL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  sonnet: "anthropic/claude-sonnet-4-5",
+  opus: "anthropic/claude-opus-4-5",
+  haiku: "anthropic/claude-haiku-4-5",
+});
+
+/** Expands a short model name (`sonnet`, `opus`, `haiku`) to its `provider/model` id; others unchanged. */
+export function expandModelAlias(model: string): string {
+  return MODEL_ALIASES[model.trim().toLowerCase()] ?? model;
+}
+
 /** Bare model ids whose provider is obvious from the name. */
 const GUESSES: Array<[RegExp, ProviderType]> = [
   [/^claude-/i, "anthropic"],
@@ -92,7 +104,7 @@ export function createProviderRegistry(specs: readonly ProviderSpec[] = []): Pro
   }
 
   function resolve(model: string): ResolvedModel {
-    const trimmed = model.trim();
+    const trimmed = expandModelAlias(model).trim();
     if (trimmed === "")
       throw new Error(`No model given. Name one as provider/model, e.g. anthropic/claude-sonnet-4-5.`);
     const slash = trimmed.indexOf("/");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accumulate } from "../../src/llm/accumulate.js";
-import { createProviderRegistry, resolveModel } from "../../src/llm/resolve.js";
+import { createProviderRegistry, expandModelAlias, resolveModel } from "../../src/llm/resolve.js";
 import { type Provider, type StreamEvent, textOf } from "../../src/llm/types.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
@@ -161,5 +161,18 @@ describe("resolved providers over HTTP", () => {
       "anthropic-key",
     ]);
     expect(b?.body.model).toBe("claude-haiku-4-5");
+  });
+});
+
+describe("Claude Code's short model names", () => {
+  it("resolves sonnet, opus and haiku to Anthropic models", () => {
+    const registry = createProviderRegistry();
+    expect(registry.resolve("sonnet")).toMatchObject({
+      id: "anthropic/claude-sonnet-4-5",
+      modelId: "claude-sonnet-4-5",
+    });
+    expect(registry.resolve("Opus").modelId).toBe("claude-opus-4-5");
+    expect(registry.resolve("haiku").provider.name).toBe("anthropic");
+    expect(expandModelAlias("openai/gpt-4.1")).toBe("openai/gpt-4.1");
   });
 });
