@@ -33,6 +33,8 @@ export interface CliArgs {
   maxTurns?: number;
   maxBudgetUsd?: number;
   permissionMode?: CliPermissionMode;
+  /** `--permission-prompt-tool stdio`: permission questions go to the stream-json host as control requests. */
+  permissionPromptTool?: "stdio";
   allowedTools: string[];
   disallowedTools: string[];
   systemPrompt?: string;
@@ -65,6 +67,7 @@ const OPTIONS = {
   "max-turns": { type: "string" },
   "max-budget-usd": { type: "string" },
   "permission-mode": { type: "string" },
+  "permission-prompt-tool": { type: "string" },
   allowedTools: { type: "string", multiple: true },
   "allowed-tools": { type: "string", multiple: true },
   disallowedTools: { type: "string", multiple: true },
@@ -115,6 +118,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       v["permission-mode"] === undefined
         ? undefined
         : oneOf("--permission-mode", v["permission-mode"], PERMISSION_MODES, "default"),
+    permissionPromptTool: permissionPromptTool(v["permission-prompt-tool"]),
     allowedTools: splitToolLists([...(v.allowedTools ?? []), ...(v["allowed-tools"] ?? [])]),
     disallowedTools: splitToolLists([...(v.disallowedTools ?? []), ...(v["disallowed-tools"] ?? [])]),
     systemPrompt: v["system-prompt"],
@@ -141,6 +145,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
   }
   if (args.inputFormat === "stream-json" && args.outputFormat !== "stream-json") {
     throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  }
+  if (args.permissionPromptTool !== undefined && args.inputFormat !== "stream-json") {
+    throw new UsageError(
+      "--permission-prompt-tool stdio needs --input-format stream-json (the answers come on stdin)",
+    );
   }
   if (args.includePartialMessages && args.outputFormat !== "stream-json") {
     throw new UsageError("--include-partial-messages needs --output-format stream-json");
@@ -188,6 +197,14 @@ function oneOf<T extends string>(
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
+}
+
+function permissionPromptTool(value: string | undefined): "stdio" | undefined {
+  if (value === undefined) return undefined;
+  if (value === "stdio") return value;
+  throw new UsageError(
+    `--permission-prompt-tool supports only "stdio" (control requests on stdout, answers on stdin); got "${value}"`,
+  );
 }
 
 function nonEmpty(flag: string, value: string | undefined): string | undefined {

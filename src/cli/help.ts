@@ -6,7 +6,7 @@ Goat, a coding agent. Without -p in a terminal: an interactive session. With -p:
 Print mode:
   -p, --print                 Answer the prompt (argument, or stdin when piped) and exit
   --output-format FORMAT      text (final answer, default) | json (the result) | stream-json (every message, JSON lines)
-  --input-format FORMAT       text (default) | stream-json (user messages as JSON lines on stdin, multi-turn)
+  --input-format FORMAT       text (default) | stream-json (user messages and control requests as JSON lines)
   --include-partial-messages  With stream-json: also the raw stream events
   --verbose                   Accepted for Claude Code compatibility (stream-json is always complete)
 
@@ -18,6 +18,7 @@ Model and limits:
 
 Tools and permissions:
   --permission-mode MODE      default | acceptEdits | plan | bypassPermissions | dontAsk
+  --permission-prompt-tool stdio  With stream-json input: ask the host (can_use_tool control requests)
   --allowedTools RULES        Rules allowed without asking, comma or space separated (e.g. "Read Bash(git diff:*)")
   --disallowedTools RULES     Tools removed and rules always denied
   --add-dir DIR               Another directory the file tools may use (repeatable)

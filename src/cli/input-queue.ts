@@ -7,6 +7,8 @@ import type { SDKUserMessageInput } from "../agent/query.js";
 /** A queue of user messages that `query()` reads as its prompt. */
 export interface InputQueue extends AsyncIterable<SDKUserMessageInput> {
   push(text: string): void;
+  /** Queues a whole user message (stream-json input, where content may be blocks). */
+  pushMessage(message: SDKUserMessageInput): void;
   /** Ends the input: the query finishes its current run and ends. */
   close(): void;
 }
@@ -16,16 +18,19 @@ export function createInputQueue(): InputQueue {
   const items: SDKUserMessageInput[] = [];
   let waiting: ((r: IteratorResult<SDKUserMessageInput>) => void) | undefined;
   let closed = false;
+  const pushMessage = (message: SDKUserMessageInput) => {
+    if (closed) return;
+    if (waiting) {
+      const w = waiting;
+      waiting = undefined;
+      w({ value: message, done: false });
+    } else items.push(message);
+  };
   return {
     push(text) {
-      if (closed) return;
-      const message: SDKUserMessageInput = { type: "user", message: { role: "user", content: text } };
-      if (waiting) {
-        const w = waiting;
-        waiting = undefined;
-        w({ value: message, done: false });
-      } else items.push(message);
+      pushMessage({ type: "user", message: { role: "user", content: text } });
     },
+    pushMessage,
     close() {
       closed = true;
       if (waiting) waiting({ value: undefined, done: true });

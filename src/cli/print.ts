@@ -2,13 +2,14 @@
  * Print mode (`goat -p`): one session, its output in `text` (the final answer), `json` (the result
  * message) or `stream-json` (every SDK message, one JSON object per line, as Claude Code writes them).
  * Exit status: 0 on success, 1 on an error result, 130 when interrupted by SIGINT.
+ * With `--input-format stream-json`, stdin also carries control requests (`control-session.ts`).
  */
 import type { Readable, Writable } from "node:stream";
 import { query, type SDKUserMessageInput } from "../agent/query.js";
 import type { SDKResultMessage } from "../agent/sdk-messages.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { type CliConfig, withMcpServers } from "./config.js";
-import { readInputMessages } from "./stdin-messages.js";
+import type { ControlSession } from "./control-session.js";
 
 /** The streams and process hooks print mode uses (the real ones in the program). */
 export interface PrintIO {
@@ -22,8 +23,18 @@ export interface PrintIO {
 /** Runs print mode to the end and returns the exit status. */
 export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO): Promise<number> {
   const config = await withMcpServers(cliConfig);
-  const prompt = await printPrompt(args, io);
-  const q = query({ prompt, options: config.options });
+  let prompt: string | AsyncIterable<SDKUserMessageInput>;
+  let options = config.options;
+  let control: ControlSession | undefined;
+  if (args.inputFormat === "stream-json") {
+    // User messages and control requests on stdin (Claude Code's protocol with the Agent SDK).
+    const { openControlSession } = await import("./control-session.js");
+    control = await openControlSession(args, options, io);
+    prompt = control.prompt;
+    options = control.options;
+  } else prompt = await printPrompt(args, io);
+  const q = query({ prompt, options });
+  control?.attach(q);
 
   let interrupted = false;
   const removeSigint = io.onSigint(() => {
@@ -52,6 +63,7 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
     }
   } finally {
     removeSigint();
+    control?.close();
   }
   if (interrupted) return 130;
   if (!last) {
@@ -80,17 +92,7 @@ export function resultErrorText(result: SDKResultMessage): string {
   return result.result || `the run ended with ${result.subtype}`;
 }
 
-async function printPrompt(args: CliArgs, io: PrintIO): Promise<string | AsyncIterable<SDKUserMessageInput>> {
-  if (args.inputFormat === "stream-json") {
-    const fromStdin = readInputMessages(io.stdin, (n, error) => {
-      io.stderr.write(`goat: stdin line ${n} skipped: ${error}\n`);
-    });
-    const first = args.prompt;
-    return (async function* () {
-      if (first !== undefined) yield { type: "user", message: { role: "user", content: first } };
-      yield* fromStdin;
-    })();
-  }
+async function printPrompt(args: CliArgs, io: PrintIO): Promise<string> {
   if (args.prompt !== undefined) return args.prompt;
   if (io.stdin.isTTY) throw new UsageError('no prompt: give one (goat -p "…") or pipe it on stdin');
   const text = await readAll(io.stdin);
