@@ -2,7 +2,8 @@
  * `--input-format stream-json`: user messages as JSON lines on stdin
  * (`{"type":"user","message":{"role":"user","content":"…"}}`), turned into the AsyncIterable prompt of
  * `query()`. A line that is not such a message is reported on stderr and skipped; the input ends when
- * stdin closes.
+ * stdin closes. The CLI's print mode reads stdin through `control-session.ts`, which also takes
+ * control lines and uses `parseInputLine` for the user ones; `readInputMessages` is for user lines only.
  */
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";

@@ -1,0 +1,324 @@
+/**
+ * The stream-json control protocol end to end: the built `goat` as a child process, driven line by
+ * line the way the Claude Agent SDK drives Claude Code, against the mock provider.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { buildIfStale, CLI, cleanEnv, tempDir } from "./helpers.js";
+
+let mock: MockProvider;
+let home: ReturnType<typeof tempDir>;
+let work: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+const sessions: Host[] = [];
+
+beforeAll(async () => {
+  buildIfStale();
+  mock = await startMockProvider();
+}, 120_000);
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(() => {
+  home = tempDir("goat-ctl-home-");
+  work = tempDir("goat-ctl-work-");
+  env = cleanEnv({
+    ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+    ANTHROPIC_API_KEY: "test",
+    GOAT_HOME: home.path,
+  });
+  mock.requests.length = 0;
+});
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.child.kill("SIGKILL");
+  home.cleanup();
+  work.cleanup();
+});
+
+/** A host process talking to `goat` over stdin and stdout, as the SDK does. */
+interface Host {
+  child: ChildProcessWithoutNullStreams;
+  lines: any[];
+  send(line: object): void;
+  /** The `count`-th stdout line (1-based) matching `pred`, waiting for it if needed. */
+  waitFor(pred: (m: any) => boolean, count?: number): Promise<any>;
+  /** Closes stdin and resolves with the exit code and stderr. */
+  end(): Promise<{ code: number | null; stderr: string }>;
+}
+
+function startHost(extraArgs: string[] = []): Host {
+  const child = spawn(
+    process.execPath,
+    [CLI, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...extraArgs],
+    { cwd: work.path, env, stdio: ["pipe", "pipe", "pipe"] },
+  );
+  const lines: any[] = [];
+  const waiters: Array<{ pred: (m: any) => boolean; count: number; resolve: (m: any) => void }> = [];
+  let buffer = "";
+  let stderr = "";
+  const check = () => {
+    for (const w of [...waiters]) {
+      const hits = lines.filter(w.pred);
+      if (hits.length >= w.count) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(hits[w.count - 1]);
+      }
+    }
+  };
+  child.stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let nl = buffer.indexOf("\n");
+    while (nl >= 0) {
+      const text = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (text.trim() !== "") lines.push(JSON.parse(text));
+      nl = buffer.indexOf("\n");
+    }
+    check();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const host: Host = {
+    child,
+    lines,
+    send: (line) => child.stdin.write(`${JSON.stringify(line)}\n`),
+    waitFor(pred, count = 1) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`no matching line in time; stdout: ${JSON.stringify(lines)}; stderr: ${stderr}`),
+            ),
+          12_000,
+        );
+        waiters.push({
+          pred,
+          count,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
+        check();
+      });
+    },
+    async end() {
+      child.stdin.end();
+      const code = await exited;
+      return { code, stderr };
+    },
+  };
+  sessions.push(host);
+  return host;
+}
+
+const user = (content: string) => ({
+  type: "user",
+  message: { role: "user", content },
+  parent_tool_use_id: null,
+});
+const control = (requestId: string, request: object) => ({
+  type: "control_request",
+  request_id: requestId,
+  request,
+});
+const responseTo = (requestId: string) => (m: any) =>
+  m.type === "control_response" && m.response.request_id === requestId;
+const isResult = (m: any) => m.type === "result";
+
+describe("host control requests", () => {
+  it("initialize is answered with success and the models, before any system/init", async () => {
+    mock.enqueue(reply.text("hello"));
+    const host = startHost();
+    host.send(control("init-1", { subtype: "initialize", hooks: {}, systemPrompt: [""] }));
+    const answer = await host.waitFor(responseTo("init-1"));
+    expect(answer.response.subtype).toBe("success");
+    expect(answer.response.response.models.map((m: any) => m.value)).toContain("anthropic/claude-sonnet-4-5");
+    expect(answer.response.response.commands).toEqual([]);
+    host.send({ type: "keep_alive" });
+    host.send(user("hi"));
+    expect((await host.waitFor(isResult)).result).toBe("hello");
+    const { code, stderr } = await host.end();
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(host.lines.findIndex(responseTo("init-1"))).toBeLessThan(
+      host.lines.findIndex((m) => m.type === "system" && m.subtype === "init"),
+    );
+    // An empty systemPrompt from the SDK keeps Goat's prompt.
+    expect(JSON.stringify(mock.requests[0].body.system)).toContain("Goat");
+  });
+
+  it("an unknown subtype gets an error response naming it and the session goes on", async () => {
+    mock.enqueue(reply.text("still here"));
+    const host = startHost();
+    host.send(control("x-1", { subtype: "rewind_everything" }));
+    const answer = await host.waitFor(responseTo("x-1"));
+    expect(answer.response).toMatchObject({ subtype: "error", request_id: "x-1" });
+    expect(answer.response.error).toContain("rewind_everything");
+    host.send(user("are you alive?"));
+    expect((await host.waitFor(isResult)).result).toBe("still here");
+    expect((await host.end()).code).toBe(0);
+  });
+
+  it("interrupt during a slow stream ends that turn with an error result; the next user line is answered", async () => {
+    mock.enqueue(
+      reply.text("x".repeat(400), { delayMs: 100, chunkSize: 4 }),
+      reply.text("after the interrupt"),
+    );
+    const host = startHost();
+    host.send(user("write a lot"));
+    await waitUntil(() => mock.requests.length === 1);
+    host.send(control("int-1", { subtype: "interrupt" }));
+    expect((await host.waitFor(responseTo("int-1"))).response.subtype).toBe("success");
+    const first = await host.waitFor(isResult);
+    expect(first.is_error).toBe(true);
+    host.send(user("are you still there?"));
+    const second = await host.waitFor(isResult, 2);
+    expect(second).toMatchObject({ is_error: false, result: "after the interrupt" });
+    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("are you still there?");
+    expect((await host.end()).code).toBe(0);
+  });
+
+  it("set_model changes the model of the next request and set_permission_mode checks its mode", async () => {
+    mock.enqueue(reply.text("one"), reply.text("two"));
+    const host = startHost(["--model", "anthropic/claude-sonnet-4-5"]);
+    host.send(user("first"));
+    await host.waitFor(isResult);
+    host.send(control("m-1", { subtype: "set_model", model: "anthropic/claude-haiku-4-5" }));
+    expect((await host.waitFor(responseTo("m-1"))).response).toMatchObject({
+      subtype: "success",
+      response: { model: "anthropic/claude-haiku-4-5" },
+    });
+    host.send(control("p-1", { subtype: "set_permission_mode", mode: "sideways" }));
+    expect((await host.waitFor(responseTo("p-1"))).response.error).toMatch(/must be one of default/);
+    host.send(user("second"));
+    await host.waitFor(isResult, 2);
+    expect(mock.requests[0].body.model).toBe("claude-sonnet-4-5");
+    expect(mock.requests[1].body.model).toBe("claude-haiku-4-5");
+    expect((await host.end()).code).toBe(0);
+  });
+});
+
+describe("--permission-prompt-tool stdio", () => {
+  it("asks the host with can_use_tool: an allowed Bash call runs, a denied one is an is_error result", async () => {
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", id: "toolu_a", input: { command: "touch allowed.txt" } }]),
+      reply.toolCalls([{ name: "Bash", id: "toolu_b", input: { command: "touch denied.txt" } }]),
+      reply.text("done"),
+    );
+    const host = startHost(["--permission-prompt-tool", "stdio"]);
+    host.send(user("make two files"));
+    const ask1 = await host.waitFor(
+      (m) => m.type === "control_request" && m.request.subtype === "can_use_tool",
+    );
+    expect(ask1.request).toMatchObject({
+      tool_name: "Bash",
+      input: { command: "touch allowed.txt" },
+      tool_use_id: "toolu_a",
+    });
+    expect(Array.isArray(ask1.request.permission_suggestions)).toBe(true);
+    host.send({
+      type: "control_response",
+      response: {
+        subtype: "success",
+        request_id: ask1.request_id,
+        response: { behavior: "allow", updatedInput: ask1.request.input },
+      },
+    });
+    const ask2 = await host.waitFor(
+      (m) => m.type === "control_request" && m.request.subtype === "can_use_tool",
+      2,
+    );
+    expect(ask2.request.tool_use_id).toBe("toolu_b");
+    host.send({
+      type: "control_response",
+      response: {
+        subtype: "success",
+        request_id: ask2.request_id,
+        response: { behavior: "deny", message: "not that one" },
+      },
+    });
+    const result = await host.waitFor(isResult);
+    expect(result.result).toBe("done");
+    expect(existsSync(join(work.path, "allowed.txt"))).toBe(true);
+    expect(existsSync(join(work.path, "denied.txt"))).toBe(false);
+    const denied = mock.requests[2].body.messages
+      .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .find((b: any) => b.type === "tool_result" && b.tool_use_id === "toolu_b");
+    expect(denied.is_error).toBe(true);
+    expect(JSON.stringify(denied.content)).toContain("not that one");
+    expect((await host.end()).code).toBe(0);
+  });
+
+  it("an interrupt while the host has not answered denies the call and cancels the question", async () => {
+    mock.enqueue(reply.toolCalls([{ name: "Bash", id: "toolu_c", input: { command: "touch never.txt" } }]));
+    const host = startHost(["--permission-prompt-tool", "stdio"]);
+    host.send(user("make a file"));
+    const ask = await host.waitFor(
+      (m) => m.type === "control_request" && m.request.subtype === "can_use_tool",
+    );
+    host.send(control("int-2", { subtype: "interrupt" }));
+    const cancel = await host.waitFor((m) => m.type === "control_cancel_request");
+    expect(cancel.request_id).toBe(ask.request_id);
+    expect((await host.waitFor(isResult)).is_error).toBe(true);
+    expect(existsSync(join(work.path, "never.txt"))).toBe(false);
+    expect((await host.end()).code).toBe(1);
+  });
+});
+
+describe("hooks registered by initialize", () => {
+  it("a PreToolUse hook_callback answered with deny blocks the Bash call", async () => {
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", id: "toolu_h", input: { command: "echo hooked" } }]),
+      reply.text("blocked, fine"),
+    );
+    const host = startHost();
+    host.send(
+      control("init-2", {
+        subtype: "initialize",
+        hooks: { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["hook_0"] }] },
+      }),
+    );
+    expect((await host.waitFor(responseTo("init-2"))).response.subtype).toBe("success");
+    host.send(user("echo something"));
+    const call = await host.waitFor(
+      (m) => m.type === "control_request" && m.request.subtype === "hook_callback",
+    );
+    expect(call.request).toMatchObject({ callback_id: "hook_0", tool_use_id: "toolu_h" });
+    expect(call.request.input).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash" });
+    host.send({
+      type: "control_response",
+      response: {
+        subtype: "success",
+        request_id: call.request_id,
+        response: {
+          hookSpecificOutput: {
+            hookEventName: "PreToolUse",
+            permissionDecision: "deny",
+            permissionDecisionReason: "the host says no",
+          },
+        },
+      },
+    });
+    expect((await host.waitFor(isResult)).result).toBe("blocked, fine");
+    const blocked = mock.requests[1].body.messages
+      .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .find((b: any) => b.type === "tool_result");
+    expect(blocked.is_error).toBe(true);
+    expect(JSON.stringify(blocked.content)).toContain("the host says no");
+    expect((await host.end()).code).toBe(0);
+  });
+});
+
+async function waitUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!done()) {
+    if (Date.now() - start > timeoutMs) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
