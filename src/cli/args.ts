@@ -46,6 +46,8 @@ export interface CliArgs {
   forkSession: boolean;
   persistSession: boolean;
   settings?: string;
+  /** `--setting-sources user,project,local`: which settings files to read (all when absent, none when empty). */
+  settingSources?: string[];
   /** `--mcp-config` values in order: file paths or inline JSON. */
   mcpConfig: string[];
   strictMcpConfig: boolean;
@@ -81,6 +83,7 @@ const OPTIONS = {
   "fork-session": { type: "boolean" },
   "no-session-persistence": { type: "boolean" },
   settings: { type: "string" },
+  "setting-sources": { type: "string" },
   "mcp-config": { type: "string", multiple: true },
   "strict-mcp-config": { type: "boolean" },
   agents: { type: "string" },
@@ -130,6 +133,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     forkSession: v["fork-session"] === true,
     persistSession: v["no-session-persistence"] !== true,
     settings: nonEmpty("--settings", v.settings),
+    settingSources: settingSources(v["setting-sources"]),
     mcpConfig: (v["mcp-config"] ?? []).map((value) => nonEmpty("--mcp-config", value) as string),
     strictMcpConfig: v["strict-mcp-config"] === true,
     agents: nonEmpty("--agents", v.agents),
@@ -225,4 +229,21 @@ function positiveNumber(flag: string, value: string | undefined): number | undef
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a number > 0 (got "${value}")`);
   return n;
+}
+
+/** Claude Code's `--setting-sources`: a comma list of user, project and local (the SDK passes it, often empty). */
+function settingSources(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const sources = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const source of sources) {
+    if (!["user", "project", "local"].includes(source)) {
+      throw new UsageError(
+        `--setting-sources takes user, project and local (comma separated), not "${source}"`,
+      );
+    }
+  }
+  return sources;
 }

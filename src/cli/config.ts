@@ -30,7 +30,7 @@ const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermi
  */
 export function buildConfig(args: CliArgs, env: Record<string, string | undefined>): CliConfig {
   const cwd = resolve(args.cwd ?? process.cwd());
-  const files = settingsFiles(cwd, env, args.settings);
+  const files = settingsFiles(cwd, env, args.settings, args.settingSources);
   const settings = loadSettings(files, new Set(args.settings !== undefined ? [files[files.length - 1]] : []));
   // Settings `env` fills in the environment; variables the user exported themselves win.
   for (const [name, value] of Object.entries(settings.env)) if (env[name] === undefined) env[name] = value;
@@ -78,7 +78,8 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
   const mcpSources = collectMcpSources({
     cwd,
     settings,
-    userSettingsFile: files[0],
+    userSettingsFile: settingsFiles(cwd, env)[0],
+    readProjectFile: args.settingSources === undefined || args.settingSources.includes("project"),
     mcpConfig: args.mcpConfig,
     strict: args.strictMcpConfig,
   });

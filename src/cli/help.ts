@@ -41,6 +41,7 @@ Sessions:
 
 Other:
   --settings FILE             Another settings file (after $GOAT_HOME/settings.json and .goat/settings.json)
+  --setting-sources LIST      Which settings files to read: user,project,local (empty: none)
   --debug                     Trace requests and decisions on stderr
   -v, --version               Print the version
   -h, --help                  Print this help

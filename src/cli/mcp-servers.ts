@@ -33,6 +33,8 @@ export function collectMcpSources(options: {
   userSettingsFile: string;
   mcpConfig: string[];
   strict: boolean;
+  /** False when `--setting-sources` leaves out the project: `.mcp.json` is then not read either. */
+  readProjectFile?: boolean;
 }): McpSource[] {
   const fromFlags = options.mcpConfig.map((value, i) => flagSource(value, i, options.mcpConfig.length));
   if (options.strict) return fromFlags;
@@ -46,7 +48,8 @@ export function collectMcpSources(options: {
   const others = fromSettings.filter(
     (_, i) => options.settings.mcpServers[i].file !== options.userSettingsFile,
   );
-  const projectFile = readJsonFile(join(options.cwd, ".mcp.json"), false);
+  const projectFile =
+    options.readProjectFile === false ? undefined : readJsonFile(join(options.cwd, ".mcp.json"), false);
   const project = projectFile ? [projectFile] : [];
   return [...user, ...project, ...others, ...fromFlags];
 }

@@ -47,8 +47,12 @@ export function settingsFiles(
   cwd: string,
   env: Record<string, string | undefined>,
   extra?: string,
+  sources: readonly string[] = ["user", "project", "local"],
 ): string[] {
-  const files = [join(goatHomeDir(env), "settings.json"), join(cwd, ".goat", "settings.json")];
+  const files: string[] = [];
+  if (sources.includes("user")) files.push(join(goatHomeDir(env), "settings.json"));
+  if (sources.includes("project")) files.push(join(cwd, ".goat", "settings.json"));
+  if (sources.includes("local")) files.push(join(cwd, ".goat", "settings.local.json"));
   // The --settings path is relative to where the user typed it, not to --cwd.
   if (extra !== undefined) files.push(resolve(extra));
   return files;

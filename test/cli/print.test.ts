@@ -208,6 +208,24 @@ describe("settings", () => {
     expect(mock.requests.map((r) => r.body.model)).toEqual(["claude-env", "claude-flag"]);
   });
 
+  it("--setting-sources picks which settings files are read (empty: none), as the Claude Agent SDK passes it", async () => {
+    mkdirSync(join(work.path, ".goat"));
+    writeFileSync(
+      join(work.path, ".goat", "settings.json"),
+      JSON.stringify({ model: "anthropic/claude-project" }),
+    );
+    writeFileSync(join(home.path, "settings.json"), JSON.stringify({ model: "anthropic/claude-user" }));
+    mock.enqueue(reply.text("a"), reply.text("b"), reply.text("c"));
+    await run(["-p", "hi", "--setting-sources", "user"]);
+    await run(["-p", "hi", "--setting-sources="]);
+    await run(["-p", "hi", "--setting-sources", "user,project"]);
+    expect(mock.requests.map((r) => r.body.model)).toEqual([
+      "claude-user",
+      "claude-sonnet-4-5",
+      "claude-project",
+    ]);
+  });
+
   it("invalid JSON in a settings file exits 1 naming the file", async () => {
     const file = join(home.path, "settings.json");
     writeFileSync(file, "{ not json");
