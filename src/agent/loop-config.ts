@@ -21,7 +21,12 @@ export type ModelCaller = (
 
 /** What `beforeToolCall` decides: run (maybe with changed input), or refuse with a message. */
 export type BeforeToolCallDecision =
-  | { action: "run"; input: Record<string, unknown> }
+  | {
+      action: "run";
+      input: Record<string, unknown>;
+      /** Context for the model's next call (a PreToolUse hook's `additionalContext`). */
+      additionalContext?: string;
+    }
   | {
       action: "deny";
       message: string;
@@ -29,6 +34,7 @@ export type BeforeToolCallDecision =
       permissionDenial?: boolean;
       /** Stop the whole run after answering this call (canUseTool's `interrupt`). */
       interrupt?: boolean;
+      additionalContext?: string;
     };
 
 /** The call being decided on. */

@@ -413,6 +413,8 @@ function finishRun(run: RunState, exitReason: ExitReason): RunOutcome {
   if (exitReason === "max_turns")
     run.errors.push(`Reached the maximum number of turns (${config.maxTurns}).`);
   if (exitReason === "max_budget") run.errors.push(`Reached the maximum budget ($${config.maxBudgetUsd}).`);
+  if (exitReason === "interrupted" && run.errors.length === 0) run.errors.push("Interrupted by the user.");
+  if (exitReason === "aborted" && run.errors.length === 0) run.errors.push("Aborted by the caller's signal.");
   if (exitReason === "max_tokens")
     run.errors.push("The model's answer was cut off at the output token limit twice.");
   config.state.set("idle");

@@ -6,6 +6,7 @@
  */
 import type { HookRunner } from "../hooks/runner.js";
 import type { PermissionEngine } from "../permissions/engine.js";
+import { describeSuggestions } from "../permissions/suggestions.js";
 import type { CanUseTool, PermissionResult } from "../permissions/types.js";
 import type { ToolContent, ToolResult } from "../tools/types.js";
 import type { AfterToolCallOutcome, BeforeToolCallDecision, ToolCallInfo } from "./loop-config.js";
@@ -22,6 +23,7 @@ export function createBeforeToolCall(
   return async ({ call, tool, input, signal }) => {
     let hookDecision: { behavior: "allow" | "deny" | "ask"; reason?: string } | undefined;
     let effectiveInput = input;
+    const preContext: string[] = [];
     if (hooks.has("PreToolUse", call.name)) {
       const pre = await hooks.run(
         "PreToolUse",
@@ -37,6 +39,7 @@ export function createBeforeToolCall(
         };
       }
       if (pre.updatedInput) effectiveInput = pre.updatedInput;
+      preContext.push(...pre.additionalContext);
       if (pre.permissionDecision)
         hookDecision = { behavior: pre.permissionDecision, reason: pre.permissionDecisionReason };
       else if (pre.blocked) hookDecision = { behavior: "deny", reason: pre.blockReason };
@@ -49,12 +52,14 @@ export function createBeforeToolCall(
       signal,
       hookDecision,
     });
-    if (decision.behavior === "allow") return { action: "run", input: decision.input };
+    const additionalContext = preContext.length > 0 ? preContext.join("\n") : undefined;
+    if (decision.behavior === "allow") return { action: "run", input: decision.input, additionalContext };
     return {
       action: "deny",
       message: decision.message,
       permissionDenial: true,
       interrupt: decision.interrupt,
+      additionalContext,
     };
   };
 }
@@ -149,9 +154,11 @@ export function wrapCanUseTool(
       }
     }
     if (!canUseTool) {
+      // The engine's own wording: why it asked and the rule, directory or mode that would allow it.
+      const why = options.decisionReason ? ` (${options.decisionReason})` : "";
       return {
         behavior: "deny",
-        message: `Permission to use ${toolName} is required, and no one can be asked in this session. Allow it with allowedTools (e.g. "${toolName}") or a permission mode such as acceptEdits.`,
+        message: `Permission to use ${toolName} is required${why}, and no canUseTool callback is set to ask for it. ${describeSuggestions(options.suggestions ?? [])}`,
       };
     }
     return canUseTool(toolName, input, options);

@@ -143,6 +143,7 @@ async function runOneCall(
   if (config.beforeToolCall) {
     const decision = await config.beforeToolCall(info);
     if (decision.action === "deny") {
+      if (decision.additionalContext) outcome.additionalContext.push(decision.additionalContext);
       if (decision.permissionDenial) {
         outcome.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: input });
         config.emit({
@@ -160,6 +161,7 @@ async function runOneCall(
       return errorResult(call, decision.message);
     }
     input = decision.input;
+    if (decision.additionalContext) outcome.additionalContext.push(decision.additionalContext);
     info.input = input;
   }
 

@@ -3,6 +3,7 @@
  * up front that the chosen model's provider has a key, so a missing key is one clear line rather than
  * an HTTP 401 deep in a run.
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { QueryOptions } from "../agent/options.js";
 import type { PermissionModeName } from "../agent/sdk-messages.js";
@@ -30,6 +31,9 @@ const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermi
  */
 export function buildConfig(args: CliArgs, env: Record<string, string | undefined>): CliConfig {
   const cwd = resolve(args.cwd ?? process.cwd());
+  if (args.cwd !== undefined && !isDirectory(cwd)) {
+    throw new UsageError(`--cwd ${args.cwd} is not a directory; give an existing folder`);
+  }
   const files = settingsFiles(cwd, env, args.settings, args.settingSources);
   const settings = loadSettings(files, new Set(args.settings !== undefined ? [files[files.length - 1]] : []));
   // Settings `env` fills in the environment; variables the user exported themselves win.
@@ -138,6 +142,14 @@ export function isLoopbackUrl(url: string | undefined): boolean {
   try {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
     return host === "localhost" || host === "::1" || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }

@@ -8,7 +8,7 @@ import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import { createHttpTransport, kindForStreamError, parseData } from "./http.js";
+import { createHttpTransport, kindForStreamError, missingKeyError, parseData } from "./http.js";
 import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
@@ -33,6 +33,8 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
   const build = (request: ModelRequest, key: string | undefined): WireCall => {
     const apiKey = key ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
     const baseURL = trimSlash(options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
+    if (!apiKey && baseURL === DEFAULT_BASE_URL)
+      throw missingKeyError(name, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
     const headers = {
       accept: "text/event-stream",
       "x-api-key": apiKey,

@@ -375,3 +375,15 @@ export function parseData(provider: string, data: string, afterFirstDelta: boole
     );
   }
 }
+
+/**
+ * The error for a call to a provider's public API without a key: said before any request is sent
+ * (and never retried), naming the variables to set.
+ */
+export function missingKeyError(provider: string, keyVar: string, urlVar: string): ProviderError {
+  return new ProviderError({
+    kind: "authentication",
+    provider,
+    message: `${provider}: no API key. Set ${keyVar} (or pass apiKey / getApiKey), or point ${urlVar} at a gateway that needs none.`,
+  });
+}

@@ -8,7 +8,7 @@
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import { createHttpTransport, kindForStreamError, parseData } from "./http.js";
+import { createHttpTransport, kindForStreamError, missingKeyError, parseData } from "./http.js";
 import { openaiRequestJson } from "./openai-request.js";
 import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
@@ -33,11 +33,12 @@ export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
     const apiKey = key ?? options.apiKey ?? process.env.OPENAI_API_KEY;
     let baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
     if (baseURL.endsWith("/")) baseURL = baseURL.replace(/\/+$/, "");
+    const official = baseURL.startsWith("https://api.openai.com/");
+    if (!apiKey && official) throw missingKeyError(name, "OPENAI_API_KEY", "OPENAI_BASE_URL");
     const headers: Record<string, string> = { accept: "text/event-stream" };
     // Local servers (Ollama, llama.cpp) need no key; an empty bearer would confuse some of them.
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     Object.assign(headers, options.headers, request.headers);
-    const official = baseURL.startsWith("https://api.openai.com/");
     return {
       url: `${baseURL}/chat/completions`,
       headers,

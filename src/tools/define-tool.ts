@@ -80,10 +80,41 @@ export async function runTool(tool: Tool, input: unknown, ctx: ToolContext): Pro
   const checked = validateToolInput(tool, input);
   if (!checked.ok) return { content: checked.message, isError: true };
   try {
-    return await tool.execute(checked.value, ctx);
+    return normalizeToolResult(await tool.execute(checked.value, ctx), tool.name);
   } catch (err) {
     if (ctx.signal.aborted) return { content: `${tool.name} was interrupted by the user.`, isError: true };
     const message = err instanceof Error ? err.message : String(err);
     return { content: `${tool.name} failed: ${message}`, isError: true };
   }
+}
+
+/**
+ * Makes whatever a tool returned into a valid result, so a user tool that returns a plain string,
+ * nothing, or an object without `content` cannot break the transcript: a string is the content, a
+ * missing result says so, other values are shown as JSON. `is_error` is accepted for `isError`.
+ */
+export function normalizeToolResult(value: unknown, toolName: string): ToolResult {
+  if (typeof value === "string") return { content: value };
+  if (value === undefined || value === null) return { content: `(${toolName} returned no result)` };
+  if (typeof value !== "object") return { content: String(value) };
+  const result = value as Record<string, unknown>;
+  const isError = result.isError === true || result.is_error === true;
+  const content = result.content;
+  const valid =
+    typeof content === "string" ||
+    (Array.isArray(content) &&
+      content.every(
+        (b) => b && typeof b === "object" && ((b as any).type === "text" || (b as any).type === "image"),
+      ));
+  if (valid)
+    return result.isError === undefined && isError
+      ? { ...(value as ToolResult), isError }
+      : (value as ToolResult);
+  const text =
+    content === undefined
+      ? JSON.stringify(value)
+      : typeof content === "object"
+        ? JSON.stringify(content)
+        : String(content);
+  return { content: text ?? "", isError, details: result.details };
 }

@@ -1,16 +1,8 @@
-/**
- * Compaction as a session sees it: the default summarizer on overflow, manual compact() between
- * runs with PreCompact / PostCompact hooks, and a resumed session that loads the summary and the
- * kept tail from the transcript file.
- */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { query, type SDKUserMessageInput } from "../../src/agent/query.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions } from "./helpers.js";
+import { collect, mockOptions, tempDir } from "./helpers.js";
 
 let mock: MockProvider;
 let home: string;
@@ -22,7 +14,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   mock.requests.length = 0;
-  home = fs.mkdtempSync(path.join(os.tmpdir(), "goat-compact-"));
+  home = tempDir("goat-compact-");
 });
 
 const summaryRequest = (body: any) => JSON.stringify(body).includes("summary");

@@ -3,14 +3,15 @@
  * transcripts, PermissionRequest hooks and the debug trace.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { Agent } from "../../src/agent/agent.js";
 import { query } from "../../src/agent/query.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
+import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, FORMATS, mockOptions, resultOf, toolResultsSent } from "./helpers.js";
+import { collect, FORMATS, mockOptions, resultOf, tempDir, toolResultsSent } from "./helpers.js";
 
 let mock: MockProvider;
 let cwd: string;
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   mock.requests.length = 0;
-  cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "goat-e2e-")));
+  cwd = tempDir("goat-e2e-");
 });
 
 describe.each(FORMATS)("the core tools over %s", (format) => {
@@ -57,6 +58,72 @@ describe.each(FORMATS)("the core tools over %s", (format) => {
     expect(offered).toEqual(
       expect.arrayContaining(["Bash", "Read", "Write", "Edit", "Glob", "Grep", "Task"]),
     );
+  });
+});
+
+describe("a provider's public API without a key", () => {
+  it("fails at once with a message naming the variable, without sending or retrying", async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    const savedUrl = process.env.ANTHROPIC_BASE_URL;
+    delete process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_BASE_URL;
+    try {
+      const started = Date.now();
+      const messages = await collect(
+        query({
+          prompt: "x",
+          options: { model: "anthropic/claude-sonnet-4-5", persistSession: false, tools: [] },
+        }),
+      );
+      const result = resultOf(messages) as any;
+      expect(result.is_error).toBe(true);
+      expect(result.errors.join(" ")).toContain("ANTHROPIC_API_KEY");
+      expect(messages.some((m) => m.type === "system" && (m as any).subtype === "api_retry")).toBe(false);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+      if (savedUrl !== undefined) process.env.ANTHROPIC_BASE_URL = savedUrl;
+    }
+  });
+});
+
+describe("custom tools that return the wrong shape", () => {
+  it("turns a string, nothing or a stray object into a valid result instead of breaking the run", async () => {
+    const odd = (name: string, value: unknown) =>
+      defineTool({
+        name,
+        description: name,
+        inputSchema: z.object({}),
+        sideEffect: "none",
+        execute: async () => value as never,
+      });
+    mock.enqueue(
+      reply.toolCalls([
+        { name: "str", input: {}, id: "a" },
+        { name: "none", input: {}, id: "b" },
+        { name: "obj", input: {}, id: "c" },
+        { name: "snake", input: {}, id: "d" },
+      ]),
+      reply.text("fine"),
+    );
+    const tools = [
+      odd("str", "plain text"),
+      odd("none", undefined),
+      odd("obj", { ok: 1 }),
+      odd("snake", { content: "bad", is_error: true }),
+    ];
+    const messages = await collect(
+      query({ prompt: "x", options: mockOptions(mock, "anthropic", { tools }) }),
+    );
+    expect(resultOf(messages).result).toBe("fine");
+    const sent = toolResultsSent(mock.requests[1].body);
+    expect(sent.map((r) => r.content)).toEqual([
+      "plain text",
+      "(none returned no result)",
+      '{"ok":1}',
+      "bad",
+    ]);
+    expect(sent.map((r) => r.isError)).toEqual([false, false, false, true]);
   });
 });
 
@@ -96,7 +163,7 @@ describe("the Agent class", () => {
 
 describe("subagent hooks and transcripts", () => {
   it("fires SubagentStart and SubagentStop and stores the child's transcript beside the parent's", async () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), "goat-sub-home-"));
+    const home = tempDir("goat-sub-home-");
     const fired: any[] = [];
     const hook = async (input: any) => {
       fired.push(input);

@@ -2,6 +2,10 @@
  * Shared set-up for loop tests: a mock provider, options that point a query at it for either wire
  * format, and small tools whose timing the tests can observe.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach } from "vitest";
 import { z } from "zod";
 import type { QueryOptions } from "../../src/agent/options.js";
 import type { Query } from "../../src/agent/query.js";
@@ -117,4 +121,16 @@ export function toolResultsSent(body: any): Array<{ id: string; content: string;
     }
   }
   return out;
+}
+
+const tempDirs: string[] = [];
+afterEach(() => {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory (real path), removed after the test. */
+export function tempDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  tempDirs.push(dir);
+  return dir;
 }

@@ -3,14 +3,13 @@
  * event fired once where it should be with its fields, and each hook output's effect on the run.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { QueryOptions } from "../../src/agent/options.js";
 import { query } from "../../src/agent/query.js";
 import type { HookCallback } from "../../src/hooks/types.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, echoTool, mockOptions, resultOf, toolResultsSent } from "./helpers.js";
+import { collect, echoTool, mockOptions, resultOf, tempDir, toolResultsSent } from "./helpers.js";
 
 let mock: MockProvider;
 let cwd: string;
@@ -22,7 +21,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   mock.requests.length = 0;
-  cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "goat-perm-")));
+  cwd = tempDir("goat-perm-");
 });
 
 /** Options with the real core tools and the default permission mode. */
@@ -141,7 +140,7 @@ describe("permissions", () => {
   });
 
   it("keeps file tools inside the working directory whatever the spelling of the path", async () => {
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "goat-outside-"));
+    const outside = tempDir("goat-outside-");
     fs.symlinkSync(outside, path.join(cwd, "link"));
     mock.enqueue(
       reply.toolCalls([
@@ -237,6 +236,7 @@ describe("hooks", () => {
                           hookSpecificOutput: {
                             hookEventName: "PreToolUse",
                             updatedInput: { text: "rewritten" },
+                            additionalContext: "pre-hook context",
                           },
                         },
                 ],
@@ -263,6 +263,7 @@ describe("hooks", () => {
     expect(sent[1].isError).toBe(true);
     expect(sent[1].content).toContain("not that word");
     expect(JSON.stringify(mock.requests[1].body.messages)).toContain("remember the lint rules");
+    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("pre-hook context");
   });
 
   it("a Stop hook that blocks keeps the loop going with its reason, once", async () => {

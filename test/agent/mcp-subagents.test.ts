@@ -1,11 +1,3 @@
-/**
- * MCP servers and subagents as a session sees them: MCP tools called by the model through the mock
- * provider with permissions applied, a failing server reported in system/init, and Task subagents
- * that run concurrently, add their cost to the parent's and stop when the parent is interrupted.
- */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { query } from "../../src/agent/query.js";
@@ -14,7 +6,7 @@ import { computeCost } from "../../src/llm/cost.js";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, echoTool, mockOptions, resultOf, timedTool, toolResultsSent } from "./helpers.js";
+import { collect, echoTool, mockOptions, resultOf, tempDir, timedTool, toolResultsSent } from "./helpers.js";
 
 let mock: MockProvider;
 let dir: string;
@@ -26,7 +18,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   mock.requests.length = 0;
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "goat-mcp-e2e-"));
+  dir = tempDir("goat-mcp-e2e-");
 });
 
 describe("MCP servers in a session", () => {

@@ -4,7 +4,6 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { QueryOptions } from "../../src/agent/options.js";
@@ -12,7 +11,7 @@ import { query } from "../../src/agent/query.js";
 import { listSessions } from "../../src/session/api.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, echoTool, mockOptions, resultOf, toolResultsSent } from "./helpers.js";
+import { collect, echoTool, mockOptions, resultOf, tempDir, toolResultsSent } from "./helpers.js";
 
 let mock: MockProvider;
 let home: string;
@@ -25,8 +24,8 @@ afterAll(async () => {
 });
 beforeEach(() => {
   mock.requests.length = 0;
-  home = fs.mkdtempSync(path.join(os.tmpdir(), "goat-home-"));
-  cwd = fs.mkdtempSync(path.join(os.tmpdir(), "goat-cwd-"));
+  home = tempDir("goat-home-");
+  cwd = tempDir("goat-cwd-");
 });
 
 const persisted = (extra: QueryOptions = {}) =>

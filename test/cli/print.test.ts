@@ -186,6 +186,15 @@ describe("exit status and errors", () => {
   });
 });
 
+describe("--cwd", () => {
+  it("rejects a folder that does not exist with a usage error", async () => {
+    const r = await run(["-p", "hi", "--cwd", join(work.path, "no-such-dir")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--cwd .* is not a directory/);
+    expect(mock.requests).toHaveLength(0);
+  });
+});
+
 describe("settings", () => {
   it("takes the model from the settings file and applies its env", async () => {
     mkdirSync(join(work.path, ".goat"));
