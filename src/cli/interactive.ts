@@ -125,6 +125,15 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
       });
       return;
     }
+    if (text.startsWith("/")) {
+      // Never send a command to the model as a prompt; most need the turn to be over.
+      if (text === "/exit") exit(0);
+      else
+        renderer.note(
+          `${text.split(" ")[0]} runs between turns: wait for the answer, or press Ctrl-C first.`,
+        );
+      return;
+    }
     pendingTurns++;
     session.input.push(line);
   });

@@ -97,6 +97,25 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
+  it("a slash command typed during a turn is not sent to the model", async () => {
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "sleep 2" } }]),
+      reply.text("done waiting"),
+    );
+    pty = startPty(["--permission-mode", "bypassPermissions"], env, work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("wait a bit\r");
+    at = await pty.waitFor("Bash(sleep 2)", { from: at });
+    pty.type("/model openai/gpt-4.1\r");
+    at = await pty.waitFor("runs between turns", { from: at });
+    at = await pty.waitFor("done waiting", { from: at, timeoutMs: 10_000 });
+    await pty.waitFor("> ", { from: at });
+    expect(mock.requests).toHaveLength(2);
+    expect(JSON.stringify(mock.requests.map((r) => r.body.messages))).not.toContain("/model");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("Ctrl-C twice at an empty prompt exits", async () => {
     pty = startPty([], env, work.path);
     const at = await pty.waitFor("> ");
