@@ -302,6 +302,7 @@ async function modelFailure(
     model,
     stop_reason: aborted ? "aborted" : "error",
     error_message: errorText(error),
+    error_kind: isProviderError(error) ? error.kind : "unknown",
   };
   if (partialText) appendMessages(run, [partial]);
   config.emit({ type: "message_end", step, message: partial, costUsd: 0 });

@@ -211,6 +211,29 @@ export function toSDKAssistant(
       },
     },
     parent_tool_use_id: null,
-    ...(message.stop_reason === "error" ? { error: "unknown" } : {}),
+    ...(message.stop_reason === "error" ? { error: sdkErrorName(message.error_kind) } : {}),
+    ...(message.stop_reason === "max_tokens" ? { error: "max_output_tokens" } : {}),
   };
+}
+
+/** The Claude Agent SDK's `SDKAssistantMessageError` name for a provider error kind. */
+function sdkErrorName(kind: string | undefined): string {
+  switch (kind) {
+    case "rate_limit":
+      return "rate_limit";
+    case "overloaded":
+      return "overloaded";
+    case "authentication":
+      return "authentication_failed";
+    case "invalid_request":
+    case "context_overflow":
+    case "invalid_tool_json":
+      return "invalid_request";
+    case "not_found":
+      return "model_not_found";
+    case "server":
+      return "server_error";
+    default:
+      return "unknown";
+  }
 }

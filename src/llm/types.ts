@@ -108,6 +108,8 @@ export interface AssistantMessage {
   truncated?: boolean;
   /** Set when the call failed (`stop_reason` is `error` or `aborted`): what went wrong. */
   error_message?: string;
+  /** Set with `error_message`: the kind of provider failure (`rate_limit`, `authentication`, …). */
+  error_kind?: string;
 }
 
 /** One message of a conversation. */

@@ -232,6 +232,8 @@ describe.each(FORMATS)("the loop over %s", (format) => {
     expect(result.subtype).toBe("error_during_execution");
     expect(result.exit_reason).toBe("error");
     expect(result.errors.join(" ")).toContain("invalid x-api-key");
+    const assistant = messages.find((m) => m.type === "assistant") as any;
+    expect(assistant.error).toBe("authentication_failed");
   });
 
   it("retries a 529 and reports the retry as system/api_retry", async () => {
