@@ -8,6 +8,9 @@ import type { AgentEvent } from "./events.js";
 import { toRawStreamEvents } from "./raw-stream-events.js";
 import { type SDKMessage, toSDKAssistant } from "./sdk-messages.js";
 
+/** How often a running tool's `tool_progress` is repeated. */
+const HEARTBEAT_MS = 1000;
+
 /** Options of the mapper. */
 export interface SdkStreamOptions {
   sessionId: () => string;
@@ -23,6 +26,7 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
   const parent = options.parentToolUseId ?? null;
   // Structured tool output waits here between the tool's end and the tool-results message.
   const details = new Map<string, unknown>();
+  const heartbeats = new Map<string, NodeJS.Timeout>();
   const base = () => ({ uuid: randomUUID(), session_id: options.sessionId() });
 
   return (event) => {
@@ -57,16 +61,24 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
         }
         return;
       }
-      case "tool_execution_start":
-        push({
-          type: "tool_progress",
-          ...base(),
-          tool_use_id: event.toolUseId,
-          tool_name: event.name,
-          parent_tool_use_id: parent,
-          elapsed_time_seconds: 0,
-        });
+      case "tool_execution_start": {
+        const progress = (elapsedSeconds: number) =>
+          push({
+            type: "tool_progress",
+            ...base(),
+            tool_use_id: event.toolUseId,
+            tool_name: event.name,
+            parent_tool_use_id: parent,
+            elapsed_time_seconds: elapsedSeconds,
+          });
+        progress(0);
+        // A heartbeat while the tool runs, so elapsed-time displays move even when it prints nothing.
+        const started = Date.now();
+        const timer = setInterval(() => progress((Date.now() - started) / 1000), HEARTBEAT_MS);
+        timer.unref();
+        heartbeats.set(event.toolUseId, timer);
         return;
+      }
       case "tool_execution_update":
         push({
           type: "tool_progress",
@@ -79,6 +91,8 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
         });
         return;
       case "tool_execution_end":
+        clearInterval(heartbeats.get(event.toolUseId));
+        heartbeats.delete(event.toolUseId);
         if (event.result.details !== undefined) details.set(event.toolUseId, event.result.details);
         return;
       case "retry":
@@ -123,6 +137,11 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
           content: event.message,
           level: "warning",
         });
+        return;
+      case "agent_end":
+        // A tool that never reported its end (the run was cut short) stops beating here.
+        for (const timer of heartbeats.values()) clearInterval(timer);
+        heartbeats.clear();
         return;
       default:
         return;

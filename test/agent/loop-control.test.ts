@@ -85,6 +85,24 @@ describe("tool scheduling", () => {
   });
 });
 
+describe("tool progress", () => {
+  it("repeats tool_progress about once a second while a silent tool runs", async () => {
+    const log: Array<[string, string, number]> = [];
+    const slow = timedTool("slow_read", "none", 2_300, log);
+    mock.enqueue(reply.toolCalls([{ name: "slow_read", input: { tag: "s" } }]), reply.text("done"));
+    const messages = await collect(
+      query({ prompt: "x", options: mockOptions(mock, "anthropic", { tools: [slow] }) }),
+    );
+    const elapsed = messages
+      .filter((m) => m.type === "tool_progress")
+      .map((m: any) => m.elapsed_time_seconds);
+    expect(elapsed.length).toBeGreaterThanOrEqual(3);
+    expect(elapsed[0]).toBe(0);
+    expect(elapsed.at(-1)).toBeGreaterThanOrEqual(1.9);
+    for (let i = 1; i < elapsed.length; i++) expect(elapsed[i]).toBeGreaterThan(elapsed[i - 1]);
+  });
+});
+
 describe("steering and follow-ups", () => {
   it("delivers a steering message at the turn boundary after the running batch", async () => {
     const log: Array<[string, string, number]> = [];
