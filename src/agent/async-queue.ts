@@ -8,8 +8,6 @@ export interface AsyncQueue<T> extends AsyncIterable<T> {
   push(item: T): void;
   /** Ends the iteration once the items already pushed are consumed. */
   close(): void;
-  /** Ends the iteration with an error. */
-  fail(error: unknown): void;
   readonly closed: boolean;
   /** Waits for the next item; undefined once closed and drained. */
   next(): Promise<T | undefined>;
@@ -20,8 +18,7 @@ export function createAsyncQueue<T>(): AsyncQueue<T> {
   const items: T[] = [];
   let head = 0;
   let closed = false;
-  let failure: { error: unknown } | undefined;
-  let waiter: { resolve: (v: T | undefined) => void; reject: (e: unknown) => void } | undefined;
+  let waiter: ((v: T | undefined) => void) | undefined;
 
   const next = (): Promise<T | undefined> => {
     if (head < items.length) {
@@ -32,10 +29,9 @@ export function createAsyncQueue<T>(): AsyncQueue<T> {
       }
       return Promise.resolve(item);
     }
-    if (failure) return Promise.reject(failure.error);
     if (closed) return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
-      waiter = { resolve, reject };
+    return new Promise((resolve) => {
+      waiter = resolve;
     });
   };
 
@@ -45,7 +41,7 @@ export function createAsyncQueue<T>(): AsyncQueue<T> {
       if (waiter) {
         const w = waiter;
         waiter = undefined;
-        w.resolve(item);
+        w(item);
       } else items.push(item);
     },
     close() {
@@ -53,16 +49,7 @@ export function createAsyncQueue<T>(): AsyncQueue<T> {
       if (waiter && head >= items.length) {
         const w = waiter;
         waiter = undefined;
-        w.resolve(undefined);
-      }
-    },
-    fail(error) {
-      failure = { error };
-      closed = true;
-      if (waiter) {
-        const w = waiter;
-        waiter = undefined;
-        w.reject(error);
+        w(undefined);
       }
     },
     get closed() {
