@@ -1,7 +1,7 @@
 /**
  * A model catalog: looks up what is known about a model id (limits, prices). Each session creates its
  * own catalog from the built-in list plus its overrides, so one session's registrations never leak into
- * another's; there is no global registry.
+ * another's; there is no global registry (the built-in list is indexed once per process, read-only).
  *
  * Lookup is forgiving in the ways ids appear in the wild: with or without a `provider/` prefix
  * (`anthropic/claude-sonnet-4-5`, `litellm/gpt-4o`), and with a date or `-latest` suffix
@@ -23,15 +23,37 @@ export interface ModelCatalog {
 
 const DATE_SUFFIX = /-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
 
+/** Entries keyed by "provider/id" and by bare id (the most recently registered entry with that id). */
+interface Index {
+  byKey: Map<string, Readonly<ModelInfo>>;
+  byId: Map<string, Readonly<ModelInfo>>;
+}
+
+// The built-in models indexed once per process. Read-only: entries are frozen, the maps are never
+// written after they are built, and every catalog hands out copies, so sessions cannot see each other.
+let builtIn: Index | undefined;
+
+function builtInIndex(): Index {
+  if (builtIn) return builtIn;
+  const index: Index = { byKey: new Map(), byId: new Map() };
+  for (const info of defaultModels) {
+    const entry = Object.freeze({ ...info, pricing: Object.freeze({ ...info.pricing }) });
+    index.byKey.set(`${info.provider}/${info.id}`.toLowerCase(), entry);
+    index.byId.set(info.id.toLowerCase(), entry);
+  }
+  builtIn = index;
+  return index;
+}
+
 /**
  * Creates a catalog holding the built-in models, then `overrides` (which replace built-ins with the same
  * provider and id). Example: `createModelCatalog([{ ...gpt4o, provider: "litellm", pricing }])`.
  */
 export function createModelCatalog(overrides: readonly ModelInfo[] = []): ModelCatalog {
-  // Keyed by "provider/id" so two providers may list the same model id at different prices.
-  const byKey = new Map<string, ModelInfo>();
-  // Bare id -> most recently registered entry with that id, so an override also wins for bare lookups.
-  const byId = new Map<string, ModelInfo>();
+  // The session's own entries lie over the shared built-ins, so a catalog costs nothing until a
+  // model is registered (hundreds of concurrent sessions each used to copy the whole list).
+  const shared = builtInIndex();
+  const own: Index = { byKey: new Map(), byId: new Map() };
 
   // Lookups by the id as given: the loop asks for the same model several times a turn.
   const memo = new Map<string, ModelInfo | undefined>();
@@ -40,25 +62,29 @@ export function createModelCatalog(overrides: readonly ModelInfo[] = []): ModelC
     memo.clear();
     const entry = { ...info, pricing: { ...info.pricing } };
     const key = `${info.provider}/${info.id}`.toLowerCase();
-    byKey.delete(key); // keep list() in "last registered last" order
-    byKey.set(key, entry);
-    byId.set(info.id.toLowerCase(), entry);
+    own.byKey.delete(key); // keep list() in "last registered last" order
+    own.byKey.set(key, entry);
+    own.byId.set(info.id.toLowerCase(), entry);
   }
 
-  function exact(id: string, preferProvider?: string): ModelInfo | undefined {
+  function byKey(key: string): Readonly<ModelInfo> | undefined {
+    return own.byKey.get(key) ?? shared.byKey.get(key);
+  }
+
+  function exact(id: string, preferProvider?: string): Readonly<ModelInfo> | undefined {
     if (preferProvider !== undefined) {
-      const hit = byKey.get(`${preferProvider}/${id}`);
+      const hit = byKey(`${preferProvider}/${id}`);
       if (hit) return hit;
     }
-    return byId.get(id);
+    return own.byId.get(id) ?? shared.byId.get(id);
   }
 
-  function get(rawId: string): ModelInfo | undefined {
+  function get(rawId: string): Readonly<ModelInfo> | undefined {
     const id = rawId.trim().toLowerCase();
     if (id === "") return undefined;
     // "provider/model" first as a whole (a registered "litellm/my-model"), then the part after each
     // slash, preferring the named provider's entry: "openrouter/anthropic/claude-x" finds claude-x.
-    const whole = byKey.get(id);
+    const whole = byKey(id);
     if (whole) return whole;
     const parts = id.split("/");
     for (let i = 0; i < parts.length; i++) {
@@ -70,7 +96,6 @@ export function createModelCatalog(overrides: readonly ModelInfo[] = []): ModelC
     return undefined;
   }
 
-  for (const info of defaultModels) register(info);
   for (const info of overrides) register(info);
 
   return {
@@ -84,6 +109,12 @@ export function createModelCatalog(overrides: readonly ModelInfo[] = []): ModelC
       return hit && { ...hit, pricing: { ...hit.pricing } };
     },
     register,
-    list: () => [...byKey.values()].map((m) => ({ ...m, pricing: { ...m.pricing } })),
+    list: () => {
+      // Built-ins first (minus those replaced), then the session's own in registration order.
+      const all: Readonly<ModelInfo>[] = [];
+      for (const [key, m] of shared.byKey) if (!own.byKey.has(key)) all.push(m);
+      all.push(...own.byKey.values());
+      return all.map((m) => ({ ...m, pricing: { ...m.pricing } }));
+    },
   };
 }
