@@ -29,9 +29,13 @@ export interface HttpTransport {
 
 /** Creates a transport with its own keep-alive agents, so providers never share sockets. */
 export function createHttpTransport(provider: string): HttpTransport {
-  const agents = {
-    http: new http.Agent({ keepAlive: true }),
-    https: new https.Agent({ keepAlive: true }),
+  // Created on first use: a provider speaks one scheme, and hundreds of concurrent sessions each
+  // building an agent they never use is measurable start-up cost.
+  let httpAgent: http.Agent | undefined;
+  let httpsAgent: https.Agent | undefined;
+  const agents: Agents = {
+    http: () => (httpAgent ??= new http.Agent({ keepAlive: true })),
+    https: () => (httpsAgent ??= new https.Agent({ keepAlive: true })),
   };
   // Parsed once per URL (a provider posts to the same one every call), not once per request.
   let lastUrl = "";
@@ -53,6 +57,12 @@ export function createHttpTransport(provider: string): HttpTransport {
   };
 }
 
+/** A transport's keep-alive agents, each made when first needed. */
+interface Agents {
+  http: () => http.Agent;
+  https: () => https.Agent;
+}
+
 /** A parsed request URL and its `http.request` options. */
 interface Target {
   url: URL;
@@ -62,7 +72,7 @@ interface Target {
 
 function send(
   provider: string,
-  agents: { http: http.Agent; https: https.Agent },
+  agents: Agents,
   target: Target,
   headers: Record<string, string>,
   body: string,
@@ -75,7 +85,7 @@ function send(
     const req = lib.request({
       ...target.options,
       method: "POST",
-      agent: secure ? agents.https : agents.http,
+      agent: secure ? agents.https() : agents.http(),
       headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
     });
     const onAbort = (): void => {
