@@ -6,8 +6,16 @@
  * the tools it asked for. State is passed as parameters; nothing is hidden in `this`.
  */
 import { isProviderError, ProviderError } from "../llm/errors.js";
-import type { AssistantMessage, Message, StopReason, ToolResultBlock, Usage } from "../llm/types.js";
+import type {
+  AssistantMessage,
+  Message,
+  StopReason,
+  ToolDefinition,
+  ToolResultBlock,
+  Usage,
+} from "../llm/types.js";
 import { addUsage, emptyUsage, toolCallsOf } from "../llm/types.js";
+import type { Tool } from "../tools/types.js";
 import {
   defaultConvertToLlm,
   estimateContextTokens,
@@ -234,11 +242,7 @@ async function callModel(run: RunState, messages: Message[], step: number): Prom
       {
         system: config.systemPrompt,
         messages,
-        tools: config.tools.map((t) => ({
-          name: t.name,
-          description: t.description,
-          input_schema: t.jsonSchema,
-        })),
+        tools: toolDefinitions(config.tools),
         maxTokens: config.maxTokens,
         temperature: config.temperature,
         stopSequences: config.stopSequences,
@@ -481,6 +485,21 @@ function estimatedCallWouldExceedBudget(run: RunState, tokens: number): boolean 
     cache_creation_input_tokens: 0,
   });
   return run.session.totalCostUsd + estimate > budget;
+}
+
+/** Definitions per tool list: the list is the same array from call to call unless the tool set changed. */
+const definitionCache = new WeakMap<readonly Tool[], ToolDefinition[]>();
+function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
+  let definitions = definitionCache.get(tools);
+  if (!definitions) {
+    definitions = tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.jsonSchema,
+    }));
+    definitionCache.set(tools, definitions);
+  }
+  return definitions;
 }
 
 function abortReason(run: RunState): ExitReason {
