@@ -109,8 +109,8 @@ export function providerOfModel(model: string): string | undefined {
   return undefined;
 }
 
-const KEY_VARS: Record<string, { key: string; baseURL: string }> = {
-  anthropic: { key: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL" },
+const KEY_VARS: Record<string, { key: string; baseURL: string; token?: string }> = {
+  anthropic: { key: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", token: "ANTHROPIC_AUTH_TOKEN" },
   openai: { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
 };
 
@@ -127,12 +127,19 @@ export function missingKeyMessage(
   const local = (name: string) => isLoopbackUrl(env[name]);
   if (model === undefined) {
     // The runtime's default: Anthropic, or OpenAI when only its key is set.
-    if (has("ANTHROPIC_API_KEY") || has("OPENAI_API_KEY") || local("ANTHROPIC_BASE_URL")) return undefined;
+    if (
+      has("ANTHROPIC_API_KEY") ||
+      has("ANTHROPIC_AUTH_TOKEN") ||
+      has("OPENAI_API_KEY") ||
+      local("ANTHROPIC_BASE_URL")
+    )
+      return undefined;
     return "No API key configured: set ANTHROPIC_API_KEY (or OPENAI_API_KEY with --model openai/<model>), or ANTHROPIC_BASE_URL / OPENAI_BASE_URL to a local gateway.";
   }
   const provider = providerOfModel(model);
   const vars = provider ? KEY_VARS[provider] : undefined;
-  if (!vars || has(vars.key) || local(vars.baseURL)) return undefined;
+  if (!vars || has(vars.key) || (vars.token !== undefined && has(vars.token)) || local(vars.baseURL))
+    return undefined;
   return `No API key configured for ${model}: set ${vars.key} (or ${vars.baseURL} to a local gateway).`;
 }
 

@@ -46,7 +46,7 @@ Other:
   -v, --version               Print the version
   -h, --help                  Print this help
 
-Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
+Environment: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
 GOAT_HOME (default ~/.goat). Settings files hold model, permissions, hooks, env and mcpServers. A key is optional when the provider's base URL is on this machine.
 Exit status: 0 success, 1 error result or usage error, 130 interrupted.
 `;

@@ -33,11 +33,13 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
   const build = (request: ModelRequest, key: string | undefined): WireCall => {
     const apiKey = key ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
     const baseURL = trimSlash(options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
-    if (!apiKey && baseURL === DEFAULT_BASE_URL)
+    // Gateways often take a bearer token instead of a key, as Claude Code's ANTHROPIC_AUTH_TOKEN.
+    const authToken = apiKey ? undefined : process.env.ANTHROPIC_AUTH_TOKEN;
+    if (!apiKey && !authToken && baseURL === DEFAULT_BASE_URL)
       throw missingKeyError(name, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
-    const headers = {
+    const headers: Record<string, string> = {
       accept: "text/event-stream",
-      "x-api-key": apiKey,
+      ...(authToken ? { authorization: `Bearer ${authToken}` } : { "x-api-key": apiKey }),
       "anthropic-version": "2023-06-01",
       ...options.headers,
       ...request.headers,

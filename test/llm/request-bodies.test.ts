@@ -166,6 +166,25 @@ describe("Anthropic request", () => {
     expect(req.body.max_tokens).toBe(8192);
   });
 
+  it("sends ANTHROPIC_AUTH_TOKEN as a bearer token when there is no key (gateways)", async () => {
+    const savedKey = process.env.ANTHROPIC_API_KEY;
+    const savedToken = process.env.ANTHROPIC_AUTH_TOKEN;
+    delete process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_AUTH_TOKEN = "gateway-token";
+    try {
+      const provider = createAnthropicProvider({ baseURL: mock.anthropicBaseURL });
+      await accumulate(provider.stream({ model: "m", messages: [{ role: "user", content: "x" }] }));
+      const req = mock.requests.at(-1)!;
+      expect(req.headers.authorization).toBe("Bearer gateway-token");
+      expect(req.headers["x-api-key"]).toBeUndefined();
+    } finally {
+      if (savedKey === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = savedKey;
+      if (savedToken === undefined) delete process.env.ANTHROPIC_AUTH_TOKEN;
+      else process.env.ANTHROPIC_AUTH_TOKEN = savedToken;
+    }
+  });
+
   it("asks getApiKey before each request and prefers its answer to apiKey", async () => {
     let n = 0;
     const provider = createAnthropicProvider({
