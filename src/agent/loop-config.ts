@@ -113,6 +113,8 @@ export interface LoopConfig {
   costOf: (model: string, usage: Usage) => number;
   /** The model's context window, for proactive compaction; undefined when unknown. */
   contextWindowOf?: (model: string) => number | undefined;
+  /** The model's output limit, reported in `modelUsage`; undefined when unknown. */
+  maxOutputTokensOf?: (model: string) => number | undefined;
   /** Tokens kept free below the context window before compacting proactively. */
   compactionReserveTokens?: number;
   /** Most tool calls running at once. */

@@ -277,7 +277,10 @@ async function callModel(run: RunState, messages: Message[], step: number): Prom
   run.costUsd += cost;
   run.lastCallCost = cost;
   addUsage(run.usage, usage);
-  recordUsage(session, model, usage, cost, { contextWindow: config.contextWindowOf?.(model) });
+  recordUsage(session, model, usage, cost, {
+    contextWindow: config.contextWindowOf?.(model),
+    maxOutputTokens: config.maxOutputTokensOf?.(model),
+  });
   session.lastCallUsage = usage;
   run.lastStopReason = final.stop_reason ?? null;
   // An assistant message with nothing in it is rejected by providers on the next call.

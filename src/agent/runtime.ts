@@ -171,6 +171,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     getFollowUpMessages: options.getFollowUpMessages,
     costOf: (model, usage) => computeCost(usage, catalog.get(model)).costUsd,
     contextWindowOf: (model) => catalog.get(model)?.contextWindow,
+    maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
     toolConcurrency: options.toolConcurrency,
     compact,
     beforeToolCall: createBeforeToolCall(hooks.runner, permissions, report),

@@ -178,6 +178,8 @@ describe.each(FORMATS)("the loop over %s", (format) => {
     const model = Object.keys(result.modelUsage)[0];
     expect(result.modelUsage[model].outputTokens).toBe(200_000);
     expect(result.modelUsage[model].costUSD).toBeCloseTo(result.total_cost_usd, 10);
+    expect(result.modelUsage[model].contextWindow).toBeGreaterThan(100_000);
+    expect(result.modelUsage[model].maxOutputTokens).toBeGreaterThan(1000);
   });
 
   it("does not start a call whose input alone would pass the budget", async () => {
