@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { query, type SDKUserMessageInput } from "../../src/agent/query.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions, tempDir } from "./helpers.js";
+import { collect, echoTool, mockOptions, resultOf, tempDir } from "./helpers.js";
 
 let mock: MockProvider;
 let home: string;
@@ -95,5 +95,40 @@ describe("compaction in a session", () => {
     expect(sent).toContain("the gist");
     expect(sent).not.toContain("q1 q1 q1");
     expect(sent).toContain("q3");
+  });
+
+  it("stops after three failed compactions in a row with a clear error, instead of looping", async () => {
+    let attempts = 0;
+    mock.enqueue(
+      reply.toolCalls([{ name: "echo", input: { text: "a" } }], { usage: { input: 3_900, output: 10 } }),
+      reply.toolCalls([{ name: "echo", input: { text: "b" } }], { usage: { input: 3_900, output: 10 } }),
+    );
+    const messages = await collect(
+      query({
+        prompt: `big ${"word ".repeat(4_000)}`,
+        options: mockOptions(mock, "anthropic", {
+          model: "anthropic/tiny-window",
+          models: [
+            {
+              id: "tiny-window",
+              provider: "anthropic",
+              contextWindow: 4_000,
+              maxOutputTokens: 500,
+              pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+            },
+          ],
+          tools: [echoTool],
+          compactor: async () => {
+            attempts++;
+            throw new Error("summarizer down");
+          },
+        }),
+      }),
+    );
+    expect(attempts).toBe(3);
+    const result = resultOf(messages) as any;
+    expect(result.exit_reason).toBe("error");
+    expect(result.errors.join(" ")).toContain("Compaction failed (3 in a row): summarizer down");
+    expect(mock.requests).toHaveLength(2);
   });
 });
