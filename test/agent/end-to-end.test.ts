@@ -204,8 +204,9 @@ describe("subagent hooks and transcripts", () => {
 });
 
 describe("permission requests and tracing", () => {
-  it("lets a PermissionRequest hook answer before canUseTool is asked", async () => {
+  it("lets a PermissionRequest hook answer before canUseTool is asked, after a Notification", async () => {
     let asked = 0;
+    const notified: string[] = [];
     mock.enqueue(
       reply.toolCalls([{ name: "Bash", input: { command: "touch hooked.txt" } }]),
       reply.text("ok"),
@@ -222,6 +223,16 @@ describe("permission requests and tracing", () => {
             return { behavior: "deny", message: "no" };
           },
           hooks: {
+            Notification: [
+              {
+                hooks: [
+                  async (input: any) => {
+                    notified.push(input.notification_type);
+                    return {};
+                  },
+                ],
+              },
+            ],
             PermissionRequest: [
               {
                 hooks: [
@@ -239,6 +250,7 @@ describe("permission requests and tracing", () => {
       }),
     );
     expect(asked).toBe(0);
+    expect(notified).toEqual(["permission_prompt"]);
     expect(fs.existsSync(path.join(cwd, "hooked.txt"))).toBe(true);
   });
 
