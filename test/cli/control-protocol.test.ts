@@ -5,37 +5,14 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { buildIfStale, CLI, cleanEnv, tempDir } from "./helpers.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { reply } from "../support/mock-provider.js";
+import { CLI, useCliFixture } from "./helpers.js";
 
-let mock: MockProvider;
-let home: ReturnType<typeof tempDir>;
-let work: ReturnType<typeof tempDir>;
-let env: Record<string, string>;
+const fx = useCliFixture("goat-ctl");
 const sessions: Host[] = [];
-
-beforeAll(async () => {
-  buildIfStale();
-  mock = await startMockProvider();
-}, 120_000);
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(() => {
-  home = tempDir("goat-ctl-home-");
-  work = tempDir("goat-ctl-work-");
-  env = cleanEnv({
-    ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-    ANTHROPIC_API_KEY: "test",
-    GOAT_HOME: home.path,
-  });
-  mock.requests.length = 0;
-});
 afterEach(() => {
   for (const s of sessions.splice(0)) s.child.kill("SIGKILL");
-  home.cleanup();
-  work.cleanup();
 });
 
 /** A host process talking to `goat` over stdin and stdout, as the SDK does. */
@@ -53,7 +30,7 @@ function startHost(extraArgs: string[] = []): Host {
   const child = spawn(
     process.execPath,
     [CLI, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...extraArgs],
-    { cwd: work.path, env, stdio: ["pipe", "pipe", "pipe"] },
+    { cwd: fx.work.path, env: fx.env, stdio: ["pipe", "pipe", "pipe"] },
   );
   const lines: any[] = [];
   const waiters: Array<{ pred: (m: any) => boolean; count: number; resolve: (m: any) => void }> = [];
@@ -133,7 +110,7 @@ const isResult = (m: any) => m.type === "result";
 
 describe("host control requests", () => {
   it("initialize is answered with success and the models, before any system/init", async () => {
-    mock.enqueue(reply.text("hello"));
+    fx.mock.enqueue(reply.text("hello"));
     const host = startHost();
     host.send(control("init-1", { subtype: "initialize", hooks: {}, systemPrompt: [""] }));
     const answer = await host.waitFor(responseTo("init-1"));
@@ -150,11 +127,11 @@ describe("host control requests", () => {
       host.lines.findIndex((m) => m.type === "system" && m.subtype === "init"),
     );
     // An empty systemPrompt from the SDK keeps Goat's prompt.
-    expect(JSON.stringify(mock.requests[0].body.system)).toContain("Goat");
+    expect(JSON.stringify(fx.mock.requests[0].body.system)).toContain("Goat");
   });
 
   it("an unknown subtype gets an error response naming it and the session goes on", async () => {
-    mock.enqueue(reply.text("still here"));
+    fx.mock.enqueue(reply.text("still here"));
     const host = startHost();
     host.send(control("x-1", { subtype: "rewind_everything" }));
     const answer = await host.waitFor(responseTo("x-1"));
@@ -166,13 +143,13 @@ describe("host control requests", () => {
   });
 
   it("interrupt during a slow stream ends that turn with an error result; the next user line is answered", async () => {
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.text("x".repeat(400), { delayMs: 100, chunkSize: 4 }),
       reply.text("after the interrupt"),
     );
     const host = startHost();
     host.send(user("write a lot"));
-    await waitUntil(() => mock.requests.length === 1);
+    await waitUntil(() => fx.mock.requests.length === 1);
     host.send(control("int-1", { subtype: "interrupt" }));
     expect((await host.waitFor(responseTo("int-1"))).response.subtype).toBe("success");
     const first = await host.waitFor(isResult);
@@ -180,12 +157,12 @@ describe("host control requests", () => {
     host.send(user("are you still there?"));
     const second = await host.waitFor(isResult, 2);
     expect(second).toMatchObject({ is_error: false, result: "after the interrupt" });
-    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("are you still there?");
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("are you still there?");
     expect((await host.end()).code).toBe(0);
   });
 
   it("set_model changes the model of the next request and set_permission_mode checks its mode", async () => {
-    mock.enqueue(reply.text("one"), reply.text("two"));
+    fx.mock.enqueue(reply.text("one"), reply.text("two"));
     const host = startHost(["--model", "anthropic/claude-sonnet-4-5"]);
     host.send(user("first"));
     await host.waitFor(isResult);
@@ -198,15 +175,15 @@ describe("host control requests", () => {
     expect((await host.waitFor(responseTo("p-1"))).response.error).toMatch(/must be one of default/);
     host.send(user("second"));
     await host.waitFor(isResult, 2);
-    expect(mock.requests[0].body.model).toBe("claude-sonnet-4-5");
-    expect(mock.requests[1].body.model).toBe("claude-haiku-4-5");
+    expect(fx.mock.requests[0].body.model).toBe("claude-sonnet-4-5");
+    expect(fx.mock.requests[1].body.model).toBe("claude-haiku-4-5");
     expect((await host.end()).code).toBe(0);
   });
 });
 
 describe("--permission-prompt-tool stdio", () => {
   it("asks the host with can_use_tool: an allowed Bash call runs, a denied one is an is_error result", async () => {
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.toolCalls([{ name: "Bash", id: "toolu_a", input: { command: "touch allowed.txt" } }]),
       reply.toolCalls([{ name: "Bash", id: "toolu_b", input: { command: "touch denied.txt" } }]),
       reply.text("done"),
@@ -245,9 +222,9 @@ describe("--permission-prompt-tool stdio", () => {
     });
     const result = await host.waitFor(isResult);
     expect(result.result).toBe("done");
-    expect(existsSync(join(work.path, "allowed.txt"))).toBe(true);
-    expect(existsSync(join(work.path, "denied.txt"))).toBe(false);
-    const denied = mock.requests[2].body.messages
+    expect(existsSync(join(fx.work.path, "allowed.txt"))).toBe(true);
+    expect(existsSync(join(fx.work.path, "denied.txt"))).toBe(false);
+    const denied = fx.mock.requests[2].body.messages
       .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
       .find((b: any) => b.type === "tool_result" && b.tool_use_id === "toolu_b");
     expect(denied.is_error).toBe(true);
@@ -256,7 +233,9 @@ describe("--permission-prompt-tool stdio", () => {
   });
 
   it("an interrupt while the host has not answered denies the call and cancels the question", async () => {
-    mock.enqueue(reply.toolCalls([{ name: "Bash", id: "toolu_c", input: { command: "touch never.txt" } }]));
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", id: "toolu_c", input: { command: "touch never.txt" } }]),
+    );
     const host = startHost(["--permission-prompt-tool", "stdio"]);
     host.send(user("make a file"));
     const ask = await host.waitFor(
@@ -266,14 +245,14 @@ describe("--permission-prompt-tool stdio", () => {
     const cancel = await host.waitFor((m) => m.type === "control_cancel_request");
     expect(cancel.request_id).toBe(ask.request_id);
     expect((await host.waitFor(isResult)).is_error).toBe(true);
-    expect(existsSync(join(work.path, "never.txt"))).toBe(false);
+    expect(existsSync(join(fx.work.path, "never.txt"))).toBe(false);
     expect((await host.end()).code).toBe(1);
   });
 });
 
 describe("hooks registered by initialize", () => {
   it("a PreToolUse hook_callback answered with deny blocks the Bash call", async () => {
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.toolCalls([{ name: "Bash", id: "toolu_h", input: { command: "echo hooked" } }]),
       reply.text("blocked, fine"),
     );
@@ -306,7 +285,7 @@ describe("hooks registered by initialize", () => {
       },
     });
     expect((await host.waitFor(isResult)).result).toBe("blocked, fine");
-    const blocked = mock.requests[1].body.messages
+    const blocked = fx.mock.requests[1].body.messages
       .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
       .find((b: any) => b.type === "tool_result");
     expect(blocked.is_error).toBe(true);

@@ -3,10 +3,13 @@
  * users run (the package's bin, `node dist/bin/goat.js`, the esbuild bundle) as a real child process,
  * and isolate each run in a temp GOAT_HOME and cwd.
  */
+
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { type MockProvider, startMockProvider } from "../support/mock-provider.js";
 
 /** The repository root. */
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -112,4 +115,42 @@ export function jsonLines(text: string): any[] {
         throw new Error(`not a JSON line: ${l}`);
       }
     });
+}
+
+/** What each CLI test gets: the mock provider, a fresh GOAT_HOME and cwd, and the CLI's environment. */
+export interface CliFixture {
+  mock: MockProvider;
+  home: { path: string; cleanup: () => void };
+  work: { path: string; cleanup: () => void };
+  env: Record<string, string>;
+}
+
+/**
+ * Registers the hooks every CLI test file needs: builds the bin if stale, starts one mock provider for
+ * the file, and gives each test a fresh home and cwd (settings and sessions never leak between tests).
+ */
+export function useCliFixture(prefix: string): CliFixture {
+  const fx = {} as CliFixture;
+  beforeAll(async () => {
+    buildIfStale();
+    fx.mock = await startMockProvider();
+  }, 120_000);
+  afterAll(async () => {
+    await fx.mock.close();
+  });
+  beforeEach(() => {
+    fx.home = tempDir(`${prefix}-home-`);
+    fx.work = tempDir(`${prefix}-work-`);
+    fx.env = cleanEnv({
+      ANTHROPIC_BASE_URL: fx.mock.anthropicBaseURL,
+      ANTHROPIC_API_KEY: "test",
+      GOAT_HOME: fx.home.path,
+    });
+    fx.mock.requests.length = 0;
+  });
+  afterEach(() => {
+    fx.home.cleanup();
+    fx.work.cleanup();
+  });
+  return fx;
 }

@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { writeStdioServer } from "../mcp/helpers.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { buildIfStale, cleanEnv, tempDir } from "./helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { useCliFixture } from "./helpers.js";
 import { type PtySession, startPty } from "./pty.js";
 
 const hasScript = (() => {
@@ -16,46 +16,23 @@ const hasScript = (() => {
   }
 })();
 
-let mock: MockProvider;
-let home: ReturnType<typeof tempDir>;
-let work: ReturnType<typeof tempDir>;
-let env: Record<string, string>;
+const fx = useCliFixture("goat-pty");
 let pty: PtySession | undefined;
-
-beforeAll(async () => {
-  buildIfStale();
-  mock = await startMockProvider();
-}, 120_000);
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(() => {
-  home = tempDir("goat-pty-home-");
-  work = tempDir("goat-pty-work-");
-  env = cleanEnv({
-    ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-    ANTHROPIC_API_KEY: "test",
-    GOAT_HOME: home.path,
-  });
-  mock.requests.length = 0;
-});
 afterEach(() => {
   pty?.kill();
   pty = undefined;
-  home.cleanup();
-  work.cleanup();
 });
 
 describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
   it("streams an answer, shows a tool call with its outcome, and /cost then /exit", async () => {
-    const file = join(work.path, "hello.txt");
+    const file = join(fx.work.path, "hello.txt");
     writeFileSync(file, "hello pty\n");
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.text("Streaming answer here.", { delayMs: 5 }),
       reply.toolCalls([{ name: "Read", input: { file_path: file } }], { usage: { input: 100, output: 20 } }),
       reply.text("The file says hello."),
     );
-    pty = startPty([], env, work.path);
+    pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("first question\r");
     at = await pty.waitFor("Streaming answer here.", { from: at });
@@ -70,15 +47,15 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     await pty.waitFor(/cost: \$\d+\.\d{4}/, { from: at });
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
-    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("Streaming answer here.");
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("Streaming answer here.");
   });
 
   it("Ctrl-C during a long Bash call returns to the prompt and the next prompt still works", async () => {
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.toolCalls([{ name: "Bash", input: { command: "sleep 30" } }]),
       reply.text("Still here after the interrupt."),
     );
-    pty = startPty(["--permission-mode", "bypassPermissions"], env, work.path);
+    pty = startPty(["--permission-mode", "bypassPermissions"], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("run something slow\r");
     at = await pty.waitFor("Bash(sleep 30)", { from: at });
@@ -91,18 +68,18 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     pty.type("are you there?\r");
     at = await pty.waitFor("Still here after the interrupt.", { from: at });
     await pty.waitFor("> ", { from: at });
-    const last = JSON.stringify(mock.requests.at(-1)?.body.messages);
+    const last = JSON.stringify(fx.mock.requests.at(-1)?.body.messages);
     expect(last).toContain("are you there?");
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
 
   it("a slash command typed during a turn is not sent to the model", async () => {
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.toolCalls([{ name: "Bash", input: { command: "sleep 2" } }]),
       reply.text("done waiting"),
     );
-    pty = startPty(["--permission-mode", "bypassPermissions"], env, work.path);
+    pty = startPty(["--permission-mode", "bypassPermissions"], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("wait a bit\r");
     at = await pty.waitFor("Bash(sleep 2)", { from: at });
@@ -110,47 +87,47 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     at = await pty.waitFor("runs between turns", { from: at });
     at = await pty.waitFor("done waiting", { from: at, timeoutMs: 10_000 });
     await pty.waitFor("> ", { from: at });
-    expect(mock.requests).toHaveLength(2);
-    expect(JSON.stringify(mock.requests.map((r) => r.body.messages))).not.toContain("/model");
+    expect(fx.mock.requests).toHaveLength(2);
+    expect(JSON.stringify(fx.mock.requests.map((r) => r.body.messages))).not.toContain("/model");
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
 
   it("Ctrl-C twice at an empty prompt exits", async () => {
-    pty = startPty([], env, work.path);
+    pty = startPty([], fx.env, fx.work.path);
     const at = await pty.waitFor("> ");
     pty.type("\x03");
     await pty.waitFor("press Ctrl-C again", { from: at });
     pty.type("\x03");
     expect(await pty.exited).toBe(0);
-    expect(mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(0);
   });
 });
 
 describe.skipIf(!hasScript)("interactive permission question and slash commands", () => {
   it("asks before a Bash call in default mode, and answering y runs it", async () => {
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.toolCalls([{ name: "Bash", input: { command: "touch made-by-bash.txt" } }]),
       reply.text("Created the file."),
     );
-    pty = startPty([], env, work.path);
+    pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("make a file\r");
     at = await pty.waitFor("allow Bash(touch made-by-bash.txt)? [y]es / [n]o / [a]lways", { from: at });
     // Nothing runs before the answer.
-    expect(existsSync(join(work.path, "made-by-bash.txt"))).toBe(false);
+    expect(existsSync(join(fx.work.path, "made-by-bash.txt"))).toBe(false);
     pty.type("y\r");
     at = await pty.waitFor("Created the file.", { from: at });
-    expect(existsSync(join(work.path, "made-by-bash.txt"))).toBe(true);
-    const [result] = toolResults(mock.requests[1].body);
+    expect(existsSync(join(fx.work.path, "made-by-bash.txt"))).toBe(true);
+    const [result] = toolResults(fx.mock.requests[1].body);
     expect(result.is_error).toBeFalsy();
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
 
   it("/model shows the configured model and /model NAME switches the next request's model", async () => {
-    mock.enqueue(reply.text("answered by the other model"));
-    pty = startPty(["--model", "anthropic/claude-pty-first"], env, work.path);
+    fx.mock.enqueue(reply.text("answered by the other model"));
+    pty = startPty(["--model", "anthropic/claude-pty-first"], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("/model\r");
     at = await pty.waitFor("model: anthropic/claude-pty-first", { from: at });
@@ -158,31 +135,31 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     at = await pty.waitFor("model set to anthropic/claude-pty-second", { from: at });
     pty.type("hello\r");
     at = await pty.waitFor("answered by the other model", { from: at });
-    expect(mock.requests.map((r) => r.body.model)).toEqual(["claude-pty-second"]);
+    expect(fx.mock.requests.map((r) => r.body.model)).toEqual(["claude-pty-second"]);
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
   });
 
   it("/compact sends the history to the model for a summary, and the next turn starts from it", async () => {
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.text("Noted: pineapple."),
       reply.text("SUMMARY: the user's word is pineapple."),
       reply.text("Your word was pineapple."),
     );
-    pty = startPty([], env, work.path);
+    pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("remember the word pineapple\r");
     at = await pty.waitFor("Noted: pineapple.", { from: at });
     at = await pty.waitFor("> ", { from: at });
     pty.type("/compact keep the fruit\r");
     at = await pty.waitFor("(history compacted)", { from: at });
-    expect(mock.requests).toHaveLength(2);
-    const summaryRequest = JSON.stringify(mock.requests[1].body);
+    expect(fx.mock.requests).toHaveLength(2);
+    const summaryRequest = JSON.stringify(fx.mock.requests[1].body);
     expect(summaryRequest).toContain("remember the word pineapple");
     expect(summaryRequest).toContain("keep the fruit");
     pty.type("what was my word?\r");
     at = await pty.waitFor("Your word was pineapple.", { from: at });
-    const next = JSON.stringify(mock.requests[2].body.messages);
+    const next = JSON.stringify(fx.mock.requests[2].body.messages);
     expect(next).toContain("SUMMARY: the user's word is pineapple.");
     // The summarised prompt is gone (compaction may keep the most recent answer verbatim).
     expect(next).not.toContain("remember the word pineapple");
@@ -191,8 +168,8 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
   });
 
   it("/clear starts a new session: the next request carries none of the earlier messages", async () => {
-    mock.enqueue(reply.text("Noted: mango."), reply.text("I know of no word."));
-    pty = startPty([], env, work.path);
+    fx.mock.enqueue(reply.text("Noted: mango."), reply.text("I know of no word."));
+    pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("remember the word mango\r");
     at = await pty.waitFor("Noted: mango.", { from: at });
@@ -201,7 +178,7 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     at = await pty.waitFor("(new session)", { from: at });
     pty.type("what was my word?\r");
     at = await pty.waitFor("I know of no word.", { from: at });
-    const second = JSON.stringify(mock.requests[1].body.messages);
+    const second = JSON.stringify(fx.mock.requests[1].body.messages);
     expect(second).toContain("what was my word?");
     expect(second).not.toContain("mango");
     pty.type("\x04");
@@ -213,12 +190,12 @@ describe.skipIf(!hasScript)("interactive mode with MCP servers", () => {
   it("/mcp lists each server's status, a server that failed to start with its error", async () => {
     const config = JSON.stringify({
       mcpServers: {
-        fx: { command: process.execPath, args: [writeStdioServer(home.path)] },
-        broken: { command: join(work.path, "no-such-server") },
+        fx: { command: process.execPath, args: [writeStdioServer(fx.home.path)] },
+        broken: { command: join(fx.work.path, "no-such-server") },
       },
     });
-    mock.enqueue(reply.text("ready."));
-    pty = startPty(["--mcp-config", config], env, work.path);
+    fx.mock.enqueue(reply.text("ready."));
+    pty = startPty(["--mcp-config", config], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("hi\r");
     at = await pty.waitFor("! MCP server broken failed to start (/mcp for details)", { from: at });
@@ -227,7 +204,7 @@ describe.skipIf(!hasScript)("interactive mode with MCP servers", () => {
     pty.type("/mcp\r");
     await pty.waitFor(/fx: connected — \d+ tools/, { from: at });
     await pty.waitFor(/broken: failed — .+/, { from: at });
-    expect(mock.requests[0].body.tools.map((t: any) => t.name)).toContain("mcp__fx__echo");
+    expect(fx.mock.requests[0].body.tools.map((t: any) => t.name)).toContain("mcp__fx__echo");
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
   });

@@ -1,55 +1,33 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { writeStdioServer } from "../mcp/helpers.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { buildIfStale, cleanEnv, jsonLines, runCli, tempDir } from "./helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { jsonLines, runCli, useCliFixture } from "./helpers.js";
 
-let mock: MockProvider;
-let home: ReturnType<typeof tempDir>;
-let work: ReturnType<typeof tempDir>;
-let env: Record<string, string>;
+const fx = useCliFixture("goat-cli");
 let serverScript: string;
 
-beforeAll(async () => {
-  buildIfStale();
-  mock = await startMockProvider();
-}, 120_000);
-afterAll(async () => {
-  await mock.close();
-});
 beforeEach(() => {
-  home = tempDir("goat-cli-home-");
-  work = tempDir("goat-cli-work-");
-  serverScript = writeStdioServer(home.path);
-  env = cleanEnv({
-    ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-    ANTHROPIC_API_KEY: "test",
-    GOAT_HOME: home.path,
-  });
-  mock.requests.length = 0;
-});
-afterEach(() => {
-  home.cleanup();
-  work.cleanup();
+  serverScript = writeStdioServer(fx.home.path);
 });
 
-const run = (args: string[]) => runCli(args, { env, cwd: work.path });
+const run = (args: string[]) => runCli(args, { env: fx.env, cwd: fx.work.path });
 const stdioServer = () => ({ command: process.execPath, args: [serverScript] });
 const toolResultsOf = (body: any) =>
   body.messages.flatMap((m: any) =>
     Array.isArray(m.content) ? m.content.filter((b: any) => b.type === "tool_result") : [],
   );
 const writeProjectSettings = (json: unknown) => {
-  mkdirSync(join(work.path, ".goat"), { recursive: true });
-  writeFileSync(join(work.path, ".goat", "settings.json"), JSON.stringify(json));
+  mkdirSync(join(fx.work.path, ".goat"), { recursive: true });
+  writeFileSync(join(fx.work.path, ".goat", "settings.json"), JSON.stringify(json));
 };
 
 describe("MCP servers from --mcp-config, settings and .mcp.json", () => {
   it("a stdio server given by --mcp-config is connected in system/init and its tool runs for the model", async () => {
-    const configFile = join(work.path, "servers.json");
+    const configFile = join(fx.work.path, "servers.json");
     writeFileSync(configFile, JSON.stringify({ mcpServers: { fx: stdioServer() } }));
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.toolCalls([{ name: "mcp__fx__echo", input: { msg: "through the cli" } }]),
       reply.text("done"),
     );
@@ -69,22 +47,25 @@ describe("MCP servers from --mcp-config, settings and .mcp.json", () => {
     expect(lines[0]).toMatchObject({ type: "system", subtype: "init" });
     expect(lines[0].mcp_servers).toEqual([{ name: "fx", status: "connected" }]);
     expect(lines[0].tools).toContain("mcp__fx__echo");
-    expect(mock.requests[0].body.tools.map((t: any) => t.name)).toContain("mcp__fx__echo");
-    const [result] = toolResultsOf(mock.requests[1].body);
+    expect(fx.mock.requests[0].body.tools.map((t: any) => t.name)).toContain("mcp__fx__echo");
+    const [result] = toolResultsOf(fx.mock.requests[1].body);
     expect(JSON.stringify(result.content)).toContain("echo: through the cli");
     expect(result.is_error).toBeFalsy();
   });
 
   it("merges user settings, project .mcp.json and inline --mcp-config, the flag winning a shared name", async () => {
-    writeFileSync(join(home.path, "settings.json"), JSON.stringify({ mcpServers: { user: stdioServer() } }));
     writeFileSync(
-      join(work.path, ".mcp.json"),
+      join(fx.home.path, "settings.json"),
+      JSON.stringify({ mcpServers: { user: stdioServer() } }),
+    );
+    writeFileSync(
+      join(fx.work.path, ".mcp.json"),
       JSON.stringify({
-        mcpServers: { project: stdioServer(), shared: { command: join(work.path, "no-such-server") } },
+        mcpServers: { project: stdioServer(), shared: { command: join(fx.work.path, "no-such-server") } },
       }),
     );
     const inline = JSON.stringify({ mcpServers: { shared: stdioServer() } });
-    mock.enqueue(reply.text("a"), reply.text("b"));
+    fx.mock.enqueue(reply.text("a"), reply.text("b"));
     const all = await run(["-p", "hi", "--output-format", "stream-json", "--mcp-config", inline]);
     expect(all.code).toBe(0);
     const servers = jsonLines(all.stdout)[0].mcp_servers;
@@ -110,7 +91,7 @@ describe("MCP servers from --mcp-config, settings and .mcp.json", () => {
   });
 
   it("a broken --mcp-config file exits 1 naming the file, before any request", async () => {
-    const configFile = join(work.path, "broken-mcp.json");
+    const configFile = join(fx.work.path, "broken-mcp.json");
     writeFileSync(configFile, "{ not json");
     const r = await run(["-p", "hi", "--mcp-config", configFile]);
     expect(r.code).toBe(1);
@@ -118,41 +99,44 @@ describe("MCP servers from --mcp-config, settings and .mcp.json", () => {
     expect(r.stderr).toMatch(/invalid JSON/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
 
-    const missing = await run(["-p", "hi", "--mcp-config", join(work.path, "absent.json")]);
+    const missing = await run(["-p", "hi", "--mcp-config", join(fx.work.path, "absent.json")]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("absent.json");
-    expect(mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(0);
   });
 
   it("an invalid server in the project .mcp.json exits 1 naming the file and the server", async () => {
-    writeFileSync(join(work.path, ".mcp.json"), JSON.stringify({ mcpServers: { bad: { type: "http" } } }));
+    writeFileSync(join(fx.work.path, ".mcp.json"), JSON.stringify({ mcpServers: { bad: { type: "http" } } }));
     const r = await run(["-p", "hi"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(join(work.path, ".mcp.json"));
+    expect(r.stderr).toContain(join(fx.work.path, ".mcp.json"));
     expect(r.stderr).toContain('"bad"');
-    expect(mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(0);
   });
 
   it("mcpServers in a settings file that is not an object exits 1 naming the settings file", async () => {
     writeProjectSettings({ mcpServers: ["fx"] });
     const r = await run(["-p", "hi"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(join(work.path, ".goat", "settings.json"));
+    expect(r.stderr).toContain(join(fx.work.path, ".goat", "settings.json"));
     expect(r.stderr).toMatch(/"mcpServers" .* must be an object/);
-    expect(mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(0);
   });
 });
 
 describe("settings permissions and hooks in print mode", () => {
   it("a permissions.deny rule sends the Bash call back denied, even in bypassPermissions", async () => {
     writeProjectSettings({ permissions: { deny: ["Bash(touch:*)"] } });
-    mock.enqueue(reply.toolCalls([{ name: "Bash", input: { command: "touch made.txt" } }]), reply.text("ok"));
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "touch made.txt" } }]),
+      reply.text("ok"),
+    );
     const r = await run(["-p", "make a file", "--permission-mode", "bypassPermissions"]);
     expect(r.code).toBe(0);
-    const [result] = toolResultsOf(mock.requests[1].body);
+    const [result] = toolResultsOf(fx.mock.requests[1].body);
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result.content)).toMatch(/denied by the rule Bash\(touch:\*\)/);
-    expect(existsSync(join(work.path, "made.txt"))).toBe(false);
+    expect(existsSync(join(fx.work.path, "made.txt"))).toBe(false);
   });
 
   it("a settings command hook that exits 2 on PreToolUse blocks the call with its stderr", async () => {
@@ -163,13 +147,16 @@ describe("settings permissions and hooks in print mode", () => {
         ],
       },
     });
-    mock.enqueue(reply.toolCalls([{ name: "Bash", input: { command: "touch made.txt" } }]), reply.text("ok"));
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "touch made.txt" } }]),
+      reply.text("ok"),
+    );
     const r = await run(["-p", "make a file", "--permission-mode", "bypassPermissions"]);
     expect(r.code).toBe(0);
-    const [result] = toolResultsOf(mock.requests[1].body);
+    const [result] = toolResultsOf(fx.mock.requests[1].body);
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result.content)).toContain("no touching here");
-    expect(existsSync(join(work.path, "made.txt"))).toBe(false);
+    expect(existsSync(join(fx.work.path, "made.txt"))).toBe(false);
   });
 });
 
@@ -182,7 +169,7 @@ describe("--agents", () => {
         tools: ["Read"],
       },
     });
-    mock.enqueue(
+    fx.mock.enqueue(
       reply.toolCalls([
         {
           name: "Task",
@@ -195,12 +182,12 @@ describe("--agents", () => {
     const r = await run(["-p", "get a review", "--agents", agents, "--permission-mode", "bypassPermissions"]);
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("the reviewer says it looks fine\n");
-    const taskTool = mock.requests[0].body.tools.find((t: any) => t.name === "Task");
+    const taskTool = fx.mock.requests[0].body.tools.find((t: any) => t.name === "Task");
     expect(taskTool.description).toContain("reviewer: Reviews code");
-    const child = mock.requests[1].body;
+    const child = fx.mock.requests[1].body;
     expect(JSON.stringify(child.system)).toContain("You are the strict reviewer subagent.");
     expect(child.tools.map((t: any) => t.name)).toEqual(["Read"]);
-    expect(JSON.stringify(toolResultsOf(mock.requests[2].body)[0].content)).toContain("looks fine");
+    expect(JSON.stringify(toolResultsOf(fx.mock.requests[2].body)[0].content)).toContain("looks fine");
   });
 
   it("a malformed --agents value is a one-line usage error", async () => {
@@ -209,6 +196,6 @@ describe("--agents", () => {
     expect(r.stderr).toBe(
       'goat: --agents: agent "reviewer" needs a "description" string (when the model should use it)\n',
     );
-    expect(mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(0);
   });
 });

@@ -1,60 +1,34 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { buildIfStale, cleanEnv, jsonLines, runCli, tempDir } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../support/mock-provider.js";
+import { cleanEnv, jsonLines, runCli, useCliFixture } from "./helpers.js";
 
-let mock: MockProvider;
-let home: ReturnType<typeof tempDir>;
-let work: ReturnType<typeof tempDir>;
-let env: Record<string, string>;
+const fx = useCliFixture("goat-cli");
 
-beforeAll(async () => {
-  buildIfStale();
-  mock = await startMockProvider();
-}, 120_000);
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(() => {
-  // A fresh home and cwd per test: settings and sessions never leak between tests.
-  home = tempDir("goat-cli-home-");
-  work = tempDir("goat-cli-work-");
-  env = cleanEnv({
-    ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-    ANTHROPIC_API_KEY: "test",
-    GOAT_HOME: home.path,
-  });
-  mock.requests.length = 0;
-});
-afterEach(() => {
-  home.cleanup();
-  work.cleanup();
-});
-
-const run = (args: string[], stdin?: string) => runCli(args, { env, cwd: work.path, stdin });
+const run = (args: string[], stdin?: string) => runCli(args, { env: fx.env, cwd: fx.work.path, stdin });
 
 describe("print mode output formats", () => {
   it("text prints the final answer and exits 0", async () => {
-    mock.enqueue(reply.text("Hello from the mock."));
+    fx.mock.enqueue(reply.text("Hello from the mock."));
     const r = await run(["-p", "say hello"]);
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("Hello from the mock.\n");
     expect(r.code).toBe(0);
-    const body = mock.requests[0].body;
+    const body = fx.mock.requests[0].body;
     expect(body.messages[0]).toMatchObject({ role: "user" });
     expect(JSON.stringify(body.messages[0].content)).toContain("say hello");
   });
 
   it("reads the prompt from stdin when -p has no argument", async () => {
-    mock.enqueue(reply.text("got it"));
+    fx.mock.enqueue(reply.text("got it"));
     const r = await run(["-p"], "prompt from a pipe");
     expect(r.stdout).toBe("got it\n");
-    expect(JSON.stringify(mock.requests[0].body.messages)).toContain("prompt from a pipe");
+    expect(JSON.stringify(fx.mock.requests[0].body.messages)).toContain("prompt from a pipe");
   });
 
   it("json prints the result message as one object", async () => {
-    mock.enqueue(reply.text("42", { usage: { input: 10, output: 3 } }));
+    fx.mock.enqueue(reply.text("42", { usage: { input: 10, output: 3 } }));
     const r = await run(["-p", "answer", "--output-format", "json"]);
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
@@ -65,7 +39,7 @@ describe("print mode output formats", () => {
   });
 
   it("stream-json prints every message as a JSON line, system/init first and result last", async () => {
-    mock.enqueue(reply.text("streamed"));
+    fx.mock.enqueue(reply.text("streamed"));
     const r = await run([
       "-p",
       "go",
@@ -86,22 +60,25 @@ describe("print mode output formats", () => {
   });
 
   it("runs a real tool: the model reads a temp file and the result carries its content", async () => {
-    const file = join(work.path, "notes.txt");
+    const file = join(fx.work.path, "notes.txt");
     writeFileSync(file, "the secret is 7\n");
-    mock.enqueue(reply.toolCalls([{ name: "Read", input: { file_path: file } }]), reply.text("It says 7."));
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Read", input: { file_path: file } }]),
+      reply.text("It says 7."),
+    );
     const r = await run(["-p", "read notes", "--output-format", "stream-json"]);
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
     const toolResult = lines.find((m) => m.type === "user" && Array.isArray(m.message.content));
     expect(JSON.stringify(toolResult.message.content)).toContain("the secret is 7");
     expect(lines.at(-1).result).toBe("It says 7.");
-    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("the secret is 7");
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("the secret is 7");
   });
 });
 
 describe("multi-turn stream-json input", () => {
   it("answers each user line with its own result, the second request carrying the first exchange", async () => {
-    mock.enqueue(reply.text("first answer"), reply.text("second answer"));
+    fx.mock.enqueue(reply.text("first answer"), reply.text("second answer"));
     const input = [
       JSON.stringify({ type: "user", message: { role: "user", content: "question one" } }),
       "this line is not json",
@@ -113,7 +90,7 @@ describe("multi-turn stream-json input", () => {
     const results = jsonLines(r.stdout).filter((m) => m.type === "result");
     expect(results.map((m) => m.result)).toEqual(["first answer", "second answer"]);
     expect(r.stderr).toMatch(/stdin line 2 skipped: not JSON/);
-    const second = JSON.stringify(mock.requests[1].body.messages);
+    const second = JSON.stringify(fx.mock.requests[1].body.messages);
     expect(second).toContain("question one");
     expect(second).toContain("first answer");
     expect(second).toContain("question two");
@@ -122,7 +99,7 @@ describe("multi-turn stream-json input", () => {
 
 describe("exit status and errors", () => {
   it("an error result prints the error on stderr and exits 1", async () => {
-    mock.enqueue(reply.error(400, { message: "bad request from mock" }));
+    fx.mock.enqueue(reply.error(400, { message: "bad request from mock" }));
     const r = await run(["-p", "fail please"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
@@ -136,11 +113,11 @@ describe("exit status and errors", () => {
     const unknown = await run(["--frobnicate"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/unknown option --frobnicate/);
-    expect(mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(0);
   });
 
   it("without an API key says which variables to set, no stack trace", async () => {
-    env = cleanEnv({ GOAT_HOME: home.path });
+    fx.env = cleanEnv({ GOAT_HOME: fx.home.path });
     const r = await run(["-p", "hi"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/ANTHROPIC_API_KEY/);
@@ -150,8 +127,8 @@ describe("exit status and errors", () => {
   });
 
   it("a key is optional when the base URL points at this machine", async () => {
-    env = cleanEnv({ GOAT_HOME: home.path, ANTHROPIC_BASE_URL: mock.anthropicBaseURL });
-    mock.enqueue(reply.text("local gateway"));
+    fx.env = cleanEnv({ GOAT_HOME: fx.home.path, ANTHROPIC_BASE_URL: fx.mock.anthropicBaseURL });
+    fx.mock.enqueue(reply.text("local gateway"));
     const r = await run(["-p", "hi"]);
     expect(r.stdout).toBe("local gateway\n");
     expect(r.code).toBe(0);
@@ -164,14 +141,14 @@ describe("exit status and errors", () => {
   });
 
   it("SIGINT during a slow stream interrupts, prints the result and exits 130", async () => {
-    mock.enqueue(reply.text("x".repeat(400), { delayMs: 100, chunkSize: 4 }));
+    fx.mock.enqueue(reply.text("x".repeat(400), { delayMs: 100, chunkSize: 4 }));
     let sawDelta!: () => void;
     const started = new Promise<void>((resolve) => {
       sawDelta = resolve;
     });
     const r = await runCli(["-p", "slow", "--output-format", "stream-json", "--include-partial-messages"], {
-      env,
-      cwd: work.path,
+      env: fx.env,
+      cwd: fx.work.path,
       onSpawn: (child) => {
         child.stdin?.end();
         child.stdout?.on("data", (b: Buffer) => {
@@ -188,47 +165,50 @@ describe("exit status and errors", () => {
 
 describe("--cwd", () => {
   it("rejects a folder that does not exist with a usage error", async () => {
-    const r = await run(["-p", "hi", "--cwd", join(work.path, "no-such-dir")]);
+    const r = await run(["-p", "hi", "--cwd", join(fx.work.path, "no-such-dir")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--cwd .* is not a directory/);
-    expect(mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(0);
   });
 });
 
 describe("settings", () => {
   it("takes the model from the settings file and applies its env", async () => {
-    mkdirSync(join(work.path, ".goat"));
+    mkdirSync(join(fx.work.path, ".goat"));
     writeFileSync(
-      join(work.path, ".goat", "settings.json"),
+      join(fx.work.path, ".goat", "settings.json"),
       JSON.stringify({ model: "anthropic/claude-from-settings", env: { GOAT_TEST_SETTING: "1" } }),
     );
-    mock.enqueue(reply.text("ok"));
+    fx.mock.enqueue(reply.text("ok"));
     const r = await run(["-p", "hi"]);
     expect(r.code).toBe(0);
-    expect(mock.requests[0].body.model).toBe("claude-from-settings");
+    expect(fx.mock.requests[0].body.model).toBe("claude-from-settings");
   });
 
   it("GOAT_MODEL wins over the settings model, --model over both", async () => {
-    writeFileSync(join(home.path, "settings.json"), JSON.stringify({ model: "anthropic/claude-settings" }));
-    env.GOAT_MODEL = "anthropic/claude-env";
-    mock.enqueue(reply.text("a"), reply.text("b"));
+    writeFileSync(
+      join(fx.home.path, "settings.json"),
+      JSON.stringify({ model: "anthropic/claude-settings" }),
+    );
+    fx.env.GOAT_MODEL = "anthropic/claude-env";
+    fx.mock.enqueue(reply.text("a"), reply.text("b"));
     await run(["-p", "hi"]);
     await run(["-p", "hi", "--model", "anthropic/claude-flag"]);
-    expect(mock.requests.map((r) => r.body.model)).toEqual(["claude-env", "claude-flag"]);
+    expect(fx.mock.requests.map((r) => r.body.model)).toEqual(["claude-env", "claude-flag"]);
   });
 
   it("--setting-sources picks which settings files are read (empty: none), as the Claude Agent SDK passes it", async () => {
-    mkdirSync(join(work.path, ".goat"));
+    mkdirSync(join(fx.work.path, ".goat"));
     writeFileSync(
-      join(work.path, ".goat", "settings.json"),
+      join(fx.work.path, ".goat", "settings.json"),
       JSON.stringify({ model: "anthropic/claude-project" }),
     );
-    writeFileSync(join(home.path, "settings.json"), JSON.stringify({ model: "anthropic/claude-user" }));
-    mock.enqueue(reply.text("a"), reply.text("b"), reply.text("c"));
+    writeFileSync(join(fx.home.path, "settings.json"), JSON.stringify({ model: "anthropic/claude-user" }));
+    fx.mock.enqueue(reply.text("a"), reply.text("b"), reply.text("c"));
     await run(["-p", "hi", "--setting-sources", "user"]);
     await run(["-p", "hi", "--setting-sources="]);
     await run(["-p", "hi", "--setting-sources", "user,project"]);
-    expect(mock.requests.map((r) => r.body.model)).toEqual([
+    expect(fx.mock.requests.map((r) => r.body.model)).toEqual([
       "claude-user",
       "claude-sonnet-4-5",
       "claude-project",
@@ -236,12 +216,12 @@ describe("settings", () => {
   });
 
   it("invalid JSON in a settings file exits 1 naming the file", async () => {
-    const file = join(home.path, "settings.json");
+    const file = join(fx.home.path, "settings.json");
     writeFileSync(file, "{ not json");
     const r = await run(["-p", "hi"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(file);
     expect(r.stderr).toMatch(/invalid JSON/);
-    expect(mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(0);
   });
 });
