@@ -76,35 +76,28 @@ export function query(params: {
   const options = params.options ?? {};
   const output = createAsyncQueue<SDKMessage>();
   const inputs = createAsyncQueue<AgentMessage>();
-  let runtime: Runtime;
-  try {
-    runtime = createRuntime(options, (event) => onEvent(event));
-  } catch (error) {
-    throw error instanceof Error ? error : new Error(String(error));
-  }
-  const toSdk = createSdkStream({
-    sessionId: () => runtime.sessionId,
-    includePartialMessages: options.includePartialMessages === true,
-    push: (m) => output.push(m),
-  });
-  // A subagent's events become SDK messages marked with its Task call's id.
+  const streamFor = (parentToolUseId?: string) =>
+    createSdkStream({
+      sessionId: () => runtime.sessionId,
+      includePartialMessages: options.includePartialMessages === true,
+      push: (m) => output.push(m),
+      parentToolUseId,
+    });
+  const toSdk = streamFor();
+  // A subagent's events become SDK messages marked with its Task call's id, until that call ends.
   const childStreams = new Map<string, (event: AgentEvent) => void>();
-  const toSdkFor = (parentToolUseId: string) => {
-    let stream = childStreams.get(parentToolUseId);
-    if (!stream) {
-      stream = createSdkStream({
-        sessionId: () => runtime.sessionId,
-        includePartialMessages: options.includePartialMessages === true,
-        push: (m) => output.push(m),
-        parentToolUseId,
-      });
-      childStreams.set(parentToolUseId, stream);
-    }
-    return stream;
-  };
   const onEvent = (event: AgentEvent) => {
-    if (event.type === "subagent_event") toSdkFor(event.parentToolUseId)(event.event);
-    else toSdk(event);
+    if (event.type === "subagent_event") {
+      let child = childStreams.get(event.parentToolUseId);
+      if (!child) {
+        child = streamFor(event.parentToolUseId);
+        childStreams.set(event.parentToolUseId, child);
+      }
+      child(event.event);
+    } else {
+      toSdk(event);
+      if (event.type === "tool_execution_end") childStreams.delete(event.toolUseId);
+    }
     runtime.debugTrace(event);
     try {
       options.onEvent?.(event);
@@ -112,6 +105,7 @@ export function query(params: {
       // A listener's bug must not break the run it listens to.
     }
   };
+  const runtime: Runtime = createRuntime(options, onEvent);
 
   let runAbort: AbortController | undefined;
   let interrupted = false;
