@@ -111,7 +111,27 @@ function keyOf(tool: Tool | undefined, call: ToolUseBlock, cwd: string): string 
   }
 }
 
+/**
+ * One call, never throwing: a failure in an extension point (a hook adapter, a permission callback)
+ * still answers the call, so the transcript keeps a result for every tool_use.
+ */
 async function runOneCall(
+  call: ToolUseBlock,
+  tool: Tool | undefined,
+  config: LoopConfig,
+  signal: AbortSignal,
+  outcome: ToolBatchOutcome,
+): Promise<ToolResultBlock> {
+  try {
+    return await runOneCallUnguarded(call, tool, config, signal, outcome);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    config.emit({ type: "warning", message: `Handling the ${call.name} call failed: ${text}` });
+    return errorResult(call, `${call.name} could not be run: ${text}`);
+  }
+}
+
+async function runOneCallUnguarded(
   call: ToolUseBlock,
   tool: Tool | undefined,
   config: LoopConfig,

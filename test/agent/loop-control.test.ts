@@ -2,10 +2,13 @@
  * Scheduling and control of the loop: concurrency, steering, follow-ups, interrupts, multi-turn
  * input, stop predicates, the observable state and the max_tokens and overflow branches.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { query, type SDKUserMessageInput } from "../../src/agent/query.js";
 import type { AgentPhase } from "../../src/agent/state.js";
 import { hasToolCall, stepCountIs } from "../../src/agent/stop-conditions.js";
+import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import {
   collect,
@@ -100,6 +103,30 @@ describe("tool progress", () => {
     expect(elapsed[0]).toBe(0);
     expect(elapsed.at(-1)).toBeGreaterThanOrEqual(1.9);
     for (let i = 1; i < elapsed.length; i++) expect(elapsed[i]).toBeGreaterThan(elapsed[i - 1]);
+  });
+});
+
+describe("a call whose handling throws", () => {
+  it("is still answered, so the next request's history stays valid", async () => {
+    // A schema whose transform throws makes validation itself throw, as a buggy extension would.
+    const fragile = defineTool({
+      name: "fragile",
+      description: "throws while its input is parsed",
+      inputSchema: z.object({ x: z.string() }).transform(() => {
+        throw new Error("schema bug");
+      }),
+      sideEffect: "none",
+      execute: async () => ({ content: "never" }),
+    });
+    mock.enqueue(reply.toolCalls([{ name: "fragile", input: { x: "a" }, id: "h1" }]), reply.text("went on"));
+    const messages = await collect(
+      query({ prompt: "x", options: mockOptions(mock, "anthropic", { tools: [fragile] }) }),
+    );
+    expect(resultOf(messages).result).toBe("went on");
+    const sent = toolResultsSent(mock.requests[1].body);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ id: "h1", isError: true });
+    expect(sent[0].content).toContain("schema bug");
   });
 });
 
