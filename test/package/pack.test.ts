@@ -1,0 +1,174 @@
+/**
+ * The package as npm would deliver it: `npm pack`, the tarball installed into an empty project, then
+ * used there the way a new user would — `import` the library and run a `query()` against the local mock
+ * provider, start the `goat` bin, type-check the README's TypeScript samples against the packed types —
+ * and the tarball checked by publint and Are the Types Wrong. What a user gets is the tarball, not this
+ * checkout: a file left out of `files`, an export pointing nowhere or a README sample that no longer
+ * compiles fails here.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { readmeTypeScriptSamples } from "./readme-samples.js";
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, "../..");
+const PACKAGE_NAME = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).name as string;
+const BIN = (name: string) => join(ROOT, "node_modules/.bin", name);
+
+let work: string;
+let tarball: string;
+let consumer: string;
+let mock: MockProvider;
+
+/** Runs npm quietly; offline-first so a warm cache needs no network. */
+function npm(args: string[], cwd: string) {
+  return run("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "goat-pack-"));
+  // `prepare` skips the build when dist/ is newer than src/ (npm test has just built it).
+  await npm(["pack", "--pack-destination", work], ROOT);
+  const packed = readdirSync(work).find((name) => name.endsWith(".tgz"));
+  if (!packed) throw new Error(`npm pack wrote no tarball into ${work}`);
+  tarball = join(work, packed);
+
+  consumer = join(work, "consumer");
+  mkdirSync(consumer);
+  writeFileSync(
+    join(consumer, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2),
+  );
+  await npm(["install", tarball], consumer);
+  mock = await startMockProvider();
+}, 240_000);
+
+afterAll(async () => {
+  await mock?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The environment of a user whose provider is the mock. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(ANTHROPIC_|OPENAI_|GOAT_)/.test(key)) env[key] = value;
+  }
+  return {
+    ...env,
+    ANTHROPIC_API_KEY: "test-key",
+    ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+    GOAT_HOME: join(work, "goat-home"),
+  };
+}
+
+describe("the packed package", () => {
+  it("ships the built library, the bin, the licence and the changelog, and no tests or sources", () => {
+    const listing = JSON.parse(
+      readFileSync(join(consumer, "node_modules", PACKAGE_NAME, "package.json"), "utf8"),
+    );
+    expect(listing.private).toBeUndefined();
+    expect(listing.license).toBeTruthy();
+    const installed = join(consumer, "node_modules", PACKAGE_NAME);
+    const files = readdirSync(installed, { recursive: true }) as string[];
+    expect(files).toContain("LICENSE");
+    expect(files).toContain("CHANGELOG.md");
+    expect(files).toContain(join("dist", "index.js"));
+    expect(files).toContain(join("dist", "index.d.ts"));
+    expect(files).toContain(join("dist", "bin", "goat.js"));
+    expect(files.filter((f) => f.startsWith("src") || f.startsWith("test"))).toEqual([]);
+    // Source maps must not point at sources the package does not ship.
+    for (const map of files.filter((f) => f.endsWith(".map"))) {
+      const parsed = JSON.parse(readFileSync(join(installed, map), "utf8"));
+      expect(parsed.sourcesContent?.length, `${map} carries its sources`).toBe(parsed.sources.length);
+    }
+  });
+
+  it("imports and runs a query() against a provider", async () => {
+    mock.enqueue(reply.text("hello from the packed package"));
+    const script = join(consumer, "run-query.mjs");
+    writeFileSync(
+      script,
+      `import { query } from ${JSON.stringify(PACKAGE_NAME)};
+for await (const message of query({ prompt: "hi", options: { model: "anthropic/claude-sonnet-4-5", persistSession: false } })) {
+  if (message.type === "result") console.log(JSON.stringify({ subtype: message.subtype, result: message.result }));
+}
+`,
+    );
+    const { stdout } = await run(process.execPath, [script], { cwd: consumer, env: userEnv() });
+    expect(JSON.parse(stdout.trim())).toEqual({
+      subtype: "success",
+      result: "hello from the packed package",
+    });
+  });
+
+  it("puts a working `goat` on the PATH of the project", async () => {
+    const goat = join(consumer, "node_modules/.bin/goat");
+    const version = await run(goat, ["--version"], { cwd: consumer, env: userEnv() });
+    expect(version.stdout).toMatch(/\d+\.\d+\.\d+/);
+    mock.enqueue(reply.text("printed by the packed bin"));
+    const printed = await run(goat, ["-p", "hi"], { cwd: consumer, env: userEnv() });
+    expect(printed.stdout.trim()).toBe("printed by the packed bin");
+  });
+
+  it("type-checks every TypeScript sample in the README against the packed types", async () => {
+    const samples = readmeTypeScriptSamples(readFileSync(join(ROOT, "README.md"), "utf8"), PACKAGE_NAME);
+    expect(samples.length).toBeGreaterThanOrEqual(5);
+    const dir = join(consumer, "readme");
+    mkdirSync(dir);
+    samples.forEach((sample, i) => {
+      writeFileSync(join(dir, `sample-${i + 1}-line-${sample.line}.ts`), sample.source);
+    });
+    writeFileSync(
+      join(consumer, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ["node"],
+          typeRoots: [join(ROOT, "node_modules/@types")],
+        },
+        include: ["readme/*.ts"],
+      }),
+    );
+    const result = await run(BIN("tsc"), ["-p", consumer], { cwd: consumer }).then(
+      () => "",
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    expect(result, "README samples that do not compile (file names carry the README line)").toBe("");
+  });
+
+  it("passes publint", async () => {
+    const { publint } = await import("publint");
+    const { messages } = await publint({
+      pkgDir: join(consumer, "node_modules", PACKAGE_NAME),
+      level: "warning",
+    });
+    expect(messages.map((m) => `${m.type} ${m.code} ${JSON.stringify(m.args)}`)).toEqual([]);
+  });
+
+  it("passes Are the Types Wrong for an ES-module-only package", async () => {
+    // The package is ES modules only (Node 20+): the esm-only profile leaves out the CommonJS
+    // resolutions, and the exit code says whether anything the profile checks is wrong.
+    const outcome = await run(BIN("attw"), [tarball, "--profile", "esm-only", "--no-color", "--no-emoji"], {
+      cwd: work,
+    }).then(
+      () => "",
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
+    );
+    expect(outcome).toBe("");
+  });
+});
