@@ -25,8 +25,8 @@ export class Agent {
   private readonly input = createAsyncQueue<SDKUserMessageInput>();
   private readonly listeners = new Set<AgentEventListener>();
   private readonly messageListeners = new Set<(m: SDKMessage) => void>();
-  private readonly waiting: Array<{ resolve: (r: SDKResultMessage) => void; reject: (e: Error) => void }> =
-    [];
+  /** Prompts in the order they were asked; the first is the one running (or about to). */
+  private readonly prompts: PendingPrompt[] = [];
   private readonly query: Query;
   private readonly pump: Promise<void>;
 
@@ -37,23 +37,41 @@ export class Agent {
       options: {
         ...options,
         onEvent: (event) => {
-          userListener?.(event);
-          for (const listener of this.listeners) listener(event);
+          if (userListener) callListener(userListener, event);
+          for (const listener of this.listeners) callListener(listener, event);
         },
       },
     });
     this.pump = this.consume();
   }
 
-  /** Sends a user message and resolves with the result of the run it starts. */
-  prompt(content: string | ContentBlock[]): Promise<SDKResultMessage> {
+  /**
+   * Sends a user message and resolves with the result of the run it starts. Prompts asked while one
+   * runs wait their turn. `signal` cancels this prompt: a waiting one is never sent, a running one is
+   * interrupted (the session stays usable), and the promise rejects with the signal's reason.
+   */
+  prompt(
+    content: string | ContentBlock[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<SDKResultMessage> {
     return new Promise((resolve, reject) => {
       if (this.input.closed) {
         reject(new Error("This agent is closed."));
         return;
       }
-      this.waiting.push({ resolve, reject });
-      this.input.push({ type: "user", message: { role: "user", content } });
+      const { signal } = options;
+      if (signal?.aborted) {
+        reject(abortReason(signal));
+        return;
+      }
+      const pending: PendingPrompt = { content, resolve, reject, settled: false };
+      if (signal) {
+        const onAbort = () => this.cancel(pending, abortReason(signal));
+        signal.addEventListener("abort", onAbort, { once: true });
+        pending.detach = () => signal.removeEventListener("abort", onAbort);
+      }
+      this.prompts.push(pending);
+      if (this.prompts.length === 1) this.send(pending);
     });
   }
 
@@ -67,13 +85,16 @@ export class Agent {
     return this.query.interrupt();
   }
 
-  /** Receives every agent event; returns the unsubscribe function. */
+  /**
+   * Receives every agent event; returns the unsubscribe function. A listener that throws is reported
+   * as a process warning and does not disturb the session or the other listeners.
+   */
   subscribe(listener: (event: AgentEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Receives every SDK message; returns the unsubscribe function. */
+  /** Receives every SDK message; returns the unsubscribe function. A throwing listener is isolated too. */
   onMessage(listener: (message: SDKMessage) => void): () => void {
     this.messageListeners.add(listener);
     return () => this.messageListeners.delete(listener);
@@ -84,6 +105,7 @@ export class Agent {
     return this.query.state;
   }
 
+  /** The session's id (the transcript's name when it is persisted). */
   get sessionId(): string {
     return this.query.sessionId;
   }
@@ -105,18 +127,90 @@ export class Agent {
     await this.pump;
   }
 
+  /** `await using agent = new Agent(...)` closes the session when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private send(pending: PendingPrompt): void {
+    this.input.push({ type: "user", message: { role: "user", content: pending.content } });
+  }
+
+  /** Settles a cancelled prompt: a waiting one is dropped, the running one interrupted. */
+  private cancel(pending: PendingPrompt, reason: unknown): void {
+    if (pending.settled) return;
+    settle(pending);
+    pending.reject(reason);
+    const index = this.prompts.indexOf(pending);
+    if (index > 0) this.prompts.splice(index, 1);
+    else if (index === 0) void this.query.interrupt();
+  }
+
+  /** A run ended: its prompt gets the result, and the next waiting prompt is sent. */
+  private finishRun(result: SDKResultMessage): void {
+    const done = this.prompts.shift();
+    if (done && !done.settled) {
+      settle(done);
+      done.resolve(result);
+    }
+    const next = this.prompts[0];
+    if (next && !this.input.closed) this.send(next);
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of this.prompts.splice(0)) {
+      if (pending.settled) continue;
+      settle(pending);
+      pending.reject(error);
+    }
+  }
+
   private async consume(): Promise<void> {
     try {
       for await (const message of this.query) {
-        for (const listener of this.messageListeners) listener(message);
-        if (message.type === "result") this.waiting.shift()?.resolve(message);
+        for (const listener of this.messageListeners) callListener(listener, message);
+        if (message.type === "result") this.finishRun(message);
       }
     } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      for (const w of this.waiting.splice(0)) w.reject(failure);
+      this.failAll(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    for (const w of this.waiting.splice(0))
-      w.reject(new Error("The agent was closed before this prompt finished."));
+    this.failAll(new Error("The agent was closed before this prompt finished."));
+  }
+}
+
+/** A prompt asked of an `Agent` and not yet answered. */
+interface PendingPrompt {
+  content: string | ContentBlock[];
+  resolve: (result: SDKResultMessage) => void;
+  reject: (error: unknown) => void;
+  settled: boolean;
+  /** Removes the abort listener from the caller's signal. */
+  detach?: () => void;
+}
+
+function settle(pending: PendingPrompt): void {
+  pending.settled = true;
+  pending.detach?.();
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The prompt was aborted.", "AbortError");
+}
+
+/** Listeners that have thrown already: each is reported once, not once per event. */
+const reportedListeners = new WeakSet<object>();
+
+/** Calls a host's listener; its exception becomes a warning instead of ending the session. */
+function callListener<T>(listener: (value: T) => void, value: T): void {
+  try {
+    listener(value);
+  } catch (error) {
+    if (reportedListeners.has(listener)) return;
+    reportedListeners.add(listener);
+    process.emitWarning(
+      `An Agent listener threw and was skipped: ${error instanceof Error ? error.message : String(error)}`,
+      { code: "GOAT_LISTENER_ERROR" },
+    );
   }
 }
