@@ -80,6 +80,8 @@ export { GOAT_VERSION } from "./agent/version.js";
 // ---- Compaction, MCP, subagents -----------------------------------------------------------------
 /** The default summarizer and the pure helpers behind it (cut points that never split a tool pair). */
 export * from "./compaction/index.js";
+/** The base class of every error Goat throws for a caller to catch, with a stable `code`. */
+export { GoatError, isGoatError } from "./errors.js";
 /** Hook events, callbacks, command hooks from settings files, and the runner. */
 export * from "./hooks/index.js";
 /** A PreToolUse hook's `permissionDecision` value. */

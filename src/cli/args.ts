@@ -4,10 +4,12 @@
  * to fix.
  */
 import { parseArgs } from "node:util";
+import { GoatError } from "../errors.js";
 
 /** A mistake in the command line: printed as one line, exit status 1. */
-export class UsageError extends Error {
+export class UsageError extends GoatError {
   override name = "UsageError";
+  override readonly code: string = "usage";
 }
 
 /** Output formats of print mode. */

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { GoatError } from "../errors.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import type { CliSettings } from "./settings.js";
 
@@ -19,8 +20,9 @@ export interface McpSource {
 }
 
 /** An MCP configuration that cannot be used; the message names its file. */
-export class McpConfigError extends Error {
+export class McpConfigError extends GoatError {
   override name = "McpConfigError";
+  override readonly code: string = "invalid_mcp_config";
 }
 
 /**

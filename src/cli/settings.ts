@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { GoatError } from "../errors.js";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 
@@ -33,8 +34,9 @@ export interface CliSettings {
 }
 
 /** A settings file that cannot be used; the message names the file. */
-export class SettingsError extends Error {
+export class SettingsError extends GoatError {
   override name = "SettingsError";
+  override readonly code: string = "invalid_settings";
 }
 
 /** Goat's home folder: `$GOAT_HOME`, else `~/.goat`. */

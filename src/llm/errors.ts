@@ -18,10 +18,12 @@ export type ProviderErrorKind =
   | "aborted"
   | "unknown";
 
+import { GoatError } from "../errors.js";
+
 const MARKER = Symbol.for("goat.ProviderError");
 
 /** An error from a model provider, with what a caller needs to decide whether to retry. */
-export class ProviderError extends Error {
+export class ProviderError extends GoatError {
   readonly [MARKER] = true;
   readonly kind: ProviderErrorKind;
   readonly provider: string;
@@ -41,7 +43,7 @@ export class ProviderError extends Error {
     afterFirstDelta?: boolean;
     cause?: unknown;
   }) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(init.message, { code: `provider_${init.kind}`, cause: init.cause });
     this.name = "ProviderError";
     this.kind = init.kind;
     this.provider = init.provider;
