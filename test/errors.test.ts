@@ -27,11 +27,10 @@ describe("GoatError", () => {
   });
 
   it("recognises an error from another copy of the package by its shared marker", () => {
-    class OtherCopyError extends Error {
-      readonly [Symbol.for("goat.GoatError")] = true;
-      readonly code = "provider_overloaded";
-    }
-    const foreign = new OtherCopyError("from a second install");
+    const foreign = Object.assign(new Error("from a second install"), {
+      [Symbol.for("goat.GoatError")]: true,
+      code: "provider_overloaded",
+    });
     expect(foreign instanceof GoatError).toBe(true);
     expect(isGoatError(foreign)).toBe(true);
     expect(new Error("plain") instanceof GoatError).toBe(false);
