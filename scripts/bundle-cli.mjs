@@ -41,7 +41,8 @@ const result = await build({
   target: "node20",
   sourcemap: true,
   // The MCP SDK is large and only loaded when servers are configured: it stays a normal package import.
-  external: ["@modelcontextprotocol/sdk"],
+  // OpenTelemetry's API is an optional peer, loaded only when the host registered a tracer provider.
+  external: ["@modelcontextprotocol/sdk", "@opentelemetry/api"],
   // A CommonJS dependency that calls require() on a built-in needs a real require in an ES module.
   banner: {
     js: 'import { createRequire as __goatCreateRequire } from "node:module"; const require = __goatCreateRequire(import.meta.url);',

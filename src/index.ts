@@ -156,6 +156,8 @@ export type { HookPermissionDecision } from "./permissions/index.js";
 export * from "./permissions/index.js";
 /** Session transcripts: stores, resume, list, fork. */
 export * from "./session/index.js";
+/** The `telemetry` option: OpenTelemetry GenAI spans, on when the host registered a tracer provider. */
+export type { OtelTracerLike, TelemetryOption } from "./telemetry/option.js";
 /** Bash: runs a shell command in its own process group (timeouts kill the whole group). */
 export { bashTool } from "./tools/bash.js";
 /** BashOutput: reads new output of a background shell. */

@@ -9,6 +9,7 @@ import type { Message } from "../llm/types.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import type { CanUseTool } from "../permissions/types.js";
 import type { SessionStore } from "../session/types.js";
+import type { TelemetryOption } from "../telemetry/option.js";
 import type { Tool } from "../tools/types.js";
 import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { Compactor } from "./loop-config.js";
@@ -112,6 +113,12 @@ export interface QueryOptions {
   compactor?: Compactor;
   /** Receives every agent event (the fine-grained stream) besides the SDK messages. */
   onEvent?: AgentEventListener;
+  /**
+   * OpenTelemetry spans (GenAI conventions) for each run, model call and tool call. On by default when
+   * the host has registered a tracer provider; `false` turns them off; `{ recordContent: true }` adds
+   * prompts, answers and tool input/output to the spans.
+   */
+  telemetry?: TelemetryOption;
   /** Write a trace of requests, responses and decisions to stderr (or to `debugFile`). */
   debug?: boolean;
   debugFile?: string;

@@ -6,6 +6,7 @@
  */
 import type { ContentBlock, Usage } from "../llm/types.js";
 import type { McpServerConfig, McpServerStatus, McpSetServersResult } from "../mcp/types.js";
+import { startTelemetry } from "../telemetry/index.js";
 import { createAsyncQueue } from "./async-queue.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
 import { agentLoop } from "./loop.js";
@@ -86,7 +87,10 @@ export function query(params: {
   const toSdk = streamFor();
   // A subagent's events become SDK messages marked with its Task call's id, until that call ends.
   const childStreams = new Map<string, (event: AgentEvent) => void>();
+  // OpenTelemetry spans, when a tracer provider is registered (set once the runtime has started).
+  let recordSpans: ((event: AgentEvent) => void) | undefined;
   const onEvent = (event: AgentEvent) => {
+    recordSpans?.(event);
     if (event.type === "subagent_event") {
       let child = childStreams.get(event.parentToolUseId);
       if (!child) {
@@ -141,6 +145,11 @@ export function query(params: {
   async function drive(): Promise<void> {
     try {
       await runtime.start();
+      recordSpans = await startTelemetry(options.telemetry, options.env ?? process.env, {
+        agentName: "goat",
+        sessionId: () => runtime.sessionId,
+        currentModel: () => runtime.loopConfig.getModel(),
+      });
       for (;;) {
         const input = await inputs.next();
         if (input === undefined || closed || runtime.signal.aborted) break;
