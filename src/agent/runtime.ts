@@ -4,7 +4,6 @@
  * controls (`setModel`, `steer`, …) and the start and end of the session.
  */
 import { randomUUID } from "node:crypto";
-import { appendFileSync } from "node:fs";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
 import { createModelCatalog } from "../llm/catalog.js";
 import { computeCost } from "../llm/cost.js";
@@ -13,6 +12,7 @@ import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/ty
 import { createPermissionEngine } from "../permissions/engine.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
 import { createLoopSession, type LoopSession } from "./context.js";
+import { createDebugLog } from "./debug-log.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
 import type { LoopConfig } from "./loop-config.js";
 import { createModelCaller } from "./model-caller.js";
@@ -216,7 +216,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
           },
   });
 
-  const debugSink = options.debug || options.debugFile ? createDebugSink(options.debugFile) : undefined;
+  const debugLog = createDebugLog({ debug: options.debug, debugFile: options.debugFile, env });
 
   return {
     signal: controller.signal,
@@ -275,6 +275,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       } finally {
         await disposeToolSessionState(loopConfig.toolState);
         await tools.close();
+        await debugLog?.close();
         await binding?.close().catch((error) => {
           report(
             `The session transcript could not be written: ${error instanceof Error ? error.message : String(error)}`,
@@ -320,19 +321,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     mcp: () => tools.mcp(),
     setMcpServers: (servers) => tools.setMcpServers(servers, controller.signal),
     debugTrace(event) {
-      if (!debugSink || event.type === "message_update") return;
-      debugSink(`${new Date().toISOString()} ${event.type} ${JSON.stringify(event).slice(0, 2000)}`);
+      debugLog?.(event);
     },
-  };
-}
-
-function createDebugSink(file: string | undefined): (line: string) => void {
-  if (!file) return (line) => process.stderr.write(`[goat] ${line}\n`);
-  return (line) => {
-    try {
-      appendFileSync(file, `${line}\n`);
-    } catch {
-      // Tracing must never break a run.
-    }
   };
 }

@@ -258,9 +258,28 @@ describe("permission requests and tracing", () => {
     const trace = path.join(cwd, "trace.log");
     mock.enqueue(reply.text("traced"));
     await collect(query({ prompt: "x", options: mockOptions(mock, "anthropic", { debugFile: trace }) }));
+    const lines = fs.readFileSync(trace, "utf8").trim().split("\n");
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} run start · session /);
+    expect(
+      lines.some((l) =>
+        /turn 1 · answer anthropic\/claude-sonnet-4-5 → end_turn \(in \d+, out \d+ tokens, \$/.test(l),
+      ),
+    ).toBe(true);
+    expect(lines.at(-1)).toMatch(/run end · end_turn$/);
+  });
+
+  it("writes the readable debug log when GOAT_DEBUG is set, with tool calls and their outcome", async () => {
+    const trace = path.join(cwd, "goat-debug.log");
+    fs.writeFileSync(path.join(cwd, "a.txt"), "hello");
+    mock.enqueue(
+      reply.toolCalls([{ name: "Read", input: { file_path: path.join(cwd, "a.txt") } }]),
+      reply.text("read it"),
+    );
+    const env = { ...process.env, GOAT_DEBUG: "1", GOAT_DEBUG_FILE: trace };
+    await collect(query({ prompt: "x", options: mockOptions(mock, "anthropic", { env, tools: ["Read"] }) }));
     const text = fs.readFileSync(trace, "utf8");
-    expect(text).toContain("agent_start");
-    expect(text).toContain("message_end");
-    expect(text).toContain("agent_end");
+    expect(text).toContain(`tool Read ← {"file_path":"${path.join(cwd, "a.txt")}"}`);
+    expect(text).toMatch(/tool Read → ok in \d+ ms/);
+    expect(text).toContain("turn 2 · answer");
   });
 });
