@@ -7,6 +7,13 @@ import { GOAT_VERSION } from "../agent/version.js";
 import { type CliArgs, parseCliArgs, UsageError } from "./args.js";
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "serve") {
+    try {
+      return await (await import("./serve/command.js")).runServe(argv.slice(1), process.env);
+    } catch (error) {
+      return fail(error);
+    }
+  }
   let args: CliArgs;
   try {
     args = parseCliArgs(argv);

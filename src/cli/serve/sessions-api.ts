@@ -1,0 +1,94 @@
+/**
+ * What the viewer reads: session summaries for the list, and one session's entries with its
+ * subagents' transcripts for the detail view. Everything goes through the session store; the only
+ * file-system knowledge here is that a subagent's transcript sits beside its parent's, named
+ * `<parent id>.agent-<agent id>.jsonl`.
+ */
+import { readdir, stat } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import type { JsonlSessionStore } from "../../session/jsonl-store.js";
+import type { SessionEntry } from "../../session/types.js";
+
+/** One row of the session list. */
+export interface SessionSummary {
+  sessionId: string;
+  cwd: string;
+  firstPrompt: string;
+  lastModified: number;
+  messageCount: number;
+  totalCostUsd: number;
+  model?: string;
+}
+
+/** One session as the viewer shows it. */
+export interface SessionView {
+  sessionId: string;
+  entries: SessionEntry[];
+  /** Subagent transcripts by agent id. */
+  subagents: Record<string, SessionEntry[]>;
+  /** Byte length of the transcript when it was read: where following it live starts. */
+  offset: number;
+}
+
+const SUBAGENT_MARK = ".agent-";
+
+/** The sessions (of one project, or all), newest first; subagent transcripts are not listed. */
+export async function listSessionSummaries(
+  store: JsonlSessionStore,
+  options: { cwd?: string; search?: string },
+): Promise<SessionSummary[]> {
+  const needle = options.search?.trim().toLowerCase();
+  const sessions = await store.list(options.cwd ? { cwd: options.cwd } : undefined);
+  return sessions
+    .filter((s) => !s.sessionId.includes(SUBAGENT_MARK))
+    .filter(
+      (s) =>
+        !needle ||
+        s.firstPrompt.toLowerCase().includes(needle) ||
+        s.cwd.toLowerCase().includes(needle) ||
+        s.sessionId.toLowerCase().includes(needle),
+    )
+    .sort((a, b) => b.lastModified - a.lastModified)
+    .map((s) => ({
+      sessionId: s.sessionId,
+      cwd: s.cwd,
+      firstPrompt: s.firstPrompt,
+      lastModified: s.lastModified,
+      messageCount: s.messageCount,
+      totalCostUsd: s.totalCostUsd,
+      model: s.model,
+    }));
+}
+
+/** One session with its subagents, or undefined when there is no such session. */
+export async function loadSessionView(
+  store: JsonlSessionStore,
+  sessionId: string,
+): Promise<SessionView | undefined> {
+  if (!isSessionId(sessionId)) return undefined;
+  const path = await store.pathOf(sessionId);
+  if (!path) return undefined;
+  // The size first: entries written after it are sent again by the live stream (the page keeps one
+  // copy of each by uuid), never lost between the read and the follow.
+  const offset = (await stat(path)).size;
+  const entries = (await store.load(sessionId)) ?? [];
+  const subagents: Record<string, SessionEntry[]> = {};
+  for (const childId of await subagentIds(path, sessionId)) {
+    subagents[childId.slice(sessionId.length + SUBAGENT_MARK.length)] = (await store.load(childId)) ?? [];
+  }
+  return { sessionId, entries, subagents, offset };
+}
+
+/** The ids of the subagent transcripts stored beside a session's file. */
+export async function subagentIds(sessionPath: string, sessionId: string): Promise<string[]> {
+  const prefix = `${sessionId}${SUBAGENT_MARK}`;
+  const names = await readdir(dirname(sessionPath)).catch(() => [] as string[]);
+  return names
+    .filter((name) => name.startsWith(prefix) && name.endsWith(".jsonl"))
+    .map((name) => basename(name, ".jsonl"));
+}
+
+/** Ids as the stores make them: no path separators, nothing that climbs out of a folder. */
+export function isSessionId(id: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(id) && !id.includes("..");
+}

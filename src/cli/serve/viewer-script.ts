@@ -1,0 +1,301 @@
+/**
+ * The viewer's browser code, as the text of one script. Plain JavaScript with no build step and no
+ * dependency. The one rule it keeps everywhere: transcript content (model output, tool output, file
+ * contents) is untrusted, so it only ever reaches the page as text (`textContent`, text nodes),
+ * never as markup; links are made only for http(s) URLs. The server's Content-Security-Policy is the
+ * second wall: no script but this one runs.
+ *
+ * Two modes: served (it fetches `/api/...` with the page's token and follows running sessions), and
+ * exported (the session is embedded in the page as JSON and nothing is fetched).
+ */
+export const VIEWER_SCRIPT = String.raw`
+"use strict";
+(function () {
+  var params = new URLSearchParams(location.search);
+  var token = params.get("token") || "";
+  var embedded = document.getElementById("goat-data");
+  var app = document.getElementById("app");
+
+  // ---- DOM helpers: text only ----------------------------------------------------------------
+  function el(tag, className, children) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    (children || []).forEach(function (child) {
+      if (child === null || child === undefined) return;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function safeLink(text, url) {
+    if (!/^https?:\/\//i.test(url)) return document.createTextNode(text + " (" + url + ")");
+    var a = el("a", "", [text]);
+    a.href = url; a.rel = "noopener noreferrer nofollow"; a.target = "_blank";
+    return a;
+  }
+  function api(path, query) {
+    var q = new URLSearchParams(query || {}); q.set("token", token);
+    return fetch(path + "?" + q.toString()).then(function (r) {
+      if (!r.ok) throw new Error(path + ": " + r.status);
+      return r.json();
+    });
+  }
+  function when(ms) { return new Date(ms).toLocaleString(); }
+  function usd(n) { return "$" + (n || 0).toFixed(n >= 1 ? 2 : 4); }
+
+  // ---- Markdown, as DOM nodes ----------------------------------------------------------------
+  function inline(text) {
+    var frag = document.createDocumentFragment();
+    var pattern = /(\x60[^\x60]+\x60)|(\*\*[^*]+\*\*)|(\[[^\]]+\]\([^)\s]+\))/g;
+    var last = 0, m;
+    while ((m = pattern.exec(text))) {
+      if (m.index > last) frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+      var t = m[0];
+      if (m[1]) frag.appendChild(el("code", "", [t.slice(1, -1)]));
+      else if (m[2]) frag.appendChild(el("strong", "", [t.slice(2, -2)]));
+      else {
+        var close = t.indexOf("](");
+        frag.appendChild(safeLink(t.slice(1, close), t.slice(close + 2, -1)));
+      }
+      last = m.index + t.length;
+    }
+    if (last < text.length) frag.appendChild(document.createTextNode(text.slice(last)));
+    return frag;
+  }
+  function markdown(text) {
+    var root = el("div", "md");
+    var lines = String(text).split("\n");
+    var list = null, para = [];
+    function flushPara() {
+      if (para.length) { var p = el("p"); p.appendChild(inline(para.join(" "))); root.appendChild(p); }
+      para = [];
+    }
+    for (var i = 0; i < lines.length; i++) {
+      var line = lines[i];
+      var fence = /^\x60\x60\x60\s*([\w+-]*)/.exec(line);
+      if (fence) {
+        flushPara(); list = null;
+        var code = [];
+        for (i++; i < lines.length && !/^\x60\x60\x60/.test(lines[i]); i++) code.push(lines[i]);
+        var pre = el("pre", "code", [el("code", fence[1] ? "lang-" + fence[1] : "", [code.join("\n")])]);
+        root.appendChild(pre);
+        continue;
+      }
+      var heading = /^(#{1,6})\s+(.*)$/.exec(line);
+      var item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+      if (heading) {
+        flushPara(); list = null;
+        var h = el("h" + Math.min(6, heading[1].length + 1)); h.appendChild(inline(heading[2])); root.appendChild(h);
+      } else if (item) {
+        flushPara();
+        if (!list) { list = el(/^\s*\d/.test(line) ? "ol" : "ul"); root.appendChild(list); }
+        var li = el("li"); li.appendChild(inline(item[1])); list.appendChild(li);
+      } else if (!line.trim()) { flushPara(); list = null; }
+      else { list = null; para.push(line); }
+    }
+    flushPara();
+    return root;
+  }
+
+  // ---- Tool calls ----------------------------------------------------------------------------
+  var LIMIT = 2000;
+  function longText(text, className) {
+    var pre = el("pre", className || "out", [text.length > LIMIT ? text.slice(0, LIMIT) : text]);
+    if (text.length <= LIMIT) return pre;
+    var more = el("button", "more", ["show all (" + text.length + " characters)"]);
+    more.addEventListener("click", function () { pre.textContent = text; more.remove(); });
+    return el("div", "", [pre, more]);
+  }
+  function diff(oldText, newText) {
+    var box = el("pre", "diff");
+    String(oldText || "").split("\n").forEach(function (l) { if (oldText !== undefined) box.appendChild(el("span", "del", ["- " + l + "\n"])); });
+    String(newText || "").split("\n").forEach(function (l) { box.appendChild(el("span", "add", ["+ " + l + "\n"])); });
+    return box;
+  }
+  function summarize(name, input) {
+    input = input || {};
+    var s = input.command || input.file_path || input.pattern || input.description || input.url || "";
+    return String(s).length > 100 ? String(s).slice(0, 100) + "…" : String(s);
+  }
+  function resultText(content) {
+    if (typeof content === "string") return content;
+    return (content || []).map(function (b) { return b.type === "text" ? b.text : "[" + b.type + "]"; }).join("\n");
+  }
+  function toolCard(block, ctx) {
+    var card = el("details", "tool");
+    card.dataset.toolUseId = block.id;
+    var status = el("span", "status pending", ["running"]);
+    card.appendChild(el("summary", "", [el("b", "", [block.name]), " ", el("span", "arg", [summarize(block.name, block.input)]), " ", status]));
+    if (block.name === "Edit") card.appendChild(diff(block.input.old_string, block.input.new_string));
+    else if (block.name === "Write") card.appendChild(diff(undefined, block.input.content));
+    else card.appendChild(longText(JSON.stringify(block.input, null, 2), "input"));
+    var slot = el("div", "result");
+    card.appendChild(slot);
+    ctx.tools[block.id] = { card: card, status: status, slot: slot, block: block };
+    if (block.name === "Task" && ctx.subagents) {
+      var child = findSubagent(ctx.subagents, block.input && block.input.prompt);
+      if (child) {
+        var nested = el("div", "subagent", [el("div", "label", ["Subagent " + (block.input.subagent_type || "")])]);
+        renderEntries(child, nested, { tools: {}, subagents: null, turns: [] });
+        card.appendChild(nested);
+      }
+    }
+    return card;
+  }
+  function findSubagent(subagents, prompt) {
+    var ids = Object.keys(subagents);
+    for (var i = 0; i < ids.length; i++) {
+      var first = subagents[ids[i]].find(function (e) { return e.type === "user"; });
+      if (first && resultText(first.message.content) === prompt) return subagents[ids[i]];
+    }
+    return null;
+  }
+  function attachResult(block, ctx) {
+    var tool = ctx.tools[block.tool_use_id];
+    if (!tool) return;
+    var text = resultText(block.content);
+    var interrupted = /interrupted/i.test(text) && block.is_error;
+    tool.status.className = "status " + (interrupted ? "interrupted" : block.is_error ? "error" : "ok");
+    tool.status.textContent = interrupted ? "interrupted" : block.is_error ? "error" : "ok";
+    if (block.is_error) tool.card.classList.add("failed");
+    clear(tool.slot);
+    tool.slot.appendChild(longText(text));
+  }
+
+  // ---- A transcript --------------------------------------------------------------------------
+  function renderEntry(entry, container, ctx) {
+    if (entry.copy_of) return;
+    if (entry.type === "header") {
+      container.appendChild(el("div", "meta", ["Started " + when(Date.parse(entry.createdAt)) + " in " + entry.cwd + (entry.model ? " · " + entry.model : "")]));
+    } else if (entry.type === "user") {
+      var content = entry.message.content;
+      if (typeof content === "string") { container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), markdown(content)])); return; }
+      var texts = [];
+      content.forEach(function (b) {
+        if (b.type === "tool_result") attachResult(b, ctx);
+        else if (b.type === "text") texts.push(b.text);
+      });
+      if (texts.length) container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), markdown(texts.join("\n"))]));
+    } else if (entry.type === "assistant") {
+      var m = entry.message;
+      var box = el("div", "msg assistant", [el("div", "who", ["Assistant" + (m.model ? " · " + m.model : "")])]);
+      (m.content || []).forEach(function (b) {
+        if (b.type === "text") box.appendChild(markdown(b.text));
+        else if (b.type === "thinking") box.appendChild(el("details", "thinking", [el("summary", "", ["Thinking"]), el("pre", "", [b.thinking])]));
+        else if (b.type === "tool_use") box.appendChild(toolCard(b, ctx));
+      });
+      if (m.error_message) box.appendChild(el("div", "error", [(m.error_kind || "error") + ": " + m.error_message]));
+      container.appendChild(box);
+      ctx.turns.push({ time: Date.parse(entry.timestamp), usage: m.usage || {}, stop: m.stop_reason });
+    } else if (entry.type === "compact_boundary") {
+      container.appendChild(el("details", "boundary", [el("summary", "", ["Compacted (" + entry.trigger + "): " + entry.pre_tokens + " → " + entry.post_tokens + " tokens"]), markdown(entry.summary)]));
+    } else if (entry.type === "result") {
+      container.appendChild(el("div", "run " + (entry.subtype === "success" ? "ok" : "failed"), [entry.subtype + " · " + entry.num_turns + " turns · " + usd(entry.total_cost_usd) + " · " + (entry.duration_ms / 1000).toFixed(1) + " s"]));
+      ctx.cost += entry.total_cost_usd || 0;
+    } else if (entry.type === "model_change") {
+      container.appendChild(el("div", "meta", ["Model changed to " + entry.model]));
+    }
+  }
+  function renderEntries(entries, container, ctx) {
+    ctx.cost = ctx.cost || 0;
+    entries.forEach(function (e) { renderEntry(e, container, ctx); });
+  }
+
+  // ---- Timeline ------------------------------------------------------------------------------
+  var SVG = "http://www.w3.org/2000/svg";
+  function timeline(turns, start) {
+    var box = el("div", "timeline");
+    if (!turns.length) return box;
+    var max = Math.max.apply(null, turns.map(function (t) { return (t.usage.output_tokens || 0) + 1; }));
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 " + turns.length * 24 + " 60");
+    svg.setAttribute("class", "chart");
+    svg.setAttribute("preserveAspectRatio", "xMinYMax meet");
+    var previous = start;
+    turns.forEach(function (t, i) {
+      var h = Math.max(2, 56 * ((t.usage.output_tokens || 0) + 1) / max);
+      var bar = document.createElementNS(SVG, "rect");
+      bar.setAttribute("x", String(i * 24 + 4)); bar.setAttribute("y", String(58 - h));
+      bar.setAttribute("width", "16"); bar.setAttribute("height", String(h));
+      var title = document.createElementNS(SVG, "title");
+      title.textContent = "turn " + (i + 1) + ": " + ((t.time - previous) / 1000).toFixed(1) + " s, in " + (t.usage.input_tokens || 0) + " / out " + (t.usage.output_tokens || 0) + " tokens";
+      bar.appendChild(title); svg.appendChild(bar);
+      previous = t.time;
+    });
+    box.appendChild(el("div", "label", ["Turns (bar: output tokens; hover for duration and input)"]));
+    box.appendChild(svg);
+    return box;
+  }
+
+  // ---- Pages ---------------------------------------------------------------------------------
+  function showSession(view, live) {
+    clear(app);
+    var ctx = { tools: {}, subagents: view.subagents, turns: [], cost: 0 };
+    var header = el("div", "bar", [embedded ? null : backLink(), el("h1", "", ["Session " + view.sessionId.slice(0, 8)])]);
+    if (!embedded) {
+      var exp = el("a", "button", ["Export HTML"]);
+      exp.href = "/export?" + new URLSearchParams({ id: view.sessionId, token: token }).toString();
+      header.appendChild(exp);
+    }
+    var chart = el("div");
+    var conversation = el("div", "conversation");
+    app.appendChild(header); app.appendChild(chart); app.appendChild(conversation);
+    var seen = {};
+    var headerEntry = view.entries.find(function (e) { return e.type === "header"; });
+    var start = headerEntry ? Date.parse(headerEntry.createdAt) : 0;
+    function add(entry) {
+      if (seen[entry.uuid]) return;
+      seen[entry.uuid] = true;
+      renderEntry(entry, conversation, ctx);
+    }
+    function redrawChart() { clear(chart); chart.appendChild(timeline(ctx.turns, start)); }
+    view.entries.forEach(add);
+    redrawChart();
+    if (live) {
+      var q = new URLSearchParams({ id: view.sessionId, from: String(view.offset), token: token });
+      var source = new EventSource("/api/live?" + q.toString());
+      source.onmessage = function (message) {
+        var data = JSON.parse(message.data);
+        if (data.agentId) { (view.subagents[data.agentId] = view.subagents[data.agentId] || []).push(data.entry); return; }
+        add(data.entry); redrawChart();
+      };
+      window.addEventListener("hashchange", function () { source.close(); }, { once: true });
+    }
+  }
+  function backLink() {
+    var a = el("a", "button", ["← Sessions"]); a.href = "#"; return a;
+  }
+  function showList() {
+    clear(app);
+    var search = el("input", "search"); search.placeholder = "Search prompts, folders, ids"; search.type = "search";
+    var table = el("table", "sessions");
+    app.appendChild(el("div", "bar", [el("h1", "", ["Goat sessions"]), search]));
+    app.appendChild(table);
+    function load() {
+      api("/api/sessions", search.value ? { q: search.value } : {}).then(function (sessions) {
+        clear(table);
+        table.appendChild(el("tr", "", ["When", "First prompt", "Folder", "Messages", "Cost"].map(function (h) { return el("th", "", [h]); })));
+        sessions.forEach(function (s) {
+          var link = el("a", "", [s.firstPrompt || "(no prompt yet)"]);
+          link.href = "#session/" + encodeURIComponent(s.sessionId);
+          table.appendChild(el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]));
+        });
+        if (!sessions.length) table.appendChild(el("tr", "", [el("td", "dim", ["No sessions."])]));
+      });
+    }
+    var timer;
+    search.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(load, 200); });
+    load();
+  }
+  function route() {
+    var m = /^#session\/(.+)$/.exec(location.hash);
+    if (!m) return showList();
+    api("/api/session", { id: decodeURIComponent(m[1]) }).then(function (view) { showSession(view, true); }, function (error) {
+      clear(app); app.appendChild(el("div", "error", [String(error.message)]));
+    });
+  }
+
+  if (embedded) showSession(JSON.parse(embedded.textContent), false);
+  else { window.addEventListener("hashchange", route); route(); }
+})();
+`;

@@ -1,0 +1,298 @@
+/**
+ * `goat serve` as a person uses it, in a real headless Chromium (Debian's, driven by playwright-core):
+ * the real program started on a GOAT_HOME whose sessions were written by real runs against the mock
+ * provider; the list, a session with its tool calls, a subagent and a diff, a session followed live
+ * while it runs, the export, and a transcript full of markup that must not execute. Also the server's
+ * locks: no token, a wrong token and a foreign Host header are refused.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { query } from "../../src/agent/query.js";
+import { collect, mockOptions } from "../agent/helpers.js";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { buildIfStale, CLI, cleanEnv } from "./helpers.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium)
+  console.warn("goat serve browser tests skipped: /usr/bin/chromium is missing (apt-get install chromium)");
+
+let mock: MockProvider;
+let home: string;
+let cwd: string;
+let server: ChildProcess;
+let url: string;
+let browser: Browser;
+const sessions: Record<string, string> = {};
+
+/** Runs one real, persisted session against the mock and returns its id. */
+async function session(
+  prompt: string,
+  tools: string[],
+  ...replies: Parameters<MockProvider["enqueue"]>
+): Promise<string> {
+  mock.enqueue(...replies);
+  const messages = await collect(
+    query({
+      prompt,
+      options: mockOptions(mock, "anthropic", {
+        cwd,
+        tools,
+        persistSession: true,
+        env: { ...process.env, GOAT_HOME: home },
+      }),
+    }),
+  );
+  return (messages.find((m) => m.type === "result") as { session_id: string }).session_id;
+}
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  buildIfStale();
+  mock = await startMockProvider();
+  home = fs.mkdtempSync(path.join(os.tmpdir(), "goat-serve-home-"));
+  cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "goat-serve-cwd-")));
+  const file = path.join(cwd, "notes.md");
+  sessions.work = await session(
+    "Write the notes file",
+    ["Write", "Read"],
+    reply.toolCalls([
+      { name: "Write", input: { file_path: file, content: "first line\nsecond line" }, id: "w1" },
+    ]),
+    reply.toolCalls([{ name: "Read", input: { file_path: path.join(cwd, "missing.md") }, id: "r1" }]),
+    reply.text("## Done\n\n- wrote **notes.md**\n- `missing.md` is missing"),
+  );
+  sessions.sub = await session(
+    "Ask a helper",
+    ["Task"],
+    reply.toolCalls([
+      {
+        name: "Task",
+        input: { description: "d", prompt: "helper job", subagent_type: "general-purpose" },
+        id: "t1",
+      },
+    ]),
+    reply.text("helper says hi"),
+    reply.text("parent done"),
+  );
+  sessions.hostile = await session(
+    "<script>window.__pwned = 'prompt'</script><img src=x onerror=\"window.__pwned='img'\">",
+    ["Bash"],
+    reply.toolCalls([
+      { name: "Bash", input: { command: "printf '<script>window.__pwned=1</script>'" }, id: "b1" },
+    ]),
+    reply.text(
+      "[click me](javascript:window.__pwned='link') <iframe src=\"javascript:parent.__pwned='frame'\"></iframe> <b onmouseover=\"window.__pwned='b'\">bold</b>",
+    ),
+  );
+  server = spawn(process.execPath, [CLI, "serve"], {
+    env: cleanEnv({ GOAT_HOME: home }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    server.stdout!.on("data", (b: Buffer) => {
+      out += b.toString();
+      const line = out.split("\n").find((l) => l.startsWith("http://"));
+      if (line) resolve(line.trim());
+    });
+    server.on("exit", (code) => reject(new Error(`goat serve exited ${code}: ${out}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+  }
+  await mock?.close();
+  for (const dir of [home, cwd]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A page that fails the test on any dialog (an alert() from injected script would open one). */
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage();
+  page.on("dialog", (dialog) => {
+    throw new Error(`a dialog opened: ${dialog.message()}`);
+  });
+  return page;
+}
+
+function get(
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(target, { headers }, (res) => {
+        let body = "";
+        res.on("data", (c) => {
+          body += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+describe.skipIf(!haveChromium)("goat serve", () => {
+  it("prints a loopback URL with a token, and refuses requests without it or from a foreign host", async () => {
+    const parsed = new URL(url);
+    expect(parsed.hostname).toBe("127.0.0.1");
+    expect(parsed.searchParams.get("token")).toMatch(/^[0-9a-f]{64}$/);
+    expect((await get(`${parsed.origin}/api/sessions`)).status).toBe(401);
+    expect((await get(`${parsed.origin}/api/sessions?token=${"0".repeat(64)}`)).status).toBe(401);
+    expect(
+      (await get(`${parsed.origin}/api/sessions${parsed.search}`, { host: `evil.example:${parsed.port}` }))
+        .status,
+    ).toBe(403);
+    const ok = await get(`${parsed.origin}/api/sessions${parsed.search}`);
+    expect(ok.status).toBe(200);
+    expect(
+      JSON.parse(ok.body)
+        .map((s: { sessionId: string }) => s.sessionId)
+        .sort(),
+    ).toEqual(Object.values(sessions).sort());
+  });
+
+  it("lists the sessions newest first and searches them", async () => {
+    const page = await newPage();
+    await page.goto(url);
+    const rows = page.locator("tr.row");
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.nth(0).textContent()).toContain("<script>"); // the hostile one, last written, as text
+    expect(await rows.nth(2).textContent()).toContain("Write the notes file");
+    await page.fill("input.search", "helper");
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain("Ask a helper");
+    await page.close();
+  });
+
+  it("shows a session: markdown, tool calls with input and result, a diff, an error, the timeline", async () => {
+    const page = await newPage();
+    await page.goto(`${url}#session/${sessions.work}`);
+    await page.waitForSelector("details.tool");
+    expect(await page.locator(".md h3").first().textContent()).toBe("Done");
+    expect(await page.locator(".md strong").first().textContent()).toBe("notes.md");
+    const write = page.locator("details.tool").nth(0);
+    await write.locator("summary").click();
+    expect(await write.locator(".diff .add").allTextContents()).toEqual([
+      "+ first line\n",
+      "+ second line\n",
+    ]);
+    expect(await write.locator(".status").textContent()).toBe("ok");
+    const read = page.locator("details.tool").nth(1);
+    expect(await read.getAttribute("class")).toContain("failed");
+    await read.locator("summary").click();
+    expect(await read.locator(".result").textContent()).toMatch(/does not exist|not found|no such/i);
+    expect(await page.locator(".timeline rect").count()).toBe(3);
+    expect(await page.locator(".run.ok").textContent()).toContain("success · 3 turns");
+    await page.screenshot({ path: path.join(os.tmpdir(), "goat-serve-session.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("nests a subagent's run under its Task call", async () => {
+    const page = await newPage();
+    await page.goto(`${url}#session/${sessions.sub}`);
+    const task = page.locator("details.tool").first();
+    await task.locator("summary").click();
+    expect(await task.locator(".subagent .msg.user").textContent()).toContain("helper job");
+    expect(await task.locator(".subagent .msg.assistant").textContent()).toContain("helper says hi");
+    await page.close();
+  });
+
+  it("renders hostile transcript content as text: nothing in it executes", async () => {
+    const page = await newPage();
+    await page.goto(`${url}#session/${sessions.hostile}`);
+    await page.waitForSelector("details.tool");
+    await page.locator("details.tool summary").click();
+    await page.locator("b", { hasText: "bold" }).count(); // would exist only if markup were rendered
+    await page.mouse.move(10, 10);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.locator("iframe, img, script:not([nonce])").count()).toBe(0);
+    expect(await page.locator("a[href^='javascript']").count()).toBe(0);
+    expect(await page.locator(".msg.user").first().textContent()).toContain(
+      "<script>window.__pwned = 'prompt'</script>",
+    );
+    expect(await page.locator(".result").textContent()).toContain("<script>window.__pwned=1</script>");
+    await page.close();
+  });
+
+  it("follows a running session: a new turn appears without reloading", async () => {
+    const page = await newPage();
+    // A run whose second answer streams slowly, so the page is open while it is written.
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "sleep 1; echo slept" }, id: "s1" }]),
+      reply.text("finished after the nap", { delayMs: 40 }),
+    );
+    const running = collect(
+      query({
+        prompt: "Take a nap",
+        options: mockOptions(mock, "anthropic", {
+          cwd,
+          tools: ["Bash"],
+          persistSession: true,
+          env: { ...process.env, GOAT_HOME: home },
+        }),
+      }),
+    );
+    let id: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const list = JSON.parse(
+            (await get(`${new URL(url).origin}/api/sessions${new URL(url).search}`)).body,
+          );
+          id = list.find((s: { firstPrompt: string }) => s.firstPrompt === "Take a nap")?.sessionId;
+          return id;
+        },
+        { timeout: 10_000 },
+      )
+      .toBeTruthy();
+    await page.goto(`${url}#session/${id}`);
+    await page.waitForSelector(".msg.user");
+    await running;
+    await expect
+      .poll(() => page.locator(".msg.assistant").allTextContents(), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining([expect.stringContaining("finished after the nap")]));
+    expect(await page.locator(".status").first().textContent()).toBe("ok");
+    await page.close();
+  });
+
+  it("exports a session as one self-contained HTML file that renders offline", async () => {
+    const exported = await get(
+      `${new URL(url).origin}/export?id=${sessions.hostile}&token=${new URL(url).searchParams.get("token")}`,
+    );
+    expect(exported.status).toBe(200);
+    expect(exported.body).not.toMatch(/<\/script><script>window/);
+    const file = path.join(home, "export.html");
+    fs.writeFileSync(file, exported.body);
+    const page = await newPage();
+    await page.goto(`file://${file}`);
+    await page.waitForSelector(".msg.user");
+    expect(await page.locator(".msg.assistant").last().textContent()).toContain(
+      "javascript:window.__pwned='link'",
+    );
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    await page.close();
+  });
+});
