@@ -26,8 +26,11 @@ export const echoTool = defineTool({
 /** The prompt of a session of `rounds` tool rounds (the server reads `rounds=K` from it). */
 export const promptFor = (rounds) => `Call echo until told to stop. rounds=${rounds}`;
 
-/** Ours: query() iterated to the end. Resolves with per-answer timestamps (ms). */
-export async function runOurs(baseURL, rounds) {
+/**
+ * Ours: query() iterated to the end. Resolves with per-answer timestamps (ms). `persistSession: true`
+ * writes the transcript as the default does (to `$GOAT_HOME`, which the caller points at a temp dir).
+ */
+export async function runOurs(baseURL, rounds, { persistSession = false } = {}) {
   const stamps = [];
   const q = query({
     prompt: promptFor(rounds),
@@ -35,7 +38,7 @@ export async function runOurs(baseURL, rounds) {
       model: "anthropic/claude-sonnet-4-5",
       provider: { type: "anthropic", baseURL, apiKey: "x" },
       tools: [echoTool],
-      persistSession: false,
+      persistSession,
       permissionMode: "bypassPermissions",
       maxTurns: 1000,
     },

@@ -21,20 +21,47 @@ export function parseEntryLine(line: string): SessionEntry | string {
   return value as SessionEntry;
 }
 
+/** Where `readEntries` starts, and what it found. */
+export interface ReadRange {
+  /** Byte offset to start at (the start of a line); default 0. */
+  from?: number;
+  /** Skip bytes after the last newline instead of reading them as a (possibly torn) last line. */
+  wholeLinesOnly?: boolean;
+}
+
+/** What `readEntries` read. */
+export interface ReadOutcome {
+  /** Byte offset just past the last newline read: where an incremental reader continues. */
+  end: number;
+  /** True when the file ended with bytes after the last newline (a torn or unfinished line). */
+  tail: boolean;
+}
+
 /**
  * Streams the entries of a file to `onEntry` in order. `onBadLine` gets each skipped line's 1-based
- * number and reason. Resolves false when the file does not exist.
+ * number (counted from `range.from`) and reason. Resolves false when the file does not exist.
  */
 export async function readEntries(
   path: string,
   onEntry: (entry: SessionEntry) => void,
   onBadLine: (line: number, reason: string) => void,
+  range: ReadRange = {},
 ): Promise<boolean> {
+  return (await readEntriesFrom(path, onEntry, onBadLine, range)) !== undefined;
+}
+
+/** As `readEntries`, also saying where reading ended; undefined when the file does not exist. */
+export async function readEntriesFrom(
+  path: string,
+  onEntry: (entry: SessionEntry) => void,
+  onBadLine: (line: number, reason: string) => void,
+  range: ReadRange = {},
+): Promise<ReadOutcome | undefined> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, "r");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -42,6 +69,8 @@ export async function readEntries(
   // decoded one by one, which never splits a UTF-8 character and never builds a chunk-sized string.
   let carry: Buffer = Buffer.alloc(0);
   let lineNo = 0;
+  let position = range.from ?? 0;
+  let end = position;
   const handleLine = (bytes: Buffer, isTail: boolean): void => {
     lineNo++;
     const line = bytes.toString("utf8");
@@ -60,8 +89,9 @@ export async function readEntries(
   };
   try {
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
       if (bytesRead === 0) break;
+      position += bytesRead;
       const data =
         carry.length > 0
           ? Buffer.concat([carry, chunk.subarray(0, bytesRead)])
@@ -73,11 +103,12 @@ export async function readEntries(
       }
       // Copied because `chunk` is overwritten by the next read.
       carry = Buffer.from(data.subarray(start));
+      end = position - carry.length;
     }
     // A last line without its newline was cut off by a crash unless it happens to parse whole.
-    if (carry.length > 0) handleLine(carry, true);
+    if (carry.length > 0 && range.wholeLinesOnly !== true) handleLine(carry, true);
   } finally {
     await handle.close();
   }
-  return true;
+  return { end, tail: carry.length > 0 };
 }

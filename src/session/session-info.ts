@@ -13,16 +13,14 @@ export interface InfoAccumulator {
   finish(lastModified: number): SessionInfo;
 }
 
-/** Starts a SessionInfo for one session. */
-export function createInfoAccumulator(sessionId: string): InfoAccumulator {
-  const info: SessionInfo = {
-    sessionId,
-    cwd: "",
-    firstPrompt: "",
-    lastModified: 0,
-    messageCount: 0,
-    totalCostUsd: 0,
-  };
+/** Starts a SessionInfo for one session, or continues one summarized up to some entry. */
+export function createInfoAccumulator(
+  sessionId: string,
+  from?: Omit<SessionInfo, "lastModified">,
+): InfoAccumulator {
+  const info: SessionInfo = from
+    ? { ...from, sessionId, lastModified: 0 }
+    : { sessionId, cwd: "", firstPrompt: "", lastModified: 0, messageCount: 0, totalCostUsd: 0 };
   return {
     add(entry) {
       switch (entry.type) {

@@ -1,0 +1,95 @@
+/**
+ * Benchmark (issue 18): what persisting the transcript (the default) costs per turn. The same
+ * scripted session of K tool rounds runs through query() with `persistSession: false` and with the
+ * default JSONL store (in a temp `$GOAT_HOME`), and through the hand-written node:http loop as the
+ * floor, against the same instant mock server (a child process). Runs are interleaved and rotated.
+ *
+ * Figures: marginal wall and CPU per turn ((K=200 − K=20) / 180, medians) and the ratio persisted /
+ * not persisted (goal: within 1.1x). Prints a table and a final JSON line.
+ *
+ *   npx tsc -p tsconfig.build.json && node bench/persist.mjs [reps=7]
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { runNodeHttp, runOurs } from "./support/loop-runners.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const SHORT = 20;
+const LONG = 200;
+const REPS = Number(process.argv[2] ?? 7);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const home = mkdtempSync(join(tmpdir(), "goat-bench-persist-"));
+process.env.GOAT_HOME = home;
+const server = spawn(process.execPath, [`${here}support/loop-server.mjs`], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const port = JSON.parse(
+  await new Promise((r) => createInterface({ input: server.stdout }).once("line", r)),
+).port;
+const baseURL = `http://127.0.0.1:${port}`;
+const agent = new http.Agent({ keepAlive: true });
+
+const runners = {
+  "in-memory": (k) => runOurs(baseURL, k, { persistSession: false }),
+  persisted: (k) => runOurs(baseURL, k, { persistSession: true }),
+  "node:http": (k) => runNodeHttp(baseURL, k, agent),
+};
+
+try {
+  const names = Object.keys(runners);
+  for (const name of names) for (let i = 0; i < 3; i++) await runners[name](SHORT); // warm-up
+  const m = Object.fromEntries(
+    names.map((n) => [n, { wall: { [SHORT]: [], [LONG]: [] }, cpu: { [SHORT]: [], [LONG]: [] } }]),
+  );
+  for (let r = 0; r < REPS; r++) {
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(j + r) % names.length];
+      for (const k of [SHORT, LONG]) {
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        await runners[name](k);
+        const c = process.cpuUsage(c0);
+        m[name].wall[k].push(performance.now() - t0);
+        m[name].cpu[k].push((c.user + c.system) / 1000);
+      }
+    }
+  }
+  const perTurn = {};
+  for (const name of names) {
+    const x = m[name];
+    perTurn[name] = {
+      marginalWallMs: (median(x.wall[LONG]) - median(x.wall[SHORT])) / (LONG - SHORT),
+      marginalCpuMs: (median(x.cpu[LONG]) - median(x.cpu[SHORT])) / (LONG - SHORT),
+    };
+  }
+  const f = (v, w, d) => v.toFixed(d).padStart(w);
+  console.log(`${"runner".padEnd(12)}${"wall/turn ms".padStart(14)}${"cpu/turn ms".padStart(14)}`);
+  for (const [name, p] of Object.entries(perTurn))
+    console.log(`${name.padEnd(12)}${f(p.marginalWallMs, 14, 3)}${f(p.marginalCpuMs, 14, 3)}`);
+  const result = {
+    bench: "persist",
+    reps: REPS,
+    perTurn,
+    persistedVsInMemoryWall: perTurn.persisted.marginalWallMs / perTurn["in-memory"].marginalWallMs,
+    persistedVsInMemoryCpu: perTurn.persisted.marginalCpuMs / perTurn["in-memory"].marginalCpuMs,
+    persistedVsNodeHttpWall: perTurn.persisted.marginalWallMs / perTurn["node:http"].marginalWallMs,
+  };
+  console.log(
+    `persisted / in-memory: wall ${result.persistedVsInMemoryWall.toFixed(2)}x, cpu ${result.persistedVsInMemoryCpu.toFixed(2)}x`,
+  );
+  console.log(JSON.stringify(result));
+} finally {
+  agent.destroy();
+  server.stdin.end();
+  rmSync(home, { recursive: true, force: true });
+}
