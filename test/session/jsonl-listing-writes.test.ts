@@ -40,7 +40,12 @@ describe("listing cache", () => {
       subtype: "success",
       num_turns: 3,
       total_cost_usd: 0.25,
-      usage: { input_tokens: 1, output_tokens: 1 },
+      usage: {
+        input_tokens: 1,
+        output_tokens: 1,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+      },
       duration_ms: 5,
     });
     await recorder.flush();
