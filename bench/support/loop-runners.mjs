@@ -168,8 +168,11 @@ export function runNodeHttp(baseURL, rounds, agent) {
   );
 }
 
-/** Starts ours as a multi-turn session and resolves once its first run ended; it then waits for input. */
-export async function startIdleOurs(baseURL, rounds) {
+/**
+ * Starts ours as a multi-turn session and resolves once its first run ended; it then waits for input.
+ * `persistSession: true` writes the transcript to `$GOAT_HOME` as the default does.
+ */
+export async function startIdleOurs(baseURL, rounds, { persistSession = false } = {}) {
   let release;
   const hold = new Promise((r) => {
     release = r;
@@ -184,7 +187,7 @@ export async function startIdleOurs(baseURL, rounds) {
       model: "anthropic/claude-sonnet-4-5",
       provider: { type: "anthropic", baseURL, apiKey: "x" },
       tools: [echoTool],
-      persistSession: false,
+      persistSession,
       permissionMode: "bypassPermissions",
       maxTurns: 1000,
     },
