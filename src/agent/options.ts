@@ -8,6 +8,7 @@ import type { RetryOptions } from "../llm/retry.js";
 import type { Message } from "../llm/types.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import type { CanUseTool } from "../permissions/types.js";
+import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
 import type { TelemetryOption } from "../telemetry/option.js";
 import type { Tool } from "../tools/types.js";
@@ -58,6 +59,14 @@ export interface QueryOptions {
   canUseTool?: CanUseTool;
   /** Directories besides `cwd` that file tools may touch. */
   additionalDirectories?: string[];
+  /**
+   * The OS sandbox for Bash (the Claude Agent SDK's `sandbox` settings): with `enabled: true` each
+   * command sees the filesystem read-only except `cwd`, `additionalDirectories` and a private `/tmp`,
+   * has no network, and ends with its processes when the call ends (bubblewrap on Linux, sandbox-exec
+   * on macOS). With `autoAllowBashIfSandboxed` (the default) sandboxed commands run without asking.
+   * A sandbox that cannot start fails the command; it never runs unsandboxed instead.
+   */
+  sandbox?: SandboxSettings;
   /**
    * Hooks in the Claude Agent SDK's shape: `{ PreToolUse: [{ matcher: "Bash", hooks: [callback] }] }`.
    * An entry of `hooks` may also be a settings-file command hook, `{ type: "command", command }`.

@@ -10,6 +10,8 @@ import { computeCost } from "../llm/cost.js";
 import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
+import { createBashSandbox } from "../sandbox/bash-sandbox.js";
+import { resolveSandboxSettings } from "../sandbox/settings.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
 import { createLoopSession, type LoopSession } from "./context.js";
 import { createDebugLog } from "./debug-log.js";
@@ -95,7 +97,14 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const catalog = createModelCatalog(options.models ?? []);
   const report = (message: string) => emit({ type: "warning", message });
 
-  const tools = createSessionTools(options, cwd, () => subagentParent());
+  // Built only when asked for: a session without the sandbox never loads or checks anything for it.
+  // Checked even when off, so a typo in a safety setting is an error rather than ignored.
+  const sandboxOn = options.sandbox !== undefined && resolveSandboxSettings(options.sandbox).enabled;
+  const sandbox =
+    sandboxOn && options.sandbox
+      ? createBashSandbox(options.sandbox, { directories: () => permissions.directories })
+      : undefined;
+  const tools = createSessionTools(options, cwd, () => subagentParent(), sandbox);
   const hooks = createSessionHooks({
     hooks: options.hooks,
     cwd,
@@ -112,6 +121,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     settingsRules: options.permissionRules,
     additionalDirectories: options.additionalDirectories,
     allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
+    autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
     canUseTool: wrapCanUseTool(() => hooks.runner, options.canUseTool, report),
   });
 

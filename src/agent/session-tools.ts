@@ -4,6 +4,8 @@
  * is read before every model call.
  */
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
+import type { BashSandbox } from "../sandbox/bash-sandbox.js";
+import { bashTool, createBashTool } from "../tools/bash.js";
 import { resolveTools } from "../tools/builtin.js";
 import { createToolRegistry } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
@@ -18,6 +20,8 @@ export interface SessionTools {
   readonly staticTools: Tool[];
   /** The Task tool, when subagents are on. */
   readonly taskTool?: Tool;
+  /** True when the session's Bash is the built-in one running in the OS sandbox. */
+  readonly bashSandboxed: boolean;
   mcp(): McpManager | undefined;
   /** Connects the configured MCP servers in parallel, waiting at most `timeoutMs`. */
   startMcp(signal: AbortSignal, timeoutMs: number): Promise<void>;
@@ -34,13 +38,18 @@ export function createSessionTools(
   options: QueryOptions,
   cwd: string,
   subagentParent: () => SubagentParent,
+  sandbox?: BashSandbox,
 ): SessionTools {
   // The Claude Agent SDK's `{ type: "preset", preset: "claude_code" }` means the default set.
   const list = Array.isArray(options.tools) ? options.tools : undefined;
   const wantsTask = list === undefined || list.includes("Task") || options.agents !== undefined;
-  const own = createToolRegistry(resolveTools(list?.filter((t) => t !== "Task")))
-    .filter({ disallowedTools: options.disallowedTools })
-    .list();
+  // With the sandbox on, the built-in Bash is swapped for one that runs inside it; a Bash tool of the
+  // host's own making is left alone (and not auto-allowed: it is not sandboxed).
+  const sandboxedBash = sandbox ? createBashTool({ sandbox }) : undefined;
+  const resolved = resolveTools(list?.filter((t) => t !== "Task")).map((t) =>
+    t === bashTool && sandboxedBash ? sandboxedBash : t,
+  );
+  const own = createToolRegistry(resolved).filter({ disallowedTools: options.disallowedTools }).list();
   const disallowed = new Set(options.disallowedTools ?? []);
   const taskTool =
     wantsTask && !disallowed.has("Task") ? createTaskTool(options.agents ?? {}, subagentParent) : undefined;
@@ -58,6 +67,7 @@ export function createSessionTools(
       mcp ? [...staticTools, ...mcp.tools().filter((t) => !disallowed.has(t.name))] : staticTools,
     staticTools,
     taskTool,
+    bashSandboxed: sandboxedBash !== undefined && own.includes(sandboxedBash),
     mcp: () => mcp,
     async startMcp(signal, timeoutMs) {
       if (!options.mcpServers || Object.keys(options.mcpServers).length === 0) return;

@@ -43,6 +43,8 @@ export interface CliArgs {
   appendSystemPrompt?: string;
   cwd?: string;
   addDirs: string[];
+  /** `--sandbox`: run Bash commands in the OS sandbox (merged over the settings' `sandbox`). */
+  sandbox: boolean;
   resume?: string;
   continue: boolean;
   forkSession: boolean;
@@ -80,6 +82,7 @@ const OPTIONS = {
   "append-system-prompt": { type: "string" },
   cwd: { type: "string" },
   "add-dir": { type: "string", multiple: true },
+  sandbox: { type: "boolean" },
   resume: { type: "string", short: "r" },
   continue: { type: "boolean", short: "c" },
   "fork-session": { type: "boolean" },
@@ -130,6 +133,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     appendSystemPrompt: v["append-system-prompt"],
     cwd: nonEmpty("--cwd", v.cwd),
     addDirs: v["add-dir"] ?? [],
+    sandbox: v.sandbox === true,
     resume: nonEmpty("--resume", v.resume),
     continue: v.continue === true,
     forkSession: v["fork-session"] === true,

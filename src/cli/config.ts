@@ -69,6 +69,10 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     additionalDirectories: [...settings.permissions.additionalDirectories, ...args.addDirs].map((d) =>
       resolve(cwd, d),
     ),
+    sandbox:
+      args.sandbox || settings.sandbox
+        ? { ...settings.sandbox, ...(args.sandbox ? { enabled: true } : {}) }
+        : undefined,
     systemPrompt,
     includePartialMessages: args.includePartialMessages,
     resume: args.resume,

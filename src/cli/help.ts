@@ -22,6 +22,8 @@ Tools and permissions:
   --allowedTools RULES        Rules allowed without asking, comma or space separated (e.g. "Read Bash(git diff:*)")
   --disallowedTools RULES     Tools removed and rules always denied
   --add-dir DIR               Another directory the file tools may use (repeatable)
+  --sandbox                   Run Bash in the OS sandbox: writes only in the working and added
+                              directories, no network, no processes left behind (see "sandbox" in settings)
   --cwd DIR                   Working directory of the session
 
 MCP servers and subagents:

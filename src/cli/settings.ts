@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { GoatError } from "../errors.js";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
+import { mergeSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "../sandbox/settings.js";
 
 /** The `permissions` key of a settings file (Claude Code's shape). */
 export interface PermissionSettings {
@@ -27,6 +28,8 @@ export interface CliSettings {
   /** Settings-file hooks in Claude Code's shape, per event, concatenated in file order. */
   hooks: SettingsHooks;
   env: Record<string, string>;
+  /** The `sandbox` values of the files merged (Claude Code's shape), when any file has one. */
+  sandbox?: SandboxSettings;
   /** Each file's raw `mcpServers` value, in file order (parsed later, and only when present). */
   mcpServers: Array<{ file: string; value: Record<string, unknown> }>;
   /** Files that were read, in order. */
@@ -126,6 +129,14 @@ function mergeInto(into: CliSettings, json: Record<string, unknown>, file: strin
     for (const event of Object.keys(hooks) as HookEvent[]) {
       into.hooks[event] = [...(into.hooks[event] ?? []), ...(hooks[event] ?? [])];
     }
+  }
+  if (json.sandbox !== undefined) {
+    try {
+      resolveSandboxSettings(json.sandbox, `"sandbox" in settings file ${file}`);
+    } catch (error) {
+      throw new SettingsError((error as Error).message);
+    }
+    into.sandbox = mergeSandboxSettings([into.sandbox ?? {}, json.sandbox as SandboxSettings]);
   }
   if (json.mcpServers !== undefined) {
     into.mcpServers.push({ file, value: objectAt(json.mcpServers, "mcpServers", file) });

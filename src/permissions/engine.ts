@@ -39,6 +39,11 @@ export interface PermissionEngineOptions {
   canUseTool?: CanUseTool;
   /** Lets `setMode('bypassPermissions')` happen later; starting in that mode needs no flag. */
   allowDangerouslySkipPermissions?: boolean;
+  /**
+   * True for a Bash input that will run in the OS sandbox with `autoAllowBashIfSandboxed`: the engine
+   * allows it without asking, after deny rules, plan mode, ask rules and hooks had their say.
+   */
+  autoAllowSandboxedBash?: (input: Record<string, unknown>) => boolean;
 }
 
 /** A session's permission engine. */
@@ -134,6 +139,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     }
     if (verdict.behavior === "allow")
       return { behavior: "allow", input, rule: verdict.rule.text, reason: "rule" };
+    if (toolName === "Bash" && options.autoAllowSandboxedBash?.(input)) {
+      return { behavior: "allow", input, reason: "sandbox" };
+    }
     const modeCtx: ModeContext = { mode, cwd, scopeDirs: scopeDirs() };
     const partRules = verdict.behavior === "none" ? verdict.partRules : undefined;
     const byMode = decideByMode(modeCtx, facts, req.sideEffect, partRules);

@@ -97,6 +97,7 @@ export type DecisionReason =
   | "mode"
   | "read-only"
   | "scope"
+  | "sandbox"
   | "callback"
   | "callback-error"
   | "no-callback"

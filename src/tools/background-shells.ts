@@ -5,6 +5,7 @@
  * the next read says how much.
  */
 import { StringDecoder } from "node:string_decoder";
+import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { isGroupAlive, killProcessGroup, spawnShell } from "./process-tree.js";
 import type { ToolSessionState } from "./types.js";
 
@@ -49,11 +50,13 @@ export interface StartShellOptions {
   /** Kill the shell after this long; no limit when absent. */
   timeoutMs?: number;
   maxBufferChars?: number;
+  /** Runs the shell inside this (the sandbox). */
+  wrap?: ShellWrapper;
 }
 
 /** Starts `command` in the background and records it in `state`. Returns at once. */
 export function startBackgroundShell(state: ToolSessionState, opts: StartShellOptions): BackgroundShell {
-  const child = spawnShell(opts.command, opts.cwd);
+  const child = spawnShell(opts.command, opts.cwd, opts.wrap);
   let markDone!: () => void;
   const shell: BackgroundShell = {
     kind: "background-shell",

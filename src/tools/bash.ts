@@ -6,11 +6,13 @@ import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as z from "zod";
+import type { BashSandbox, ShellWrapper } from "../sandbox/bash-sandbox.js";
+import { SandboxUnavailableError } from "../sandbox/errors.js";
 import { startBackgroundShell } from "./background-shells.js";
 import { describeSpill, MAX_OUTPUT_CHARS, sessionTempDir } from "./command-output.js";
 import { defineTool } from "./define-tool.js";
 import { type CommandOutcome, runCommand } from "./run-command.js";
-import type { ToolContext, ToolResult } from "./types.js";
+import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Foreground timeout when the call gives none (Claude Code's `BASH_DEFAULT_TIMEOUT_MS`). */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -55,8 +57,24 @@ const inputSchema = z.object({
     .describe("Set to true to run this command in the background. Use BashOutput to read the output later."),
 });
 
-/** Input of the Bash tool. */
-export type BashInput = z.infer<typeof inputSchema>;
+/** The input of the sandboxed Bash when commands may ask to run outside the sandbox. */
+const sandboxedInputSchema = inputSchema.extend({
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      "Set to true to run this command outside the sandbox. Only when it failed because of the sandbox (no network, a write outside the allowed directories); the user is asked first.",
+    ),
+});
+
+/** Input of the Bash tool. `dangerouslyDisableSandbox` exists only when a sandbox lets commands leave it. */
+export type BashInput = z.infer<typeof inputSchema> & { dangerouslyDisableSandbox?: boolean };
+
+/** Options of `createBashTool`. */
+export interface BashToolOptions {
+  /** Run commands in this OS sandbox (see `createBashSandbox`); none by default. */
+  sandbox?: BashSandbox;
+}
 
 const description = `Executes a bash command in the session's working directory and returns its output (stdout and stderr together, in the order they were written) and, when it is not zero, its exit code.
 
@@ -69,21 +87,74 @@ Usage notes:
 - Prefer the dedicated tools over shell equivalents: Read rather than cat/head/tail, Edit or Write rather than sed/awk/echo redirection, Glob rather than find or ls for finding files, Grep rather than grep or rg.
 - Quote paths that contain spaces with double quotes. Chain dependent commands with \`&&\`; run independent ones as separate tool calls.`;
 
-/** The Bash tool. */
-export const bashTool = defineTool<BashInput, BashDetails>({
-  name: "Bash",
-  description,
-  inputSchema,
-  sideEffect: "mutating",
-  execute: (input, ctx) => runBash(input, ctx),
-});
+/** The Bash tool, unsandboxed. */
+export const bashTool = createBashTool();
 
-async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult<BashDetails>> {
+/**
+ * Makes a Bash tool; with `sandbox`, commands run inside it (except those it excludes), and a sandbox
+ * that cannot start fails the call instead of running the command unsandboxed.
+ */
+export function createBashTool(options: BashToolOptions = {}): Tool<BashInput, BashDetails> {
+  const { sandbox } = options;
+  if (!sandbox) {
+    return defineTool<BashInput, BashDetails>({
+      name: "Bash",
+      description,
+      inputSchema,
+      sideEffect: "mutating",
+      execute: (input, ctx) => runBash(input, ctx, undefined),
+    });
+  }
+  const leaving = sandbox.settings.allowUnsandboxedCommands;
+  return defineTool<BashInput, BashDetails>({
+    name: "Bash",
+    description: `${description}\n${sandboxDescription(leaving)}`,
+    inputSchema: leaving ? sandboxedInputSchema : inputSchema,
+    sideEffect: "mutating",
+    execute: async (input, ctx) => {
+      if (!sandbox.runsSandboxed(input as Record<string, unknown>)) return runBash(input, ctx, undefined);
+      let wrap: ShellWrapper;
+      try {
+        wrap = await sandbox.prepare(ctx.cwd);
+      } catch (err) {
+        if (err instanceof SandboxUnavailableError) return { content: err.message, isError: true };
+        throw err;
+      }
+      const result = await runBash(input, ctx, wrap);
+      if (result.isError && result.details && !result.details.timedOut && !result.details.interrupted) {
+        result.content = `${result.content}\n\n${sandboxFailureNote(sandbox, ctx.cwd)}`;
+      }
+      return result;
+    },
+  });
+}
+
+function sandboxDescription(canLeave: boolean): string {
+  return `
+Sandbox:
+- Commands run in an OS sandbox: they can write only in the working directory, the additional directories and a private /tmp (emptied after each call), and have no network access. Settings such as .git/config, .git/hooks and .goat/ stay read-only. Processes do not outlive the call unless run_in_background is set.
+${canLeave ? "- If a command fails only because of the sandbox (a write elsewhere, the network), call it again with dangerouslyDisableSandbox: true; the user is asked before it runs outside the sandbox." : "- Commands cannot run outside the sandbox; if one needs the network or to write elsewhere, tell the user."}`;
+}
+
+function sandboxFailureNote(sandbox: BashSandbox, cwd: string): string {
+  const dirs = sandbox.writableDirs(cwd).join(", ");
+  const retry = sandbox.settings.allowUnsandboxedCommands
+    ? "If it failed for that reason, run it again with dangerouslyDisableSandbox: true (the user will be asked)."
+    : "Commands cannot leave the sandbox in this session.";
+  return `(The command ran in the sandbox: it can write only in ${dirs} and a private /tmp, and has no network access. ${retry})`;
+}
+
+async function runBash(
+  input: BashInput,
+  ctx: ToolContext,
+  wrap: ShellWrapper | undefined,
+): Promise<ToolResult<BashDetails>> {
   const cwdProblem = checkWorkingDirectory(ctx.cwd);
   if (cwdProblem) return { content: cwdProblem, isError: true };
-  if (input.run_in_background) return startInBackground(input, ctx);
+  if (input.run_in_background) return startInBackground(input, ctx, wrap);
 
   const outcome = await runCommand({
+    wrap,
     command: input.command,
     cwd: ctx.cwd,
     timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
@@ -98,8 +169,13 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult<B
   return formatOutcome(outcome, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS);
 }
 
-function startInBackground(input: BashInput, ctx: ToolContext): ToolResult<BashDetails> {
+function startInBackground(
+  input: BashInput,
+  ctx: ToolContext,
+  wrap: ShellWrapper | undefined,
+): ToolResult<BashDetails> {
   const shell = startBackgroundShell(ctx.state, {
+    wrap,
     command: input.command,
     cwd: ctx.cwd,
     description: input.description,

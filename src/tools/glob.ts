@@ -1,9 +1,9 @@
 /**
  * The Glob tool (Claude Code's name and input): finds files by glob pattern under a directory, newest
  * first, capped at 100 with a note giving the total. Honours `.gitignore`, lists hidden files, skips
- * version-control directories, and never loops on symlinks (see walk.ts).
+ * version-control directories, and does not follow symlinks below the search directory (see walk.ts).
  */
-import { promises as fsp, statSync } from "node:fs";
+import { promises as fsp, lstatSync, statSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import * as z from "zod";
@@ -58,7 +58,9 @@ export async function globSearch(
   // Without "**" a pattern cannot match deeper than it has segments: don't walk further.
   const maxDepth = glob.includes("**") || glob.includes("{") ? undefined : glob.split("/").length;
   const found: string[] = [];
-  if (!(await isDirectory(root))) return { files: [], totalMatches: 0, truncated: false };
+  if (!(await isDirectory(root)) || throughSymlinkBelow(dir, root)) {
+    return { files: [], totalMatches: 0, truncated: false };
+  }
   await walkFiles(root, { signal: options.signal, maxDepth }, (abs, rel) => {
     if (matcher(rel)) found.push(abs);
   });
@@ -88,6 +90,24 @@ function splitPattern(pattern: string, dir: string): { root: string; glob: strin
     return { root: path.resolve(dir, path.dirname(normalized)), glob: path.basename(normalized) };
   }
   return { root: path.resolve(dir, scan.base), glob: scan.glob };
+}
+
+/**
+ * True when the pattern's literal prefix leads from `dir` down through a symlink (`link/**` with
+ * `link` a symlink). The walk never follows links it meets below the search directory, so neither does
+ * the prefix: otherwise `link/**` would list whatever the link points at, outside the allowed
+ * directories, while the permission check saw only `dir`. A root outside `dir` (an absolute pattern,
+ * or one climbing with `..`) is not a descent: the permission engine checks where it really is.
+ */
+function throughSymlinkBelow(dir: string, root: string): boolean {
+  const rel = path.relative(dir, root);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return false;
+  let current = dir;
+  for (const part of rel.split(path.sep)) {
+    current = path.join(current, part);
+    if (lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink()) return true;
+  }
+  return false;
 }
 
 async function isDirectory(p: string): Promise<boolean> {

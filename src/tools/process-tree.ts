@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { Writable } from "node:stream";
+import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 1500;
@@ -28,16 +30,34 @@ export function resolveShell(envPath: string | undefined = process.env.PATH): st
  * Starts `command` with `bash -c` (or `sh -c`) in `cwd` as the leader of a new process group, stdin
  * closed. stderr is redirected into stdout inside the shell so the two arrive interleaved in the
  * order they were written; the stderr pipe still exists for anything the shell prints before that.
+ * With `wrap` (the sandbox), the shell runs inside what `wrap` starts; killing the group kills that.
  */
-export function spawnShell(command: string, cwd: string): ChildProcess {
+export function spawnShell(command: string, cwd: string, wrap?: ShellWrapper): ChildProcess {
   // On one line so the shell's own error messages keep the user's line numbers.
-  const script = `exec 2>&1; ${command}`;
-  return spawn(resolveShell(), ["-c", script], {
+  const argv = [resolveShell(), "-c", `exec 2>&1; ${command}`];
+  if (!wrap) {
+    return spawn(argv[0], argv.slice(1), {
+      cwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: process.env,
+    });
+  }
+  const launch = wrap(argv);
+  const child = spawn(launch.file, launch.args, {
     cwd,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: launch.fd3 ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
     env: process.env,
   });
+  const fd3 = child.stdio[3] as Writable | null | undefined;
+  if (launch.fd3 && fd3) {
+    // The launcher reads this before starting the command; if it died first the write fails, and
+    // its exit reports why.
+    fd3.on("error", () => {});
+    fd3.end(launch.fd3);
+  }
+  return child;
 }
 
 /** Sends `signal` to every process in group `pgid`. Returns false when the group no longer exists. */

@@ -34,7 +34,8 @@ export function ripgrepArgs(q: GrepQuery): string[] {
   const args = [
     "--no-config",
     "--hidden",
-    "--follow",
+    // No --follow: a symlink met while walking is not followed (see walk.ts for why), so a link in the
+    // working directory cannot carry the search outside the allowed directories.
     // Honour .gitignore files only, inside or outside a git repository, like the built-in walker.
     "--no-require-git",
     "--no-ignore-global",

@@ -3,6 +3,8 @@
  * progress streamed, and the whole process group killed on timeout, on abort, or when the command
  * exits but leaves processes behind that still hold its output open.
  */
+
+import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { type CollectedOutput, createOutputCollector } from "./command-output.js";
 import { isGroupAlive, killProcessGroup, spawnShell } from "./process-tree.js";
 
@@ -25,6 +27,8 @@ export interface RunCommandOptions {
   spillPath: () => string;
   /** Receives new output, throttled. */
   onOutput?: (text: string) => void;
+  /** Runs the shell inside this (the sandbox). */
+  wrap?: ShellWrapper;
 }
 
 /** How a foreground command ended. */
@@ -61,7 +65,7 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
       resolve({ ...outcome, output: collector.finish(), durationMs: 0 });
       return;
     }
-    const child = spawnShell(opts.command, opts.cwd);
+    const child = spawnShell(opts.command, opts.cwd, opts.wrap);
     const pgid = child.pid;
     let finished = false;
     const timers: NodeJS.Timeout[] = [];

@@ -9,7 +9,7 @@
  * the work runs synchronously in slices of a few milliseconds, yielding to the event loop (and checking
  * the abort signal) between slices.
  */
-import { type Dirent, promises as fsp, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type IgnoreStack, isIgnored, loadAncestorIgnores, parseIgnoreFile, pushFrame } from "./gitignore.js";
 
@@ -36,7 +36,7 @@ export interface WalkStats {
   unreadableDirs: number;
 }
 
-/** Called for each file found: absolute path (through any symlinked directory) and root-relative path. */
+/** Called for each file found: absolute path (under the root as given) and root-relative path. */
 export type OnFile = (abs: string, rel: string) => void;
 
 /** Longest stretch of synchronous work before yielding to the event loop. */
@@ -57,26 +57,7 @@ export async function walkFiles(root: string, options: WalkOptions, onFile: OnFi
   const { signal, maxDepth = Number.POSITIVE_INFINITY, filter } = options;
   const useIgnore = options.gitignore ?? true;
   const stats: WalkStats = { unreadableDirs: 0 };
-  const rootReal = await fsp.realpath(root);
-  // Real paths of symlinked directories already entered: each is entered once, so loops end.
-  const visited = new Set<string>([rootReal]);
   const baseStack = useIgnore ? await loadAncestorIgnores(root) : [];
-
-  const followLink = (abs: string): { isDir: boolean; isFile: boolean } | undefined => {
-    try {
-      const st = statSync(abs);
-      if (!st.isDirectory()) return { isDir: false, isFile: st.isFile() };
-      const real = realpathSync(abs);
-      // A target inside the root is walked at its own path; one above the root would re-walk the root.
-      const inside = real === rootReal || real.startsWith(rootReal + path.sep);
-      const above = rootReal.startsWith(real + path.sep);
-      if (inside || above || visited.has(real)) return undefined;
-      visited.add(real);
-      return { isDir: true, isFile: false };
-    } catch {
-      return undefined; // broken link
-    }
-  };
 
   const readDir = (job: DirJob, queue: DirJob[]): void => {
     let entries: Dirent[];
@@ -87,7 +68,8 @@ export async function walkFiles(root: string, options: WalkOptions, onFile: OnFi
       return;
     }
     let stack = job.stack;
-    if (useIgnore && entries.some((e) => e.name === ".gitignore")) {
+    // A symlinked .gitignore is not read: it could point anywhere, even at a FIFO that never ends.
+    if (useIgnore && entries.some((e) => e.name === ".gitignore" && e.isFile())) {
       const rules = readIgnoreSync(joinPath(job.abs, ".gitignore"));
       if (rules) stack = pushFrame(stack, rules, job.rel);
     }
@@ -95,15 +77,10 @@ export async function walkFiles(root: string, options: WalkOptions, onFile: OnFi
       const name = entry.name;
       const abs = joinPath(job.abs, name);
       const rel = job.rel === "" ? name : `${job.rel}/${name}`;
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (VCS_DIRS.has(name) && (isDir || entry.isSymbolicLink())) continue;
-      if (entry.isSymbolicLink()) {
-        const target = followLink(abs);
-        if (!target) continue;
-        ({ isDir, isFile } = target);
-      }
-      if (!isDir && !isFile) continue; // sockets, fifos, devices
+      const isDir = entry.isDirectory();
+      // Symlinks, sockets, fifos and devices are skipped (see the module comment for symlinks).
+      if (!isDir && !entry.isFile()) continue;
+      if (isDir && VCS_DIRS.has(name)) continue;
       const decision = filter?.(rel, isDir);
       if (decision === false) continue;
       if (decision === undefined && useIgnore && isIgnored(stack, rel, isDir)) continue;

@@ -119,7 +119,7 @@ describe("Glob", () => {
     expect((await glob({ pattern: "**/*.ts", path: abs("src") })).text).toBe(abs("src/a.ts"));
   });
 
-  it("terminates on symlink loops and lists each file once", async () => {
+  it("terminates on symlink loops and does not follow links, even to outside the directory", async () => {
     write({ "a/file.txt": "", "outside-target/x.txt": "" });
     fs.symlinkSync(dir, abs("a/loop-to-root"));
     fs.symlinkSync(abs("a"), abs("a/loop-to-parent"));
@@ -129,7 +129,7 @@ describe("Glob", () => {
       fs.symlinkSync(outside, abs("linked"));
       fs.symlinkSync(abs("linked"), path.join(outside, "back"));
       const found = (await glob({ pattern: "**/*.txt" })).text.split("\n").sort();
-      expect(found).toEqual([abs("a/file.txt"), abs("linked/o.txt"), abs("outside-target/x.txt")].sort());
+      expect(found).toEqual([abs("a/file.txt"), abs("outside-target/x.txt")].sort());
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
     }
