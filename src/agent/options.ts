@@ -56,6 +56,11 @@ export interface QueryOptions {
   permissionRules?: { allow?: string[]; deny?: string[]; ask?: string[] };
   /** Asked when the rules say "ask". Without it, "ask" means deny. */
   canUseTool?: CanUseTool;
+  /**
+   * Who answers permission prompts: `"host"` (default) asks `canUseTool`; `"none"` denies at once
+   * whatever would prompt, and `canUseTool` is never called (the Claude Agent SDK's option).
+   */
+  permissionPrompts?: "host" | "none";
   /** Directories besides `cwd` that file tools may touch. */
   additionalDirectories?: string[];
   /**

@@ -112,7 +112,11 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     settingsRules: options.permissionRules,
     additionalDirectories: options.additionalDirectories,
     allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
-    canUseTool: wrapCanUseTool(() => hooks.runner, options.canUseTool, report),
+    canUseTool: wrapCanUseTool(
+      () => hooks.runner,
+      options.permissionPrompts === "none" ? undefined : options.canUseTool,
+      report,
+    ),
   });
 
   const steering: AgentMessage[] = [];
