@@ -149,6 +149,10 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   cwd: directory,
   systemPrompt,
   includePartialMessages: boolean,
+  outputFormat: (v) =>
+    isObject(v) && v.type === "json_schema" && isObject(v.schema) && v.schema.type === "object"
+      ? undefined
+      : `{ type: "json_schema", schema } with a JSON Schema of an object (type: "object")`,
   abortController,
   signal,
   resume: string,
@@ -191,7 +195,6 @@ const REFUSED = {
   extraArgs: "Goat runs in-process and has no CLI to pass extra flags to; use the matching option",
   managedSettings: "managed (policy) settings are not supported",
   onElicitation: "MCP elicitation is not supported (Goat declines every elicitation)",
-  outputFormat: "structured output is not supported",
   permissionPromptToolName: "permission prompts through an MCP tool are not supported; use canUseTool",
   planModeInstructions: "custom plan-mode instructions are not supported",
   plugins: "plugins are not supported",

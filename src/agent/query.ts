@@ -194,8 +194,9 @@ export function query(params: {
         runtime.signal.removeEventListener("abort", stopRun);
         turns += outcome.numTurns;
         lastExit = outcome.exitReason;
-        lastResult = buildResultMessage(outcome, runtime.session, runtime.sessionId, Date.now() - started);
-        await runtime.afterRun(lastResult);
+        lastResult = await runtime.afterRun(
+          buildResultMessage(outcome, runtime.session, runtime.sessionId, Date.now() - started),
+        );
         output.push(lastResult);
         if (outcome.exitReason === "aborted") break;
       }
