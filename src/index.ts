@@ -38,6 +38,13 @@ export type {
 export { createModelCaller } from "./agent/model-caller.js";
 /** The options of `query()` and `Agent`. */
 export type { QueryOptions, SystemPromptOption } from "./agent/options.js";
+/** The error for an option `query()` cannot honour, and the lists of options it implements, refuses and ignores. */
+export {
+  IGNORED_OPTIONS,
+  InvalidOptionError,
+  KNOWN_OPTIONS,
+  REFUSED_OPTIONS,
+} from "./agent/options-check.js";
 /** The handle `query()` returns, and the user-message shape it takes in multi-turn mode. */
 export type { Query, SDKUserMessageInput } from "./agent/query.js";
 // ---- Running an agent ---------------------------------------------------------------------------

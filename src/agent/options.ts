@@ -16,6 +16,7 @@ import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { Compactor } from "./loop-config.js";
 import type { PermissionModeName } from "./sdk-messages.js";
 import type { StopCondition } from "./stop-conditions.js";
+import type { OutputFormat } from "./structured-output.js";
 import type { AgentDefinition } from "./subagents.js";
 
 /** A system prompt: plain text, or the built-in coding-agent prompt with text appended. */
@@ -57,6 +58,11 @@ export interface QueryOptions {
   permissionRules?: { allow?: string[]; deny?: string[]; ask?: string[] };
   /** Asked when the rules say "ask". Without it, "ask" means deny. */
   canUseTool?: CanUseTool;
+  /**
+   * Who answers permission prompts: `"host"` (default) asks `canUseTool`; `"none"` denies at once
+   * whatever would prompt, and `canUseTool` is never called (the Claude Agent SDK's option).
+   */
+  permissionPrompts?: "host" | "none";
   /** Directories besides `cwd` that file tools may touch. */
   additionalDirectories?: string[];
   /**
@@ -79,6 +85,13 @@ export interface QueryOptions {
   >;
   cwd?: string;
   systemPrompt?: SystemPromptOption;
+  /**
+   * Structured output: the model is offered a `StructuredOutput` tool whose input schema is `schema`
+   * (a JSON Schema of an object); a valid call ends the run and the result carries it as
+   * `structured_output`. Invalid calls get the validation errors back; after 5 failed attempts the
+   * result is `error_max_structured_output_retries`.
+   */
+  outputFormat?: OutputFormat;
   /** Emit `stream_event` messages with the raw stream. */
   includePartialMessages?: boolean;
   abortController?: AbortController;

@@ -4,13 +4,14 @@
  * `AsyncIterable` prompt, `streamInput()` or `sendUserMessage()` make it multi-turn, one run and one
  * `result` per user message, until the input ends.
  */
-import type { ContentBlock, Usage } from "../llm/types.js";
+import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
 import type { McpServerConfig, McpServerStatus, McpSetServersResult } from "../mcp/types.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { createAsyncQueue } from "./async-queue.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
-import { agentLoop } from "./loop.js";
+import { agentLoop, type RunOutcome } from "./loop.js";
 import type { QueryOptions } from "./options.js";
+import { checkOptions } from "./options-check.js";
 import { buildResultMessage } from "./result-message.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import type { PermissionModeName, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
@@ -69,11 +70,15 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
  *   if (message.type === "result") console.log(message.result);
  * }
  * ```
+ * Throws `InvalidOptionError` at once for an option it cannot honour (a wrong type, an unknown name,
+ * a Claude Agent SDK option Goat does not implement); a failure to start (an unknown `resume` id)
+ * arrives as an error `result` message.
  */
 export function query(params: {
   prompt: string | AsyncIterable<SDKUserMessageInput>;
   options?: QueryOptions;
 }): Query {
+  const { warnings } = checkOptions(params.options);
   const options = params.options ?? {};
   const output = createAsyncQueue<SDKMessage>();
   const inputs = createAsyncQueue<AgentMessage>();
@@ -143,8 +148,26 @@ export function query(params: {
   }
 
   async function drive(): Promise<void> {
+    for (const warning of warnings) onEvent({ type: "warning", message: warning });
+    const started = Date.now();
     try {
       await runtime.start();
+    } catch (error) {
+      // A session that cannot start (an unknown resume id, a store that fails) still ends with a result.
+      runtime.state.setTerminal("error");
+      lastExit = "error";
+      lastResult = buildResultMessage(
+        startFailure(error),
+        runtime.session,
+        runtime.sessionId,
+        Date.now() - started,
+      );
+      output.push(lastResult);
+      await runtime.dispose(lastExit).catch(() => {});
+      output.close();
+      return;
+    }
+    try {
       recordSpans = await startTelemetry(options.telemetry, options.env ?? process.env, {
         agentName: "goat",
         sessionId: () => runtime.sessionId,
@@ -171,8 +194,9 @@ export function query(params: {
         runtime.signal.removeEventListener("abort", stopRun);
         turns += outcome.numTurns;
         lastExit = outcome.exitReason;
-        lastResult = buildResultMessage(outcome, runtime.session, runtime.sessionId, Date.now() - started);
-        await runtime.afterRun(lastResult);
+        lastResult = await runtime.afterRun(
+          buildResultMessage(outcome, runtime.session, runtime.sessionId, Date.now() - started),
+        );
         output.push(lastResult);
         if (outcome.exitReason === "aborted") break;
       }
@@ -262,6 +286,21 @@ export function query(params: {
     },
   } as Query;
   return handle;
+}
+
+function startFailure(error: unknown): RunOutcome {
+  return {
+    exitReason: "error",
+    numTurns: 0,
+    steps: [],
+    stopReason: null,
+    resultText: "",
+    errors: [`The session could not start: ${error instanceof Error ? error.message : String(error)}`],
+    apiDurationMs: 0,
+    usage: emptyUsage(),
+    costUsd: 0,
+    permissionDenials: [],
+  };
 }
 
 function terminalPhase(exit: ExitReason | undefined, aborted: boolean): "done" | "cancelled" | "error" {

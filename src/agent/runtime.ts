@@ -12,7 +12,7 @@ import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/ty
 import { createPermissionEngine } from "../permissions/engine.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { resolveSandboxSettings } from "../sandbox/settings.js";
-import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
+import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
 import { createLoopSession, type LoopSession } from "./context.js";
 import { createDebugLog } from "./debug-log.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
@@ -24,6 +24,7 @@ import { openSession, type SessionBinding } from "./session-binding.js";
 import { createSessionHooks } from "./session-hooks.js";
 import { createSessionTools } from "./session-tools.js";
 import { createAgentState, type MutableAgentState } from "./state.js";
+import { createStructuredOutput, type StructuredOutput } from "./structured-output.js";
 import type { SubagentParent } from "./subagents.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
 import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
@@ -43,7 +44,8 @@ export interface Runtime {
   initMessage(): SDKSystemInitMessage;
   /** Turns a run's input into what the loop receives (UserPromptSubmit hooks may add context). */
   beforeRun(input: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]>;
-  afterRun(result: SDKResultMessage): Promise<void>;
+  /** The run's result as the host sees it (with `structured_output` when asked for); records it. */
+  afterRun(result: SDKResultMessage): Promise<SDKResultMessage>;
   /** Session end: SessionEnd hooks, background shells killed. */
   dispose(lastExit: ExitReason | undefined): Promise<void>;
   abort(): void;
@@ -122,9 +124,18 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     additionalDirectories: options.additionalDirectories,
     allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
     autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
-    canUseTool: wrapCanUseTool(() => hooks.runner, options.canUseTool, report),
+    canUseTool: wrapCanUseTool(
+      () => hooks.runner,
+      options.permissionPrompts === "none" ? undefined : options.canUseTool,
+      report,
+    ),
   });
 
+  // Set at start() when `outputFormat` is given (compiling the schema loads the validator).
+  let structured: StructuredOutput | undefined;
+  const withStructured = memoizeLast((list: Tool[], extra: Tool | undefined) =>
+    extra ? [...list, extra] : list,
+  );
   const steering: AgentMessage[] = [];
   let steeringUrgent = false;
   const state = createAgentState();
@@ -160,7 +171,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       tools: tools.staticTools.map((t) => t.name),
     }),
     get tools() {
-      return tools.current();
+      return withStructured(tools.current(), structured?.tool);
     },
     maxTurns: options.maxTurns,
     maxBudgetUsd: options.maxBudgetUsd,
@@ -168,7 +179,10 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     temperature: options.temperature,
     stopSequences: options.stopSequences,
     getThinkingBudget: () => thinkingBudget,
-    stopWhen: options.stopWhen === undefined ? [] : [options.stopWhen].flat(),
+    stopWhen: [
+      ...(options.stopWhen === undefined ? [] : [options.stopWhen].flat()),
+      ...(options.outputFormat ? [() => structured?.done() === true] : []),
+    ],
     transformContext: options.transformContext,
     convertToLlm: options.convertToLlm,
     getSteeringMessages: async () => {
@@ -186,7 +200,11 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     compact,
     beforeToolCall: createBeforeToolCall(hooks.runner, permissions, report),
     afterToolCall: createAfterToolCall(hooks.runner, report),
-    onStop: (signal) => hooks.onStop(session.messages, signal),
+    onStop: async (signal) => {
+      // Asked for structured output and not given it: the model is told to call the tool first.
+      const nudge = structured?.nudge();
+      return nudge ? { continueWith: nudge } : hooks.onStop(session.messages, signal);
+    },
     onMessage: (message) => binding?.recordMessage(message),
     persistBarrier: async () => {
       await binding?.flush().catch(() => {
@@ -254,6 +272,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       session.messages = binding.messages;
       // Servers connect in parallel; the first model call waits for them only up to a bound.
       await tools.startMcp(controller.signal, options.mcpStartupTimeoutMs ?? 5_000);
+      if (options.outputFormat) structured = await createStructuredOutput(options.outputFormat);
       await hooks.sessionStart(binding.resumed ? "resume" : "startup", configuredModel, controller.signal);
     },
     initMessage: () => ({
@@ -263,7 +282,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       session_id: sessionId,
       cwd,
       model: loopConfig.getModel(),
-      tools: tools.current().map((t) => t.name),
+      tools: loopConfig.tools.map((t) => t.name),
       mcp_servers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
       agents: tools.taskTool ? Object.keys(options.agents ?? { "general-purpose": true }) : undefined,
       permissionMode: permissions.mode,
@@ -275,9 +294,14 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       skills: [],
       plugins: [],
     }),
-    beforeRun: (input, signal) => hooks.submitPrompts(input, signal),
-    async afterRun(result) {
+    beforeRun: (input, signal) => {
+      structured?.reset();
+      return hooks.submitPrompts(input, signal);
+    },
+    async afterRun(outcome) {
+      const result = structured ? structured.finish(outcome) : outcome;
       binding?.recordResult(result);
+      return result;
     },
     async dispose(lastExit) {
       try {
@@ -333,5 +357,14 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     debugTrace(event) {
       debugLog?.(event);
     },
+  };
+}
+
+/** Caches `f`'s answer for the last arguments, so an unchanged tool list stays the same array. */
+function memoizeLast<A, B, R>(f: (a: A, b: B) => R): (a: A, b: B) => R {
+  let last: { a: A; b: B; r: R } | undefined;
+  return (a, b) => {
+    if (!last || last.a !== a || last.b !== b) last = { a, b, r: f(a, b) };
+    return last.r;
   };
 }

@@ -159,11 +159,17 @@ interface SDKResultBase {
 export interface SDKResultSuccess extends SDKResultBase {
   subtype: "success";
   result: string;
+  /** With `outputFormat`: the model's output, valid against the schema. */
+  structured_output?: unknown;
 }
 
 /** The run ended on a limit or an error. */
 export interface SDKResultError extends SDKResultBase {
-  subtype: "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
+  subtype:
+    | "error_max_turns"
+    | "error_max_budget_usd"
+    | "error_during_execution"
+    | "error_max_structured_output_retries";
   errors: string[];
   /** The last answer's text, when there was one (a Goat addition; the SDK omits it). */
   result?: string;

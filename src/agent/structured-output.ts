@@ -1,0 +1,145 @@
+/**
+ * Structured output (`outputFormat: { type: "json_schema", schema }`), as Claude Code does it: the
+ * model is offered a `StructuredOutput` tool whose input schema is the user's schema. A call that
+ * validates ends the run at once and its input becomes the result's `structured_output`; a call that
+ * does not gets the validation errors back (`/population: must be integer`) to fix; an answer in plain
+ * text is told to call the tool. After five failures the run ends with
+ * `error_max_structured_output_retries`. The JSON Schema validator (ajv) is loaded only when the
+ * option is given.
+ */
+import * as z from "zod";
+import type { Tool } from "../tools/types.js";
+import type { SDKResultMessage } from "./sdk-messages.js";
+
+/** The `outputFormat` option (the Claude Agent SDK's `JsonSchemaOutputFormat`). */
+export interface OutputFormat {
+  type: "json_schema";
+  /** A JSON Schema of an object (draft-07 by default; `$schema` may pick 2019-09 or 2020-12). */
+  schema: Record<string, unknown>;
+}
+
+/** The tool's name, as Claude Code names it. */
+export const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
+/** Failed attempts (invalid calls and plain-text answers) before the run gives up. */
+export const MAX_STRUCTURED_OUTPUT_ATTEMPTS = 5;
+
+const ACCEPTED = "Structured output provided successfully.";
+const CALL_THE_TOOL = `You must give your final answer by calling the ${STRUCTURED_OUTPUT_TOOL} tool with input that matches its schema. Call it now.`;
+
+/** One session's structured-output state; each run starts afresh. */
+export interface StructuredOutput {
+  readonly tool: Tool;
+  /** Forgets the previous run's output and failures. */
+  reset(): void;
+  /** True once a valid output was given or the attempts are spent: the run stops. */
+  done(): boolean;
+  /**
+   * Called when the model ended its answer: the reminder to call the tool (counted as a failure),
+   * or undefined when an output was given or the attempts are spent.
+   */
+  nudge(): string | undefined;
+  /** Adds `structured_output` to a successful result, or makes it `error_max_structured_output_retries`. */
+  finish(result: SDKResultMessage): SDKResultMessage;
+}
+
+/** A compiled validator: undefined when `value` is valid, else one line per problem. */
+type Validate = (value: unknown) => string[] | undefined;
+
+/** Compiles the schema and builds the tool. Throws when the schema is not a usable JSON Schema. */
+export async function createStructuredOutput(format: OutputFormat): Promise<StructuredOutput> {
+  const validate = await compileSchema(format.schema);
+  let output: { value: unknown } | undefined;
+  let failures = 0;
+  let lastProblem = "";
+
+  const jsonSchema: Record<string, unknown> = { ...format.schema };
+  delete jsonSchema.$schema;
+  const tool: Tool<Record<string, unknown>> = {
+    name: STRUCTURED_OUTPUT_TOOL,
+    description:
+      "Return your final answer in the requested structured format. Call this tool exactly once, at the end, with input that matches its schema; the run ends when the input is valid.",
+    inputSchema: z.looseObject({}) as z.ZodType<Record<string, unknown>>,
+    jsonSchema,
+    sideEffect: "none",
+    execute: async (input) => {
+      if (output) return { content: ACCEPTED };
+      const problems = validate(input);
+      if (!problems) {
+        output = { value: input };
+        return { content: ACCEPTED };
+      }
+      failures++;
+      lastProblem = problems.join("; ");
+      const left = MAX_STRUCTURED_OUTPUT_ATTEMPTS - failures;
+      return {
+        content: `The output does not match the schema:\n${problems.join("\n")}\n${left > 0 ? `Fix it and call ${STRUCTURED_OUTPUT_TOOL} again (${left} attempt${left === 1 ? "" : "s"} left).` : "No attempts are left."}`,
+        isError: true,
+      };
+    },
+  };
+
+  return {
+    tool,
+    reset() {
+      output = undefined;
+      failures = 0;
+      lastProblem = "";
+    },
+    done: () => output !== undefined || failures >= MAX_STRUCTURED_OUTPUT_ATTEMPTS,
+    nudge() {
+      if (output || failures >= MAX_STRUCTURED_OUTPUT_ATTEMPTS) return undefined;
+      failures++;
+      lastProblem = `the model answered in text without calling ${STRUCTURED_OUTPUT_TOOL}`;
+      return failures >= MAX_STRUCTURED_OUTPUT_ATTEMPTS ? undefined : CALL_THE_TOOL;
+    },
+    finish(result) {
+      if (output && result.subtype === "success") return { ...result, structured_output: output.value };
+      if (output || failures < MAX_STRUCTURED_OUTPUT_ATTEMPTS) return result;
+      if (result.subtype !== "success") return result;
+      return {
+        ...result,
+        subtype: "error_max_structured_output_retries",
+        is_error: true,
+        terminal_reason: "structured_output_retry_exhausted",
+        errors: [
+          `No valid structured output after ${MAX_STRUCTURED_OUTPUT_ATTEMPTS} attempts (last: ${lastProblem}).`,
+        ],
+      };
+    },
+  };
+}
+
+/** Compiles a JSON Schema with ajv (its draft chosen by `$schema`); formats are checked too. */
+async function compileSchema(schema: Record<string, unknown>): Promise<Validate> {
+  const draft = typeof schema.$schema === "string" ? schema.$schema : "";
+  const module = draft.includes("2020-12")
+    ? await import("ajv/dist/2020.js")
+    : draft.includes("2019-09")
+      ? await import("ajv/dist/2019.js")
+      : await import("ajv");
+  const { default: formatsModule } = await import("ajv-formats");
+  // CommonJS interop: the class is `default`, or `default.default` depending on the loader.
+  const AjvClass = ((module.default as any).default ?? module.default) as typeof import("ajv").default;
+  const addFormats = ((formatsModule as any).default ?? formatsModule) as (ajv: unknown) => unknown;
+  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false });
+  addFormats(ajv);
+  let check: ReturnType<typeof ajv.compile>;
+  try {
+    check = ajv.compile(schema);
+  } catch (error) {
+    throw new Error(
+      `outputFormat.schema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return (value) => {
+    if (check(value)) return undefined;
+    return (check.errors ?? []).map((e) => {
+      const where = e.instancePath === "" ? "(root)" : e.instancePath;
+      const extra =
+        e.keyword === "additionalProperties"
+          ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
+          : "";
+      return `${where}: ${e.message ?? "is invalid"}${extra}`;
+    });
+  };
+}
