@@ -8,7 +8,8 @@ import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import { createHttpTransport, kindForStreamError, missingKeyError, parseData } from "./http.js";
+import { createHttpTransport, kindForStreamError, missingKeyError } from "./http.js";
+import { parseData } from "./sse-reader.js";
 import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
@@ -28,13 +29,14 @@ const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** Creates an Anthropic provider; key and base URL are resolved before each call (options, then env). */
 export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "anthropic";
-  const transport = createHttpTransport(name);
+  const env = options.env ?? process.env;
+  const transport = createHttpTransport(name, { timeouts: options.timeouts, env });
   const cache = createJsonCache();
   const build = (request: ModelRequest, key: string | undefined): WireCall => {
-    const apiKey = key ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
-    const baseURL = trimSlash(options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
+    const apiKey = key ?? options.apiKey ?? env.ANTHROPIC_API_KEY ?? "";
+    const baseURL = trimSlash(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
     // Gateways often take a bearer token instead of a key, as Claude Code's ANTHROPIC_AUTH_TOKEN.
-    const authToken = apiKey ? undefined : process.env.ANTHROPIC_AUTH_TOKEN;
+    const authToken = apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN;
     if (!apiKey && !authToken && baseURL === DEFAULT_BASE_URL)
       throw missingKeyError(name, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
     const headers: Record<string, string> = {

@@ -8,8 +8,9 @@
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import { createHttpTransport, kindForStreamError, missingKeyError, parseData } from "./http.js";
+import { createHttpTransport, kindForStreamError, missingKeyError } from "./http.js";
 import { openaiRequestJson } from "./openai-request.js";
+import { parseData } from "./sse-reader.js";
 import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
@@ -27,11 +28,12 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Creates an OpenAI-compatible provider; key and base URL are resolved before each call (options, then env). */
 export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "openai";
-  const transport = createHttpTransport(name);
+  const env = options.env ?? process.env;
+  const transport = createHttpTransport(name, { timeouts: options.timeouts, env });
   const cache = createJsonCache();
   const build = (request: ModelRequest, key: string | undefined): WireCall => {
-    const apiKey = key ?? options.apiKey ?? process.env.OPENAI_API_KEY;
-    let baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+    const apiKey = key ?? options.apiKey ?? env.OPENAI_API_KEY;
+    let baseURL = options.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
     if (baseURL.endsWith("/")) baseURL = baseURL.replace(/\/+$/, "");
     const official = baseURL.startsWith("https://api.openai.com/");
     if (!apiKey && official) throw missingKeyError(name, "OPENAI_API_KEY", "OPENAI_BASE_URL");
