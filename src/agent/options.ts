@@ -109,6 +109,11 @@ export interface QueryOptions {
    * `GOAT_STREAM_IDLE_TIMEOUT_MS`; 0 turns a limit off. A slow stream whose bytes keep coming is never cut.
    */
   providerTimeouts?: ProviderTimeouts;
+  /**
+   * An HTTP proxy for model calls (`http://user:pass@proxy:3128`; HTTPS goes through a CONNECT tunnel),
+   * or `false` for none. Default: `HTTPS_PROXY` / `HTTP_PROXY` from `env`, except `NO_PROXY` and loopback hosts.
+   */
+  proxy?: string | false;
   /** Most tool calls running at once (default 10). */
   toolConcurrency?: number;
   /** MCP servers by name: stdio, HTTP, SSE, or in-process (`createSdkMcpServer`). Tools appear as `mcp__<server>__<tool>`. */

@@ -88,6 +88,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const registry = createProviderRegistry(providerSpecs, {
     env,
     timeouts: options.providerTimeouts,
+    proxy: options.proxy,
     getApiKey: options.getApiKey,
   });
   // Fail at start-up, not on the first call, when the model names no known provider.

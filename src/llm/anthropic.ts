@@ -9,7 +9,7 @@ import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
 import { createHttpTransport, kindForStreamError, missingKeyError } from "./http.js";
-import { parseData } from "./sse-reader.js";
+import { parseData, streamError } from "./sse-reader.js";
 import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
@@ -30,7 +30,7 @@ const DEFAULT_BASE_URL = "https://api.anthropic.com";
 export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "anthropic";
   const env = options.env ?? process.env;
-  const transport = createHttpTransport(name, { timeouts: options.timeouts, env });
+  const transport = createHttpTransport(name, { timeouts: options.timeouts, proxy: options.proxy, env });
   const cache = createJsonCache();
   const build = (request: ModelRequest, key: string | undefined): WireCall => {
     const apiKey = key ?? options.apiKey ?? env.ANTHROPIC_API_KEY ?? "";
@@ -89,6 +89,7 @@ type OpenBlock =
 export function anthropicDecoder(provider: string, model: string): WireDecoder {
   const content: ContentBlock[] = [];
   const open = new Map<number, OpenBlock>(); // by the wire's block index
+  const skipped = new Set<number>(); // started blocks with no deltas to keep (server tools, redacted, new types)
   const usage: Usage = {
     input_tokens: 0,
     output_tokens: 0,
@@ -114,10 +115,14 @@ export function anthropicDecoder(provider: string, model: string): WireDecoder {
           return;
         case "content_block_start":
           startBlock(ev.index, ev.content_block ?? {}, out);
+          if (!open.has(ev.index)) skipped.add(ev.index);
           return;
         case "content_block_delta": {
           const b = open.get(ev.index);
           const d = ev.delta ?? {};
+          // A delta for a block that never started would silently lose its text: the stream is broken.
+          if (!b && !skipped.has(ev.index))
+            throw orphanDelta(provider, ev.index, d.type, self.afterFirstDelta);
           if (d.type === "text_delta" && b?.kind === "text") {
             b.text += d.text;
             self.afterFirstDelta = true;
@@ -195,6 +200,19 @@ export function anthropicDecoder(provider: string, model: string): WireDecoder {
   }
 
   return self;
+}
+
+function orphanDelta(
+  provider: string,
+  index: unknown,
+  deltaType: unknown,
+  afterFirstDelta: boolean,
+): ProviderError {
+  return streamError(
+    provider,
+    `malformed stream: a ${typeof deltaType === "string" ? deltaType : "content_block_delta"} for block ${JSON.stringify(index)} arrived before that block's content_block_start`,
+    afterFirstDelta,
+  );
 }
 
 function closeBlock(b: OpenBlock, content: ContentBlock[], out: StreamEvent[]): void {

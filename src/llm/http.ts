@@ -16,6 +16,7 @@ import {
   ProviderError,
   parseRetryAfter,
 } from "./errors.js";
+import { createTunnelAgent, type ProxySetting, parseProxyUrl, proxyFor } from "./proxy.js";
 import { abortedError } from "./sse-reader.js";
 import {
   describeMs,
@@ -46,20 +47,32 @@ export interface HttpTransport {
 export interface HttpTransportOptions {
   /** Stall limits; unset ones come from the environment, then the defaults (timeouts.ts). */
   timeouts?: ProviderTimeouts;
-  /** Where `GOAT_*_TIMEOUT_MS` are read; default `process.env`. */
+  /** Where `GOAT_*_TIMEOUT_MS` and the proxy variables are read; default `process.env`. */
   env?: Record<string, string | undefined>;
+  /** A proxy URL for every call, `false` for none; default `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY`. */
+  proxy?: ProxySetting;
 }
 
 /** Creates a transport with its own keep-alive agents, so providers never share sockets. */
 export function createHttpTransport(provider: string, options: HttpTransportOptions = {}): HttpTransport {
-  const timeouts = resolveTimeouts(options.timeouts, options.env ?? process.env);
-  // Created on first use: a provider speaks one scheme, and hundreds of concurrent sessions each
-  // building an agent they never use is measurable start-up cost.
-  let httpAgent: http.Agent | undefined;
-  let httpsAgent: https.Agent | undefined;
-  const agents: Agents = {
-    http: () => (httpAgent ??= new http.Agent({ keepAlive: true })),
-    https: () => (httpsAgent ??= new https.Agent({ keepAlive: true })),
+  const env = options.env ?? process.env;
+  const timeouts = resolveTimeouts(options.timeouts, env);
+  if (typeof options.proxy === "string") parseProxyUrl(options.proxy); // a bad URL fails now, not per call
+  // Created on first use, one per scheme and proxy: a provider speaks one scheme, and hundreds of
+  // concurrent sessions each building an agent they never use is measurable start-up cost.
+  const agents = new Map<string, http.Agent>();
+  const agentFor = (target: Target): http.Agent => {
+    const key = `${target.secure ? "https" : "http"} ${target.proxy?.href ?? ""}`;
+    let agent = agents.get(key);
+    if (!agent) {
+      agent = target.proxy
+        ? createTunnelAgent(target.secure, target.proxy, timeouts.connectMs)
+        : target.secure
+          ? new https.Agent({ keepAlive: true })
+          : new http.Agent({ keepAlive: true });
+      agents.set(key, agent);
+    }
+    return agent;
   };
   // Parsed once per URL (a provider posts to the same one every call), not once per request.
   let lastUrl = "";
@@ -70,11 +83,16 @@ export function createHttpTransport(provider: string, options: HttpTransportOpti
       if (signal?.aborted) throw abortedError(provider);
       if (url !== lastUrl || !lastTarget) {
         const parsed = new URL(url);
-        lastTarget = { url: parsed, secure: parsed.protocol === "https:", options: urlToHttpOptions(parsed) };
+        lastTarget = {
+          url: parsed,
+          secure: parsed.protocol === "https:",
+          options: urlToHttpOptions(parsed),
+          proxy: proxyFor(parsed, options.proxy, env),
+        };
         lastUrl = url;
       }
       const target = lastTarget;
-      const call: Call = { provider, agents, target, headers, body, signal, timeouts };
+      const call: Call = { provider, agent: agentFor(target), target, headers, body, signal, timeouts };
       const res = await send(call, true);
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) return res;
@@ -83,23 +101,18 @@ export function createHttpTransport(provider: string, options: HttpTransportOpti
   };
 }
 
-/** A transport's keep-alive agents, each made when first needed. */
-interface Agents {
-  http: () => http.Agent;
-  https: () => https.Agent;
-}
-
-/** A parsed request URL and its `http.request` options. */
+/** A parsed request URL, its `http.request` options and the proxy it goes through. */
 interface Target {
   url: URL;
   secure: boolean;
   options: http.RequestOptions;
+  proxy: URL | undefined;
 }
 
 /** One POST and what it needs. */
 interface Call {
   provider: string;
-  agents: Agents;
+  agent: http.Agent;
   target: Target;
   headers: Record<string, string>;
   body: string;
@@ -109,8 +122,8 @@ interface Call {
 
 /**
  * Sends one request and resolves with the response head. Two timers guard it: the connect limit
- * until the socket (and its TLS session) is up, then the first-byte limit until the headers arrive.
- * A kept-alive socket skips the first.
+ * until the socket (its TLS session, its proxy tunnel) is up, then the first-byte limit until the
+ * headers arrive. A kept-alive socket is up at once.
  */
 function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMessage> {
   const { provider, target, signal, timeouts } = call;
@@ -120,7 +133,7 @@ function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMe
     const req = lib.request({
       ...target.options,
       method: "POST",
-      agent: secure ? call.agents.https() : call.agents.http(),
+      agent: call.agent,
       headers: {
         ...call.headers,
         "content-type": "application/json",
@@ -141,13 +154,13 @@ function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMe
       connected = true;
       startTimer("first byte", timeouts.firstByteMs);
     };
+    // From now until a socket is ready: a proxy tunnel is built before the request even gets one.
+    startTimer("connect", timeouts.connectMs);
     req.once("socket", (socket) => {
-      // A fresh socket is still connecting; a kept-alive one is ready (and, for TLS, already secure).
-      if (!socket.connecting && (!secure || (socket as { encrypted?: boolean }).encrypted)) onConnected();
-      else {
-        startTimer("connect", timeouts.connectMs);
-        socket.once(secure ? "secureConnect" : "connect", onConnected);
-      }
+      // A fresh direct socket is still connecting; a kept-alive one, or a tunnel, is ready (and
+      // secure: TLS sockets are reused only after their handshake, tunnels are handed over after it).
+      if (!socket.connecting) onConnected();
+      else socket.once(secure ? "secureConnect" : "connect", onConnected);
     });
     const onAbort = (): void => {
       req.destroy(abortedError(provider));
@@ -175,20 +188,24 @@ function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMe
         return;
       }
       reject(
-        connected ? droppedBeforeAnswer(provider, target.url, err) : networkError(provider, target.url, err),
+        connected ? droppedBeforeAnswer(provider, target.url, err) : networkError(provider, target, err),
       );
     });
     req.end(call.body);
   });
 }
 
-function networkError(provider: string, target: URL, err: NodeJS.ErrnoException): ProviderError {
+function networkError(provider: string, target: Target, err: NodeJS.ErrnoException): ProviderError {
   const code = err.code ? `${err.code} ` : "";
+  const via = target.proxy ? ` through the proxy ${target.proxy.origin}` : "";
+  const check = target.proxy
+    ? "check the proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY or the proxy option) and the base URL"
+    : "check the base URL and that the server is running";
   return new ProviderError({
     kind: "network",
     provider,
     cause: err,
-    message: `${provider}: could not reach ${target.origin} (${code}${err.message}); check the base URL and that the server is running`,
+    message: `${provider}: could not reach ${target.url.origin}${via} (${code}${err.message}); ${check}`,
   });
 }
 

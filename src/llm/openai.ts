@@ -29,7 +29,7 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "openai";
   const env = options.env ?? process.env;
-  const transport = createHttpTransport(name, { timeouts: options.timeouts, env });
+  const transport = createHttpTransport(name, { timeouts: options.timeouts, proxy: options.proxy, env });
   const cache = createJsonCache();
   const build = (request: ModelRequest, key: string | undefined): WireCall => {
     const apiKey = key ?? options.apiKey ?? env.OPENAI_API_KEY;
@@ -132,8 +132,14 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
   const toolCallDelta = (tc: any, out: StreamEvent[]): void => {
     const wireId: string | undefined = typeof tc.id === "string" && tc.id !== "" ? tc.id : undefined;
     const wireIndex: number = typeof tc.index === "number" ? tc.index : -1;
-    // Keyed by id when the gateway repeats it; by index for chunks that carry only the index.
-    let tool = wireId ? toolById.get(wireId) : (toolByWireIndex.get(wireIndex) ?? tools[tools.length - 1]);
+    // Keyed by id when the gateway sends one (some repeat it on every chunk, some send every parallel
+    // call at index 0); by index for chunks that carry only the index, where a new index is a new call
+    // (gateways that send no ids at all); by position only for a chunk with neither.
+    let tool = wireId
+      ? toolById.get(wireId)
+      : wireIndex >= 0
+        ? toolByWireIndex.get(wireIndex)
+        : tools[tools.length - 1];
     if (!tool) {
       closeProse(out);
       const index = content.length;

@@ -65,7 +65,7 @@ const GUESSES: Array<[RegExp, ProviderType]> = [
 ];
 
 /** Settings every provider the registry creates starts from (a spec's own fields win). */
-export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "getApiKey">;
+export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "proxy" | "getApiKey">;
 
 /**
  * Creates a registry with the built-in `anthropic` and `openai` providers plus `specs`. A spec named

@@ -194,6 +194,11 @@ export interface ProviderOptions {
    * `GOAT_CONNECT_TIMEOUT_MS`, `GOAT_FIRST_BYTE_TIMEOUT_MS`, `GOAT_STREAM_IDLE_TIMEOUT_MS`, then 30 s / 60 s / 60 s.
    */
   timeouts?: ProviderTimeouts;
+  /**
+   * An HTTP proxy for this provider's calls (`http://user:pass@proxy:3128`, reached with CONNECT), or
+   * `false` for none. Default: `HTTPS_PROXY` / `HTTP_PROXY`, skipping `NO_PROXY` hosts and loopback ones.
+   */
+  proxy?: string | false;
   /** Where keys, base URLs and the other variables are read; default `process.env`. */
   env?: Record<string, string | undefined>;
 }
