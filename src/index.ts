@@ -129,6 +129,8 @@ export { createProviderRegistry, resolveModel } from "./llm/resolve.js";
 export type { RetryInfo, RetryOptions } from "./llm/retry.js";
 /** Backoff with jitter and retry-after; the one retry strategy. */
 export { streamWithRetry } from "./llm/retry.js";
+/** Stall limits of provider calls (connect, first byte, idle mid-stream). */
+export type { ProviderTimeouts } from "./llm/timeouts.js";
 // ---- Providers and models -----------------------------------------------------------------------
 /** The provider-neutral data model. */
 export type {

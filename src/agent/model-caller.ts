@@ -9,7 +9,7 @@ import { type RetryOptions, streamWithRetry } from "../llm/retry.js";
 import type { StreamEvent } from "../llm/types.js";
 import type { ModelCaller } from "./loop-config.js";
 
-const FALLBACK_KINDS = new Set(["overloaded", "server", "not_found", "rate_limit", "network"]);
+const FALLBACK_KINDS = new Set(["overloaded", "server", "not_found", "rate_limit", "network", "timeout"]);
 
 /** Builds the loop's `callModel` from a registry, retry options and an optional fallback model. */
 export function createModelCaller(

@@ -5,6 +5,7 @@ import type { CommandHookEntry, HookCallback, HookEvent } from "../hooks/types.j
 import type { ModelInfo } from "../llm/models.js";
 import type { ProviderSpec } from "../llm/resolve.js";
 import type { RetryOptions } from "../llm/retry.js";
+import type { ProviderTimeouts } from "../llm/timeouts.js";
 import type { Message } from "../llm/types.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import type { CanUseTool } from "../permissions/types.js";
@@ -123,6 +124,18 @@ export interface QueryOptions {
   /** Polled when the run would end normally; returned messages start another round. */
   getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
   retry?: RetryOptions;
+  /**
+   * How long a model call may stall before it fails with a `timeout` error (retried while nothing
+   * was streamed): `connectMs` (default 30 s), `firstByteMs` (60 s), `idleMs` between streamed chunks
+   * (60 s). Each also reads `GOAT_CONNECT_TIMEOUT_MS`, `GOAT_FIRST_BYTE_TIMEOUT_MS`,
+   * `GOAT_STREAM_IDLE_TIMEOUT_MS`; 0 turns a limit off. A slow stream whose bytes keep coming is never cut.
+   */
+  providerTimeouts?: ProviderTimeouts;
+  /**
+   * An HTTP proxy for model calls (`http://user:pass@proxy:3128`; HTTPS goes through a CONNECT tunnel),
+   * or `false` for none. Default: `HTTPS_PROXY` / `HTTP_PROXY` from `env`, except `NO_PROXY` and loopback hosts.
+   */
+  proxy?: string | false;
   /** Most tool calls running at once (default 10). */
   toolConcurrency?: number;
   /** MCP servers by name: stdio, HTTP, SSE, or in-process (`createSdkMcpServer`). Tools appear as `mcp__<server>__<tool>`. */

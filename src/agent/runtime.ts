@@ -89,11 +89,12 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       ? options.provider
       : [options.provider]
     : [];
-  const registry = createProviderRegistry(
-    options.getApiKey
-      ? providerSpecs.map((s) => ("stream" in s ? s : { getApiKey: options.getApiKey, ...s }))
-      : providerSpecs,
-  );
+  const registry = createProviderRegistry(providerSpecs, {
+    env,
+    timeouts: options.providerTimeouts,
+    proxy: options.proxy,
+    getApiKey: options.getApiKey,
+  });
   // Fail at start-up, not on the first call, when the model names no known provider.
   registry.resolve(configuredModel);
   const catalog = createModelCatalog(options.models ?? []);

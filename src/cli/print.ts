@@ -10,6 +10,7 @@ import type { SDKResultMessage } from "../agent/sdk-messages.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { type CliConfig, withMcpServers } from "./config.js";
 import type { ControlSession } from "./control-session.js";
+import { retryLine } from "./renderer.js";
 
 /** The streams and process hooks print mode uses (the real ones in the program). */
 export interface PrintIO {
@@ -54,6 +55,9 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
       else if (message.type === "result") writeResult(message, args.outputFormat, io);
       else if (message.type === "system" && message.subtype === "informational") {
         io.stderr.write(`goat: ${message.content}\n`);
+      } else if (message.type === "system" && message.subtype === "api_retry") {
+        // A stalled or overloaded provider: say why the answer is late instead of sitting silent.
+        io.stderr.write(`goat: ${retryLine(message)}\n`);
       }
       if (message.type === "result") {
         last = message;

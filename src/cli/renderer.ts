@@ -68,8 +68,7 @@ export function createRenderer(out: Writable, style: Style, spinner: Spinner, cw
               );
             }
           } else if (m.subtype === "informational") line(style.yellow(`! ${m.content}`));
-          else if (m.subtype === "api_retry")
-            line(style.dim(`retrying (attempt ${m.attempt}/${m.max_retries}): ${m.error}`));
+          else if (m.subtype === "api_retry") line(style.dim(retryLine(m)));
           else if (m.subtype === "compact_boundary")
             line(style.dim(`(history compacted: ${m.compact_metadata.pre_tokens} tokens before)`));
           else if (m.subtype === "permission_denied") line(`  ⎿ ${style.red("denied")}: ${m.message}`);
@@ -125,4 +124,16 @@ export function createRenderer(out: Writable, style: Style, spinner: Spinner, cw
       }
     },
   };
+}
+
+/** "retrying in 2 s (attempt 1/4): …", the same words in the interactive UI and in print mode. */
+export function retryLine(m: {
+  attempt: number;
+  max_retries: number;
+  retry_delay_ms: number;
+  error: string;
+}): string {
+  const wait =
+    m.retry_delay_ms >= 1000 ? `${Math.round(m.retry_delay_ms / 100) / 10} s` : `${m.retry_delay_ms} ms`;
+  return `retrying in ${wait} (attempt ${m.attempt}/${m.max_retries}): ${m.error}`;
 }

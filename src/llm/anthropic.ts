@@ -8,7 +8,8 @@ import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import { createHttpTransport, kindForStreamError, missingKeyError, parseData } from "./http.js";
+import { createHttpTransport, kindForStreamError, missingKeyError } from "./http.js";
+import { parseData, streamError } from "./sse-reader.js";
 import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
@@ -28,13 +29,14 @@ const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** Creates an Anthropic provider; key and base URL are resolved before each call (options, then env). */
 export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "anthropic";
-  const transport = createHttpTransport(name);
+  const env = options.env ?? process.env;
+  const transport = createHttpTransport(name, { timeouts: options.timeouts, proxy: options.proxy, env });
   const cache = createJsonCache();
   const build = (request: ModelRequest, key: string | undefined): WireCall => {
-    const apiKey = key ?? options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? "";
-    const baseURL = trimSlash(options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
+    const apiKey = key ?? options.apiKey ?? env.ANTHROPIC_API_KEY ?? "";
+    const baseURL = trimSlash(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
     // Gateways often take a bearer token instead of a key, as Claude Code's ANTHROPIC_AUTH_TOKEN.
-    const authToken = apiKey ? undefined : process.env.ANTHROPIC_AUTH_TOKEN;
+    const authToken = apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN;
     if (!apiKey && !authToken && baseURL === DEFAULT_BASE_URL)
       throw missingKeyError(name, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
     const headers: Record<string, string> = {
@@ -87,6 +89,7 @@ type OpenBlock =
 export function anthropicDecoder(provider: string, model: string): WireDecoder {
   const content: ContentBlock[] = [];
   const open = new Map<number, OpenBlock>(); // by the wire's block index
+  const skipped = new Set<number>(); // started blocks with no deltas to keep (server tools, redacted, new types)
   const usage: Usage = {
     input_tokens: 0,
     output_tokens: 0,
@@ -112,10 +115,14 @@ export function anthropicDecoder(provider: string, model: string): WireDecoder {
           return;
         case "content_block_start":
           startBlock(ev.index, ev.content_block ?? {}, out);
+          if (!open.has(ev.index)) skipped.add(ev.index);
           return;
         case "content_block_delta": {
           const b = open.get(ev.index);
           const d = ev.delta ?? {};
+          // A delta for a block that never started would silently lose its text: the stream is broken.
+          if (!b && !skipped.has(ev.index))
+            throw orphanDelta(provider, ev.index, d.type, self.afterFirstDelta);
           if (d.type === "text_delta" && b?.kind === "text") {
             b.text += d.text;
             self.afterFirstDelta = true;
@@ -193,6 +200,19 @@ export function anthropicDecoder(provider: string, model: string): WireDecoder {
   }
 
   return self;
+}
+
+function orphanDelta(
+  provider: string,
+  index: unknown,
+  deltaType: unknown,
+  afterFirstDelta: boolean,
+): ProviderError {
+  return streamError(
+    provider,
+    `malformed stream: a ${typeof deltaType === "string" ? deltaType : "content_block_delta"} for block ${JSON.stringify(index)} arrived before that block's content_block_start`,
+    afterFirstDelta,
+  );
 }
 
 function closeBlock(b: OpenBlock, content: ContentBlock[], out: StreamEvent[]): void {

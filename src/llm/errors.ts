@@ -13,6 +13,7 @@ export type ProviderErrorKind =
   | "invalid_request"
   | "not_found"
   | "network"
+  | "timeout"
   | "stream"
   | "invalid_tool_json"
   | "aborted"
@@ -58,9 +59,19 @@ export function isProviderError(value: unknown): value is ProviderError {
   return typeof value === "object" && value !== null && (value as any)[MARKER] === true;
 }
 
-/** Kinds worth another attempt after a wait. */
+/**
+ * Kinds worth another attempt after a wait (the retry layer retries them only while nothing of the
+ * answer was streamed): `stream` covers a connection dropped or a malformed stream before any content.
+ */
 export function isRetryableKind(kind: ProviderErrorKind): boolean {
-  return kind === "rate_limit" || kind === "overloaded" || kind === "server" || kind === "network";
+  return (
+    kind === "rate_limit" ||
+    kind === "overloaded" ||
+    kind === "server" ||
+    kind === "network" ||
+    kind === "timeout" ||
+    kind === "stream"
+  );
 }
 
 const OVERFLOW_PATTERNS = [

@@ -9,15 +9,29 @@ import http from "node:http";
 import https from "node:https";
 import { urlToHttpOptions } from "node:url";
 import type { ProviderErrorKind } from "./errors.js";
-import { isContextOverflowMessage, kindForStatus, ProviderError, parseRetryAfter } from "./errors.js";
-import { createSseParser, type SseEvent } from "./sse.js";
+import {
+  isContextOverflowMessage,
+  isProviderError,
+  kindForStatus,
+  ProviderError,
+  parseRetryAfter,
+} from "./errors.js";
+import { createTunnelAgent, type ProxySetting, parseProxyUrl, proxyFor } from "./proxy.js";
+import { abortedError } from "./sse-reader.js";
+import {
+  describeMs,
+  type ProviderTimeouts,
+  type ResolvedTimeouts,
+  resolveTimeouts,
+  TIMEOUT_ENV,
+} from "./timeouts.js";
 
 /** Sends requests for one provider instance, reusing its connections. */
 export interface HttpTransport {
   /**
    * POSTs `body` (already JSON) and resolves with the response once the server answered 2xx.
    * Rejects with a `ProviderError`: the server's error for non-2xx, `network` when the server could not
-   * be reached, `aborted` when `signal` fired.
+   * be reached, `timeout` when it did not connect or answer in time, `aborted` when `signal` fired.
    */
   post(
     url: string,
@@ -25,68 +39,128 @@ export interface HttpTransport {
     body: string,
     signal?: AbortSignal,
   ): Promise<http.IncomingMessage>;
+  /** The stall limits in force (the SSE reader applies `idleMs`). */
+  readonly timeouts: ResolvedTimeouts;
+}
+
+/** How a transport reaches its server. */
+export interface HttpTransportOptions {
+  /** Stall limits; unset ones come from the environment, then the defaults (timeouts.ts). */
+  timeouts?: ProviderTimeouts;
+  /** Where `GOAT_*_TIMEOUT_MS` and the proxy variables are read; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** A proxy URL for every call, `false` for none; default `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY`. */
+  proxy?: ProxySetting;
 }
 
 /** Creates a transport with its own keep-alive agents, so providers never share sockets. */
-export function createHttpTransport(provider: string): HttpTransport {
-  // Created on first use: a provider speaks one scheme, and hundreds of concurrent sessions each
-  // building an agent they never use is measurable start-up cost.
-  let httpAgent: http.Agent | undefined;
-  let httpsAgent: https.Agent | undefined;
-  const agents: Agents = {
-    http: () => (httpAgent ??= new http.Agent({ keepAlive: true })),
-    https: () => (httpsAgent ??= new https.Agent({ keepAlive: true })),
+export function createHttpTransport(provider: string, options: HttpTransportOptions = {}): HttpTransport {
+  const env = options.env ?? process.env;
+  const timeouts = resolveTimeouts(options.timeouts, env);
+  if (typeof options.proxy === "string") parseProxyUrl(options.proxy); // a bad URL fails now, not per call
+  // Created on first use, one per scheme and proxy: a provider speaks one scheme, and hundreds of
+  // concurrent sessions each building an agent they never use is measurable start-up cost.
+  const agents = new Map<string, http.Agent>();
+  const agentFor = (target: Target): http.Agent => {
+    const key = `${target.secure ? "https" : "http"} ${target.proxy?.href ?? ""}`;
+    let agent = agents.get(key);
+    if (!agent) {
+      agent = target.proxy
+        ? createTunnelAgent(target.secure, target.proxy, timeouts.connectMs)
+        : target.secure
+          ? new https.Agent({ keepAlive: true })
+          : new http.Agent({ keepAlive: true });
+      agents.set(key, agent);
+    }
+    return agent;
   };
   // Parsed once per URL (a provider posts to the same one every call), not once per request.
   let lastUrl = "";
   let lastTarget: Target | undefined;
   return {
+    timeouts,
     async post(url, headers, body, signal) {
       if (signal?.aborted) throw abortedError(provider);
       if (url !== lastUrl || !lastTarget) {
         const parsed = new URL(url);
-        lastTarget = { url: parsed, secure: parsed.protocol === "https:", options: urlToHttpOptions(parsed) };
+        lastTarget = {
+          url: parsed,
+          secure: parsed.protocol === "https:",
+          options: urlToHttpOptions(parsed),
+          proxy: proxyFor(parsed, options.proxy, env),
+        };
         lastUrl = url;
       }
       const target = lastTarget;
-      const res = await send(provider, agents, target, headers, body, signal, true);
+      const call: Call = { provider, agent: agentFor(target), target, headers, body, signal, timeouts };
+      const res = await send(call, true);
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) return res;
-      throw await errorFromResponse(provider, res, signal);
+      throw await errorFromResponse(provider, res, signal, timeouts.idleMs);
     },
   };
 }
 
-/** A transport's keep-alive agents, each made when first needed. */
-interface Agents {
-  http: () => http.Agent;
-  https: () => https.Agent;
-}
-
-/** A parsed request URL and its `http.request` options. */
+/** A parsed request URL, its `http.request` options and the proxy it goes through. */
 interface Target {
   url: URL;
   secure: boolean;
   options: http.RequestOptions;
+  proxy: URL | undefined;
 }
 
-function send(
-  provider: string,
-  agents: Agents,
-  target: Target,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal | undefined,
-  mayRetryStaleSocket: boolean,
-): Promise<http.IncomingMessage> {
+/** One POST and what it needs. */
+interface Call {
+  provider: string;
+  agent: http.Agent;
+  target: Target;
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal | undefined;
+  timeouts: ResolvedTimeouts;
+}
+
+/**
+ * Sends one request and resolves with the response head. Two timers guard it: the connect limit
+ * until the socket (its TLS session, its proxy tunnel) is up, then the first-byte limit until the
+ * headers arrive. A kept-alive socket is up at once.
+ */
+function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMessage> {
+  const { provider, target, signal, timeouts } = call;
   const secure = target.secure;
   const lib = secure ? https : http;
   return new Promise((resolve, reject) => {
     const req = lib.request({
       ...target.options,
       method: "POST",
-      agent: secure ? agents.https() : agents.http(),
-      headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      agent: call.agent,
+      headers: {
+        ...call.headers,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(call.body),
+      },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    let connected = false;
+    const stopTimer = (): void => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    };
+    const startTimer = (stage: "connect" | "first byte", ms: number): void => {
+      stopTimer();
+      if (ms > 0) timer = setTimeout(() => req.destroy(timeoutError(provider, target.url, stage, ms)), ms);
+    };
+    const onConnected = (): void => {
+      connected = true;
+      startTimer("first byte", timeouts.firstByteMs);
+    };
+    // From now until a socket is ready: a proxy tunnel is built before the request even gets one.
+    startTimer("connect", timeouts.connectMs);
+    req.once("socket", (socket) => {
+      // A fresh direct socket is still connecting; a kept-alive one, or a tunnel, is ready (and
+      // secure: TLS sockets are reused only after their handshake, tunnels are handed over after it).
+      if (!socket.connecting) onConnected();
+      else socket.once(secure ? "secureConnect" : "connect", onConnected);
     });
     const onAbort = (): void => {
       req.destroy(abortedError(provider));
@@ -95,40 +169,68 @@ function send(
     let answered = false;
     req.once("response", (res) => {
       answered = true;
+      stopTimer();
       signal?.removeEventListener("abort", onAbort);
       resolve(res);
     });
     req.on("error", (err: NodeJS.ErrnoException) => {
-      // After the answer began, failures surface through the response (see openSse).
+      // After the answer began, failures surface through the response (see sse-reader.ts).
       if (answered) return;
       answered = true;
+      stopTimer();
       signal?.removeEventListener("abort", onAbort);
       if (signal?.aborted) return reject(abortedError(provider));
+      if (isProviderError(err)) return reject(err); // our own timeout
       // A kept-alive socket the server closed while idle fails before any answer: Node's documented
       // remedy is to retry once on a fresh socket. The request never reached the model.
       if (mayRetryStaleSocket && req.reusedSocket && err.code === "ECONNRESET") {
-        send(provider, agents, target, headers, body, signal, false).then(resolve, reject);
+        send(call, false).then(resolve, reject);
         return;
       }
-      reject(networkError(provider, target.url, err));
+      reject(
+        connected ? droppedBeforeAnswer(provider, target.url, err) : networkError(provider, target, err),
+      );
     });
-    req.end(body);
+    req.end(call.body);
   });
 }
 
-/** The error for a call the caller's AbortSignal cancelled. */
-export function abortedError(provider: string): ProviderError {
-  return new ProviderError({ kind: "aborted", provider, message: `${provider}: request aborted` });
+function networkError(provider: string, target: Target, err: NodeJS.ErrnoException): ProviderError {
+  const code = err.code ? `${err.code} ` : "";
+  const via = target.proxy ? ` through the proxy ${target.proxy.origin}` : "";
+  const check = target.proxy
+    ? "check the proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY or the proxy option) and the base URL"
+    : "check the base URL and that the server is running";
+  return new ProviderError({
+    kind: "network",
+    provider,
+    cause: err,
+    message: `${provider}: could not reach ${target.url.origin}${via} (${code}${err.message}); ${check}`,
+  });
 }
 
-function networkError(provider: string, target: URL, err: NodeJS.ErrnoException): ProviderError {
+/** The server accepted the connection and then closed it without answering. */
+function droppedBeforeAnswer(provider: string, target: URL, err: NodeJS.ErrnoException): ProviderError {
   const code = err.code ? `${err.code} ` : "";
   return new ProviderError({
     kind: "network",
     provider,
     cause: err,
-    message: `${provider}: could not reach ${target.origin} (${code}${err.message}); check the base URL and that the server is running`,
+    message: `${provider}: ${target.origin} accepted the connection, then closed it before answering (${code}${err.message})`,
   });
+}
+
+function timeoutError(
+  provider: string,
+  target: URL,
+  stage: "connect" | "first byte",
+  ms: number,
+): ProviderError {
+  const what =
+    stage === "connect"
+      ? `could not connect to ${target.origin} within ${describeMs(ms)} (raise the limit with ${TIMEOUT_ENV.connectMs} or the timeouts option)`
+      : `${target.origin} sent no answer within ${describeMs(ms)} of the request (raise the limit with ${TIMEOUT_ENV.firstByteMs} or the timeouts option)`;
+  return new ProviderError({ kind: "timeout", provider, message: `${provider}: ${what}` });
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
@@ -137,11 +239,12 @@ async function errorFromResponse(
   provider: string,
   res: http.IncomingMessage,
   signal: AbortSignal | undefined,
+  idleMs: number,
 ): Promise<ProviderError> {
   const status = res.statusCode ?? 0;
   let text = "";
   try {
-    text = await readBody(res, signal);
+    text = await readBody(res, signal, idleMs);
   } catch {
     if (signal?.aborted) return abortedError(provider);
     // The status alone is still worth reporting when the body could not be read.
@@ -153,27 +256,38 @@ async function errorFromResponse(
   return new ProviderError({ kind, provider, status, retryAfterMs, message });
 }
 
-function readBody(res: http.IncomingMessage, signal: AbortSignal | undefined): Promise<string> {
+/** Reads an error body; a body silent for `idleMs` is cut (the status alone is then reported). */
+function readBody(
+  res: http.IncomingMessage,
+  signal: AbortSignal | undefined,
+  idleMs: number,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = "";
     const onAbort = (): void => {
       res.destroy();
     };
+    const idle = idleMs > 0 ? setTimeout(() => res.destroy(), idleMs) : undefined;
+    const cleanUp = (): void => {
+      if (idle) clearTimeout(idle);
+      signal?.removeEventListener("abort", onAbort);
+    };
     signal?.addEventListener("abort", onAbort, { once: true });
     res.setEncoding("utf8");
     res.on("data", (chunk: string) => {
+      idle?.refresh();
       if (text.length < MAX_ERROR_BODY) text += chunk;
     });
     res.once("end", () => {
-      signal?.removeEventListener("abort", onAbort);
+      cleanUp();
       resolve(text);
     });
     res.once("error", (err) => {
-      signal?.removeEventListener("abort", onAbort);
+      cleanUp();
       reject(err);
     });
     res.once("close", () => {
-      signal?.removeEventListener("abort", onAbort);
+      cleanUp();
       if (!res.complete) reject(new Error("connection closed while reading the error body"));
     });
   });
@@ -238,151 +352,6 @@ export function kindForStreamError(type: string | undefined, message: string): P
       return "context_overflow";
     default:
       return "stream";
-  }
-}
-
-/** Pulls the events of an SSE response, a batch at a time. */
-export interface SseReader {
-  /** The events parsed since the last call (waiting for the next chunk if none); undefined at the end. */
-  next(): Promise<SseEvent[] | undefined>;
-  /** Stops reading; destroys the response unless it was read to its end. */
-  close(): void;
-}
-
-/**
- * Reads an SSE response. A connection that closes or fails mid-body rejects `next()` with a `stream`
- * error (or `aborted` when `signal` fired); `afterFirstDelta` tells whether the caller had already
- * yielded content. Listeners instead of the stream's async iterator, and batches instead of one
- * promise per event: this is the per-token hot path (see bench/provider.mjs).
- */
-export function openSse(
-  provider: string,
-  res: http.IncomingMessage,
-  signal: AbortSignal | undefined,
-  afterFirstDelta: () => boolean,
-): SseReader {
-  let ready: SseEvent[] = [];
-  let done = false;
-  let failure: ProviderError | undefined;
-  let waiter: { resolve: (v: SseEvent[] | undefined) => void; reject: (e: unknown) => void } | undefined;
-  const parser = createSseParser((e) => {
-    ready.push(e);
-  });
-
-  const wake = (): void => {
-    const w = waiter;
-    if (!w) return;
-    if (ready.length > 0) {
-      waiter = undefined;
-      const batch = ready;
-      ready = [];
-      w.resolve(batch);
-    } else if (failure) {
-      waiter = undefined;
-      w.reject(failure);
-    } else if (done) {
-      waiter = undefined;
-      w.resolve(undefined);
-    }
-  };
-  const fail = (err: unknown): void => {
-    if (done || failure) return;
-    failure = signal?.aborted
-      ? abortedError(provider)
-      : streamError(
-          provider,
-          `the connection dropped mid-answer (${(err as Error)?.message ?? err})`,
-          afterFirstDelta(),
-          err,
-        );
-    detach();
-    wake();
-  };
-  const onData = (chunk: string): void => {
-    parser.push(chunk);
-    wake();
-  };
-  const onEnd = (): void => {
-    parser.end();
-    done = true;
-    // The other listeners stay: after the end they do nothing, and a late socket error still finds one.
-    signal?.removeEventListener("abort", onAbort);
-    wake();
-  };
-  const onClose = (): void => {
-    if (!res.complete) fail(new Error("connection closed"));
-  };
-  const onAbort = (): void => {
-    res.destroy(abortedError(provider));
-    fail(abortedError(provider));
-  };
-  const detach = (): void => {
-    res.off("data", onData);
-    res.off("end", onEnd);
-    res.off("error", fail);
-    res.on("error", ignore); // a late socket error after we stopped listening must not crash the process
-    res.off("close", onClose);
-    signal?.removeEventListener("abort", onAbort);
-  };
-
-  res.setEncoding("utf8");
-  res.on("data", onData);
-  res.on("end", onEnd);
-  res.on("error", fail);
-  res.on("close", onClose);
-  signal?.addEventListener("abort", onAbort, { once: true });
-
-  return {
-    next() {
-      if (ready.length > 0) {
-        const batch = ready;
-        ready = [];
-        return Promise.resolve(batch);
-      }
-      if (failure) return Promise.reject(failure);
-      if (done) return Promise.resolve(undefined);
-      return new Promise((resolve, reject) => {
-        waiter = { resolve, reject };
-      });
-    },
-    close() {
-      if (!done) {
-        detach();
-        if (!res.destroyed) res.destroy();
-      }
-    },
-  };
-}
-
-function ignore(): void {}
-
-/** A `stream` error: the answer was cut off or unreadable. */
-export function streamError(
-  provider: string,
-  what: string,
-  afterFirstDelta: boolean,
-  cause?: unknown,
-): ProviderError {
-  return new ProviderError({
-    kind: "stream",
-    provider,
-    afterFirstDelta,
-    cause,
-    message: `${provider}: ${what}${afterFirstDelta ? " after part of the answer was streamed" : ""}`,
-  });
-}
-
-/** Parses one SSE `data:` payload, turning bad JSON into a `stream` error. */
-export function parseData(provider: string, data: string, afterFirstDelta: boolean): any {
-  try {
-    return JSON.parse(data);
-  } catch (err) {
-    throw streamError(
-      provider,
-      `malformed stream chunk ${JSON.stringify(data.slice(0, 200))}`,
-      afterFirstDelta,
-      err,
-    );
   }
 }
 

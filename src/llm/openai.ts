@@ -8,8 +8,9 @@
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import { createHttpTransport, kindForStreamError, missingKeyError, parseData } from "./http.js";
+import { createHttpTransport, kindForStreamError, missingKeyError } from "./http.js";
 import { openaiRequestJson } from "./openai-request.js";
+import { parseData } from "./sse-reader.js";
 import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
@@ -27,11 +28,12 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Creates an OpenAI-compatible provider; key and base URL are resolved before each call (options, then env). */
 export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
   const name = options.name ?? "openai";
-  const transport = createHttpTransport(name);
+  const env = options.env ?? process.env;
+  const transport = createHttpTransport(name, { timeouts: options.timeouts, proxy: options.proxy, env });
   const cache = createJsonCache();
   const build = (request: ModelRequest, key: string | undefined): WireCall => {
-    const apiKey = key ?? options.apiKey ?? process.env.OPENAI_API_KEY;
-    let baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+    const apiKey = key ?? options.apiKey ?? env.OPENAI_API_KEY;
+    let baseURL = options.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
     if (baseURL.endsWith("/")) baseURL = baseURL.replace(/\/+$/, "");
     const official = baseURL.startsWith("https://api.openai.com/");
     if (!apiKey && official) throw missingKeyError(name, "OPENAI_API_KEY", "OPENAI_BASE_URL");
@@ -130,8 +132,14 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
   const toolCallDelta = (tc: any, out: StreamEvent[]): void => {
     const wireId: string | undefined = typeof tc.id === "string" && tc.id !== "" ? tc.id : undefined;
     const wireIndex: number = typeof tc.index === "number" ? tc.index : -1;
-    // Keyed by id when the gateway repeats it; by index for chunks that carry only the index.
-    let tool = wireId ? toolById.get(wireId) : (toolByWireIndex.get(wireIndex) ?? tools[tools.length - 1]);
+    // Keyed by id when the gateway sends one (some repeat it on every chunk, some send every parallel
+    // call at index 0); by index for chunks that carry only the index, where a new index is a new call
+    // (gateways that send no ids at all); by position only for a chunk with neither.
+    let tool = wireId
+      ? toolById.get(wireId)
+      : wireIndex >= 0
+        ? toolByWireIndex.get(wireIndex)
+        : tools[tools.length - 1];
     if (!tool) {
       closeProse(out);
       const index = content.length;

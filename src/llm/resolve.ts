@@ -64,12 +64,18 @@ const GUESSES: Array<[RegExp, ProviderType]> = [
   [/^(?:gpt-|chatgpt-|o\d(?:-|$)|codex-)/i, "openai"],
 ];
 
+/** Settings every provider the registry creates starts from (a spec's own fields win). */
+export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "proxy" | "getApiKey">;
+
 /**
  * Creates a registry with the built-in `anthropic` and `openai` providers plus `specs`. A spec named
- * like a built-in replaces it. Example:
+ * like a built-in replaces it; `defaults` apply to every provider created from a config. Example:
  * `createProviderRegistry([{ type: "openai", name: "litellm", baseURL: "http://127.0.0.1:4000" }])`.
  */
-export function createProviderRegistry(specs: readonly ProviderSpec[] = []): ProviderRegistry {
+export function createProviderRegistry(
+  specs: readonly ProviderSpec[] = [],
+  defaults: ProviderDefaults = {},
+): ProviderRegistry {
   const specByName = new Map<string, ProviderSpec>([
     ["anthropic", { type: "anthropic" }],
     ["openai", { type: "openai" }],
@@ -94,7 +100,9 @@ export function createProviderRegistry(specs: readonly ProviderSpec[] = []): Pro
     if (existing) return existing;
     const spec = specByName.get(name);
     if (!spec) return undefined;
-    const provider = isProvider(spec) ? spec : FACTORIES[spec.type]({ ...spec, name });
+    const provider = isProvider(spec)
+      ? spec
+      : FACTORIES[spec.type]({ ...withoutUndefined(defaults), ...withoutUndefined(spec), name });
     instances.set(name, provider);
     return provider;
   }
@@ -146,6 +154,13 @@ export function resolveModel(
 ): ResolvedModel {
   const registry = isRegistry(providers) ? providers : createProviderRegistry(providers ?? []);
   return registry.resolve(model);
+}
+
+/** Drops fields set to undefined, so they do not hide a default when spread over it. */
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] !== undefined) out[key] = value[key];
+  return out;
 }
 
 function specName(spec: ProviderSpec): string {

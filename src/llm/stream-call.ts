@@ -3,8 +3,9 @@
  * the provider's wire decoder and yield the neutral events it produces. The decoders are synchronous
  * state machines, so one streamed token costs one async hop (this generator), not one per layer.
  */
-import { type HttpTransport, openSse, type SseReader, streamError } from "./http.js";
+import type { HttpTransport } from "./http.js";
 import type { SseEvent } from "./sse.js";
+import { openSse, type SseReader, streamError } from "./sse-reader.js";
 import type { ModelRequest, StreamEvent } from "./types.js";
 
 /** Turns one provider's SSE events into neutral stream events. */
@@ -59,7 +60,13 @@ export function streamCall(
       // Most calls are prepared synchronously (no getApiKey): no promise turn for them.
       const { url, headers, body } = call instanceof Promise ? await call : call;
       const res = await transport.post(url, headers, body, request.signal);
-      reader = openSse(provider, res, request.signal, () => decoder.afterFirstDelta);
+      reader = openSse(
+        provider,
+        res,
+        request.signal,
+        () => decoder.afterFirstDelta,
+        transport.timeouts.idleMs,
+      );
     }
     out = [];
     pos = 0;
@@ -73,9 +80,10 @@ export function streamCall(
       }
       if (batch === undefined) {
         if (!decoder.ended && !decoder.finish(out)) {
+          const n = reader!.events;
           throw streamError(
             provider,
-            "the connection closed before the answer finished",
+            `the connection closed after ${n} event${n === 1 ? "" : "s"}, before the answer finished`,
             decoder.afterFirstDelta,
           );
         }

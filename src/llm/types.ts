@@ -7,6 +7,8 @@
  * provider converts to and from them.
  */
 
+import type { ProviderTimeouts } from "./timeouts.js";
+
 /** Plain text written by the model or the user. */
 export interface TextBlock {
   type: "text";
@@ -187,6 +189,18 @@ export interface ProviderOptions {
   headers?: Record<string, string>;
   /** Called before each request; its answer wins over `apiKey` (seed 001 get_api_key). */
   getApiKey?: (provider: string) => string | undefined | Promise<string | undefined>;
+  /**
+   * Stall limits of each call (connect, first byte, silence mid-stream). Unset ones come from
+   * `GOAT_CONNECT_TIMEOUT_MS`, `GOAT_FIRST_BYTE_TIMEOUT_MS`, `GOAT_STREAM_IDLE_TIMEOUT_MS`, then 30 s / 60 s / 60 s.
+   */
+  timeouts?: ProviderTimeouts;
+  /**
+   * An HTTP proxy for this provider's calls (`http://user:pass@proxy:3128`, reached with CONNECT), or
+   * `false` for none. Default: `HTTPS_PROXY` / `HTTP_PROXY`, skipping `NO_PROXY` hosts and loopback ones.
+   */
+  proxy?: string | false;
+  /** Where keys, base URLs and the other variables are read; default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /** Returns a zeroed usage record. */

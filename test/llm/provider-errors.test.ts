@@ -97,9 +97,19 @@ describe.each(providers)("%s provider errors", (name, make) => {
     expect(err.message).toContain("ECONNREFUSED");
   });
 
-  it("reports a connection closed before any answer as a network error", async () => {
+  it("reports a connection closed before any answer as a network error that says what happened", async () => {
     mock.enqueue(reply.hangup());
-    expect((await failure(accumulate(provider.stream(ask())))).kind).toBe("network");
+    const err = await failure(accumulate(provider.stream(ask())));
+    expect(err.kind).toBe("network");
+    expect(err.message).toMatch(/accepted the connection, then closed it before answering/);
+    expect(err.message).not.toMatch(/could not reach/);
+  });
+
+  it("says after how many events a dropped stream was cut", async () => {
+    mock.enqueue(reply.text("a long answer that will be cut", { chunkSize: 4, dropAfterEvents: 5 }));
+    const err = await failure(accumulate(provider.stream(ask())));
+    expect(err.message).toMatch(/after 5 events/);
+    expect(err.message).not.toMatch(/could not reach/);
   });
 
   it("fails with kind stream and afterFirstDelta when the stream drops after the first delta", async () => {
@@ -168,6 +178,96 @@ describe.each(providers)("%s provider errors", (name, make) => {
     await failure(accumulate(provider.stream(ask())));
     const message = await accumulate(provider.stream(ask()));
     expect(message.content).toEqual([{ type: "text", text: "fine" }]);
+  });
+});
+
+describe("malformed and id-less streams", () => {
+  const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  const chunk = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+
+  it("fails an Anthropic stream whose deltas come before their content_block_start, instead of dropping the text", async () => {
+    mock.enqueue(
+      reply.raw(
+        sse("message_start", { type: "message_start", message: { id: "m", usage: { input_tokens: 1 } } }) +
+          sse("content_block_delta", {
+            type: "content_block_delta",
+            index: 0,
+            delta: { type: "text_delta", text: "lost?" },
+          }) +
+          sse("content_block_start", {
+            type: "content_block_start",
+            index: 0,
+            content_block: { type: "text", text: "" },
+          }) +
+          sse("content_block_stop", { type: "content_block_stop", index: 0 }) +
+          sse("message_stop", { type: "message_stop" }),
+      ),
+    );
+    const provider = createAnthropicProvider({ baseURL: mock.anthropicBaseURL, apiKey: "k" });
+    const err = await failure(accumulate(provider.stream(ask())));
+    expect(err).toMatchObject({ kind: "stream", afterFirstDelta: false });
+    expect(err.message).toMatch(/text_delta for block 0 arrived before that block's content_block_start/);
+  });
+
+  it("ignores deltas of server-tool blocks it skips", async () => {
+    mock.enqueue(
+      reply.raw(
+        sse("message_start", { type: "message_start", message: { id: "m", usage: { input_tokens: 1 } } }) +
+          sse("content_block_start", {
+            type: "content_block_start",
+            index: 0,
+            content_block: { type: "server_tool_use", id: "s1", name: "web_search", input: {} },
+          }) +
+          sse("content_block_delta", {
+            type: "content_block_delta",
+            index: 0,
+            delta: { type: "input_json_delta", partial_json: "{}" },
+          }) +
+          sse("content_block_stop", { type: "content_block_stop", index: 0 }) +
+          sse("content_block_start", {
+            type: "content_block_start",
+            index: 1,
+            content_block: { type: "text", text: "" },
+          }) +
+          sse("content_block_delta", {
+            type: "content_block_delta",
+            index: 1,
+            delta: { type: "text_delta", text: "found it" },
+          }) +
+          sse("content_block_stop", { type: "content_block_stop", index: 1 }) +
+          sse("message_stop", { type: "message_stop" }),
+      ),
+    );
+    const provider = createAnthropicProvider({ baseURL: mock.anthropicBaseURL, apiKey: "k" });
+    const message = await accumulate(provider.stream(ask()));
+    expect(message.content).toEqual([{ type: "text", text: "found it" }]);
+  });
+
+  it("keeps parallel OpenAI-compatible tool calls apart when the gateway sends no ids, by index", async () => {
+    const call = (index: number, fn: object) => ({
+      id: "c",
+      choices: [{ index: 0, delta: { tool_calls: [{ index, type: "function", function: fn }] } }],
+    });
+    mock.enqueue(
+      reply.raw(
+        chunk({ id: "c", choices: [{ index: 0, delta: { role: "assistant" } }] }) +
+          chunk(call(0, { name: "Read", arguments: '{"file_path":' })) +
+          chunk(call(1, { name: "Glob", arguments: '{"pattern":' })) +
+          chunk(call(0, { arguments: '"/a"}' })) +
+          chunk(call(1, { arguments: '"*.ts"}' })) +
+          chunk({ id: "c", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] }) +
+          "data: [DONE]\n\n",
+      ),
+    );
+    const provider = createOpenAIProvider({ baseURL: mock.openaiBaseURL, apiKey: "k" });
+    const message = await accumulate(provider.stream(ask()));
+    const calls = message.content.filter((b) => b.type === "tool_use");
+    expect(calls).toHaveLength(2);
+    expect(calls.map((c) => [c.name, c.input])).toEqual([
+      ["Read", { file_path: "/a" }],
+      ["Glob", { pattern: "*.ts" }],
+    ]);
+    expect(new Set(calls.map((c) => c.id)).size).toBe(2);
   });
 });
 
