@@ -25,7 +25,7 @@ import { createAgentState, type MutableAgentState } from "./state.js";
 import type { SubagentParent } from "./subagents.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
 import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
-import { GOAT_VERSION } from "./version.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "./version.js";
 
 /** What `query()` and `Agent` drive. */
 export interface Runtime {
@@ -255,11 +255,16 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       model: loopConfig.getModel(),
       tools: tools.current().map((t) => t.name),
       mcp_servers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
-      agents: tools.taskTool ? Object.keys(options.agents ?? { "general-purpose": true }) : undefined,
+      // The Task tool offers the general-purpose agent when no agents are defined (an empty record too).
+      agents: tools.taskTool
+        ? Object.keys(options.agents ?? {}).length > 0
+          ? Object.keys(options.agents ?? {})
+          : ["general-purpose"]
+        : undefined,
       permissionMode: permissions.mode,
       slash_commands: [],
       apiKeySource: "environment",
-      claude_code_version: GOAT_VERSION,
+      claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
       goat_version: GOAT_VERSION,
       output_style: "default",
       skills: [],
