@@ -28,7 +28,7 @@ import { createStructuredOutput, type StructuredOutput } from "./structured-outp
 import type { SubagentParent } from "./subagents.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
 import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
-import { GOAT_VERSION } from "./version.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "./version.js";
 
 /** What `query()` and `Agent` drive. */
 export interface Runtime {
@@ -285,11 +285,16 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       model: loopConfig.getModel(),
       tools: loopConfig.tools.map((t) => t.name),
       mcp_servers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
-      agents: tools.taskTool ? Object.keys(options.agents ?? { "general-purpose": true }) : undefined,
+      // The Task tool offers the general-purpose agent when no agents are defined (an empty record too).
+      agents: tools.taskTool
+        ? Object.keys(options.agents ?? {}).length > 0
+          ? Object.keys(options.agents ?? {})
+          : ["general-purpose"]
+        : undefined,
       permissionMode: permissions.mode,
       slash_commands: [],
       apiKeySource: "environment",
-      claude_code_version: GOAT_VERSION,
+      claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
       goat_version: GOAT_VERSION,
       output_style: "default",
       skills: [],

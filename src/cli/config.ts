@@ -9,7 +9,7 @@ import type { QueryOptions } from "../agent/options.js";
 import type { PermissionModeName } from "../agent/sdk-messages.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
-import { collectMcpSources, type McpSource, resolveMcpServers } from "./mcp-servers.js";
+import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
 import { type CliSettings, loadSettings, settingsFiles } from "./settings.js";
 
 /** What a run of the CLI needs besides the prompt. */
@@ -21,6 +21,8 @@ export interface CliConfig {
   model?: string;
   /** Where MCP servers come from; `withMcpServers` turns them into `options.mcpServers`. */
   mcpSources: McpSource[];
+  /** Servers in the SDK host's process (`{"type":"sdk"}` in `--mcp-config`), set by `withMcpServers`. */
+  hostMcpServers?: string[];
 }
 
 const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
@@ -98,10 +100,20 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
  * Validates the MCP sources and sets `options.mcpServers` (async: the parser is loaded only when
  * there are servers). Rejects with `McpConfigError` naming the file; the program exits 1.
  */
-export async function withMcpServers(config: CliConfig): Promise<CliConfig> {
-  const mcpServers = await resolveMcpServers(config.mcpSources, config.options.env ?? process.env);
-  if (mcpServers === undefined) return config;
-  return { ...config, options: { ...config.options, mcpServers } };
+export async function withMcpServers(config: CliConfig, args: CliArgs): Promise<CliConfig> {
+  const resolved = await resolveMcpServers(config.mcpSources, config.options.env ?? process.env);
+  if (resolved === undefined) return config;
+  if (resolved.hostServers.length > 0 && args.inputFormat !== "stream-json") {
+    throw new McpConfigError(
+      `MCP server ${resolved.hostServers.map((n) => `"${n}"`).join(", ")} has type "sdk": it runs in the Agent SDK's process and is reached over --input-format stream-json`,
+    );
+  }
+  const mcpServers = Object.keys(resolved.servers).length > 0 ? resolved.servers : undefined;
+  return {
+    ...config,
+    options: mcpServers ? { ...config.options, mcpServers } : config.options,
+    hostMcpServers: resolved.hostServers,
+  };
 }
 
 /** The provider a model id goes to: its `provider/` prefix, or a guess from a bare id. */

@@ -7,17 +7,27 @@
 import type { Query } from "../agent/query.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.js";
+import type { HostMcpServers } from "./control-mcp.js";
 import { type ControlRequestBody, type ControlRequestHandler, isRecord } from "./control-protocol.js";
+import { takeHostServers } from "./mcp-servers.js";
 
 /** What the handlers need from the session. */
 export interface ControlHandlerContext {
   /** The query, once it exists (requests that arrive before it wait). */
   query: () => Promise<Query>;
   /** Answers `initialize`. */
-  initialize: (request: ControlRequestBody) => Record<string, unknown>;
+  initialize: (request: ControlRequestBody) => Promise<Record<string, unknown>>;
+  /** Hands a message the host's in-process MCP server sent on its own to its connection. */
+  mcpMessage: (serverName: string, message: unknown) => void;
+  /** The host's in-process MCP servers (for `mcp_set_servers` entries of type "sdk"). */
+  hostMcp: () => HostMcpServers;
 }
 
-type Handler = (request: ControlRequestBody, q: Query) => Promise<Record<string, unknown>>;
+type Handler = (
+  request: ControlRequestBody,
+  q: Query,
+  ctx: ControlHandlerContext,
+) => Promise<Record<string, unknown>>;
 
 const HANDLERS: Record<string, Handler> = {
   async interrupt(_request, q) {
@@ -56,9 +66,16 @@ const HANDLERS: Record<string, Handler> = {
   async mcp_status(_request, q) {
     return { mcpServers: await q.mcpServerStatus() };
   },
-  async mcp_set_servers(request, q) {
+  async mcp_set_servers(request, q, ctx) {
     if (!isRecord(request.servers)) throw new Error('mcp_set_servers: "servers" must be an object by name');
-    return { ...(await q.setMcpServers(request.servers as Record<string, McpServerConfig>)) };
+    const { parseMcpConfig } = await import("../mcp/config-file.js");
+    const { rest, names } = takeHostServers(request.servers);
+    const parsed = parseMcpConfig(rest, process.env);
+    const servers: Record<string, McpServerConfig> = { ...parsed.servers };
+    for (const name of names) servers[name] = ctx.hostMcp().config(name);
+    const result = await q.setMcpServers(servers);
+    // A server whose config is wrong is not added; the host learns why, as for one that fails to connect.
+    return { ...result, errors: { ...result.errors, ...parsed.errors } };
   },
   async mcp_reconnect(request, q) {
     await q.reconnectMcpServer(serverName(request));
@@ -72,19 +89,25 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 /** The subtypes the handler answers (for error messages and the initialize response). */
-export const CONTROL_SUBTYPES: readonly string[] = ["initialize", ...Object.keys(HANDLERS)];
+export const CONTROL_SUBTYPES: readonly string[] = ["initialize", "mcp_message", ...Object.keys(HANDLERS)];
 
 /** Creates the handler the channel runs for each host request. */
 export function createControlHandler(ctx: ControlHandlerContext): ControlRequestHandler {
   return async (request) => {
     if (request.subtype === "initialize") return ctx.initialize(request);
+    if (request.subtype === "mcp_message") {
+      // The host's server speaks first (a tool list change): no query needed to take it.
+      if (typeof request.server_name !== "string") throw new Error('mcp_message: "server_name" is required');
+      ctx.mcpMessage(request.server_name, request.message);
+      return { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } };
+    }
     const handler = Object.hasOwn(HANDLERS, request.subtype) ? HANDLERS[request.subtype] : undefined;
     if (!handler) {
       throw new Error(
         `Unsupported control request subtype: ${request.subtype} (supported: ${CONTROL_SUBTYPES.join(", ")})`,
       );
     }
-    return handler(request, await ctx.query());
+    return handler(request, await ctx.query(), ctx);
   };
 }
 

@@ -24,7 +24,7 @@ interface Session {
 
 /** Runs the interactive session until the user leaves; resolves with the exit status. */
 export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promise<number> {
-  const config = await withMcpServers(cliConfig);
+  const config = await withMcpServers(cliConfig, args);
   const out = process.stdout;
   const fancy = fancyOutput(out, process.env);
   const style = createStyle(fancy);

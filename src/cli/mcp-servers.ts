@@ -56,6 +56,16 @@ export function collectMcpSources(options: {
   return [...user, ...project, ...others, ...fromFlags];
 }
 
+/** The servers of all sources, merged; `hostServers` run in the Claude Agent SDK's host process. */
+export interface ResolvedMcpServers {
+  servers: Record<string, McpServerConfig>;
+  /**
+   * Names of `{"type": "sdk", "name": …}` entries (the Python SDK's in-process servers): reached over
+   * the stream-json control channel, so only usable with `--input-format stream-json`.
+   */
+  hostServers: string[];
+}
+
 /**
  * Validates every source (expanding `${VAR}` from `env`) and merges them. Resolves undefined when
  * there are none, without loading the parser. Rejects with `McpConfigError` naming the source.
@@ -63,22 +73,54 @@ export function collectMcpSources(options: {
 export async function resolveMcpServers(
   sources: McpSource[],
   env: Record<string, string | undefined>,
-): Promise<Record<string, McpServerConfig> | undefined> {
+): Promise<ResolvedMcpServers | undefined> {
   if (sources.length === 0) return undefined;
   const { parseMcpConfig } = await import("../mcp/config-file.js");
   const merged: Record<string, McpServerConfig> = {};
+  const hostServers = new Set<string>();
   for (const { origin, value } of sources) {
+    const { rest, names } = takeHostServers(value);
     let parsed: ReturnType<typeof parseMcpConfig>;
     try {
-      parsed = parseMcpConfig(value, env);
+      parsed = parseMcpConfig(rest, env);
     } catch (error) {
       throw new McpConfigError(`${origin}: ${(error as Error).message}`);
     }
     const [bad] = Object.entries(parsed.errors);
     if (bad) throw new McpConfigError(`MCP server "${bad[0]}" in ${origin}: ${bad[1]}`);
+    // A later source replaces a server of the same name, whatever its kind.
+    for (const name of Object.keys(parsed.servers)) hostServers.delete(name);
+    for (const name of names) {
+      delete merged[name];
+      hostServers.add(name);
+    }
     Object.assign(merged, parsed.servers);
   }
-  return merged;
+  return { servers: merged, hostServers: [...hostServers] };
+}
+
+/**
+ * Takes the `{"type": "sdk"}` entries (servers living in the SDK host's process, which the Python SDK
+ * lists in `--mcp-config` and the TypeScript SDK sends to `mcp_set_servers`) out of an `mcpServers`
+ * value. Returns the other entries in the same shape, and the names taken.
+ */
+export function takeHostServers(value: unknown): { rest: unknown; names: string[] } {
+  if (!isObject(value)) return { rest: value, names: [] };
+  const wrapped = "mcpServers" in value;
+  const record = wrapped ? value.mcpServers : value;
+  if (!isObject(record)) return { rest: value, names: [] };
+  const names: string[] = [];
+  const others: Record<string, unknown> = {};
+  for (const [name, config] of Object.entries(record)) {
+    if (isObject(config) && config.type === "sdk") names.push(name);
+    else others[name] = config;
+  }
+  if (names.length === 0) return { rest: value, names };
+  return { rest: wrapped ? { ...value, mcpServers: others } : others, names };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** An `--mcp-config` value: inline JSON when it starts with `{`, else a file path relative to where the user typed it. */

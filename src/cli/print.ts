@@ -23,14 +23,14 @@ export interface PrintIO {
 
 /** Runs print mode to the end and returns the exit status. */
 export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO): Promise<number> {
-  const config = await withMcpServers(cliConfig);
+  const config = await withMcpServers(cliConfig, args);
   let prompt: string | AsyncIterable<SDKUserMessageInput>;
   let options = config.options;
   let control: ControlSession | undefined;
   if (args.inputFormat === "stream-json") {
     // User messages and control requests on stdin (Claude Code's protocol with the Agent SDK).
     const { openControlSession } = await import("./control-session.js");
-    control = await openControlSession(args, options, io);
+    control = await openControlSession(args, options, { ...io, hostMcpServers: config.hostMcpServers });
     prompt = control.prompt;
     options = control.options;
   } else prompt = await printPrompt(args, io);

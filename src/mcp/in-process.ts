@@ -14,7 +14,7 @@ import {
   type ToolResult,
 } from "../tools/types.js";
 import { isGoatTool, isSdkServerRecipe } from "./sdk-server.js";
-import type { CallToolResult, McpSdkServerConfigWithInstance } from "./types.js";
+import type { CallToolResult, McpSdkServerConfigWithInstance, McpTransportServerInstance } from "./types.js";
 
 /** The `_meta` key that carries the calling tool_use id, so a Goat tool gets the session's real context. */
 export const TOOL_USE_META_KEY = "goat/toolUseId";
@@ -34,10 +34,18 @@ export async function linkInProcessServer(
   cwd: string,
   lookup: ContextLookup,
 ): Promise<InProcessLink> {
+  if (isTransportInstance(config.instance)) {
+    // The server runs elsewhere (the SDK host's process); closing the client closes the transport.
+    return { transport: config.instance.createTransport(), close: async () => {} };
+  }
   const server = buildServer(config, cwd, lookup);
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   await server.connect(serverEnd);
   return { transport: clientEnd, close: () => server.close() };
+}
+
+function isTransportInstance(instance: unknown): instance is McpTransportServerInstance {
+  return (instance as McpTransportServerInstance | undefined)?.kind === "goat-mcp-transport";
 }
 
 function buildServer(config: McpSdkServerConfigWithInstance, cwd: string, lookup: ContextLookup): McpServer {

@@ -17,6 +17,7 @@ export type {
   McpSetServersResult,
   McpSSEServerConfig,
   McpStdioServerConfig,
+  McpTransportServerInstance,
   SdkMcpServerInstance,
   SdkMcpToolDefinition,
   ToolAnnotations,

@@ -3,6 +3,7 @@
  * `mcpServerStatus()`, `setMcpServers()`), plus the manager's interface. Types only: importing this
  * file never loads `@modelcontextprotocol/sdk`.
  */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Implementation, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Tool } from "../tools/types.js";
@@ -53,12 +54,25 @@ export interface SdkMcpServerInstance {
   readonly tools: ReadonlyArray<SdkMcpToolDefinition<any> | Tool>;
 }
 
+/**
+ * A server that lives elsewhere but is reached through a transport made on each connect: the CLI uses
+ * it for servers that run inside the Claude Agent SDK's host process (JSON-RPC over the control channel).
+ */
+export interface McpTransportServerInstance {
+  readonly kind: "goat-mcp-transport";
+  /** A fresh MCP client transport (the MCP SDK's `Transport`) for one connection. */
+  createTransport(): Transport;
+}
+
 /** An in-process server, made with `createSdkMcpServer`. */
 export interface McpSdkServerConfigWithInstance {
   type: "sdk";
   name: string;
-  /** A `SdkMcpServerInstance`, or an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js`. */
-  instance: SdkMcpServerInstance | object;
+  /**
+   * A `SdkMcpServerInstance`, an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js`, or an
+   * `McpTransportServerInstance`.
+   */
+  instance: SdkMcpServerInstance | McpTransportServerInstance | object;
 }
 
 /** Any server configuration accepted in `mcpServers`. */

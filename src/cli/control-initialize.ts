@@ -1,0 +1,177 @@
+/**
+ * The host's `initialize` request: the fields that shape the session (hooks, system prompt, agents,
+ * structured output, in-process MCP servers with their manifests, MCP servers and disallowed tools sent
+ * over stdin instead of argv) applied to the options `query()` is created with, and Claude Code's
+ * answer filled with what Goat offers: the same agents, tools and models `system/init` reports.
+ */
+import { GENERAL_PURPOSE_AGENT } from "../agent/subagents.js";
+import { defaultModels } from "../llm/models.js";
+import { parseAgentsFlag } from "./agents.js";
+import { hostHooks } from "./control-callbacks.js";
+import type { HostMcpServers } from "./control-mcp.js";
+import { manifestOf } from "./control-mcp.js";
+import { type ControlChannel, type ControlRequestBody, isRecord } from "./control-protocol.js";
+import { McpConfigError, takeHostServers } from "./mcp-servers.js";
+import type { CliQueryOptions } from "./sdk-options.js";
+
+/** What applying `initialize` needs. */
+export interface InitializeContext {
+  options: CliQueryOptions;
+  channel: ControlChannel;
+  hostMcp: HostMcpServers;
+  warn: (text: string) => void;
+}
+
+/** Which of the fields a host may require confirmation for were applied (Claude Code's `*_applied`). */
+export interface AppliedFields {
+  mcpServers: boolean;
+  disallowedTools: boolean;
+}
+
+/**
+ * Fields Goat has no counterpart for. Each one present is reported once on stderr: the session still
+ * runs, without it.
+ */
+const IGNORED_FIELDS = [
+  "toolAliases",
+  "planModeInstructions",
+  "appendSubagentSystemPrompt",
+  "codeRunningMcpTools",
+  "skills",
+  "plugins",
+  "managedSettings",
+  "promptSuggestions",
+  "agentProgressSummaries",
+  "webSearchIsolationExemptMcpServers",
+];
+
+/**
+ * Applies the request to `ctx.options`. Everything is checked before anything changes, so an error
+ * answer leaves the options as they were.
+ */
+export async function applyInitialize(
+  request: ControlRequestBody,
+  ctx: InitializeContext,
+): Promise<AppliedFields> {
+  const { options, warn } = ctx;
+  const agents = isRecord(request.agents) ? parseAgentsFlag(JSON.stringify(request.agents)) : undefined;
+  const servers = isRecord(request.mcpServers) ? await parseServers(request.mcpServers, ctx) : undefined;
+  const disallowed = Array.isArray(request.disallowedTools)
+    ? request.disallowedTools.filter((t): t is string => typeof t === "string")
+    : undefined;
+
+  if (isRecord(request.hooks)) options.hooks = hostHooks(ctx.channel, request.hooks, options.hooks, warn);
+  if (agents) options.agents = { ...options.agents, ...agents };
+  applySystemPrompt(request, options);
+  if (isRecord(request.jsonSchema)) {
+    options.outputFormat = { type: "json_schema", schema: request.jsonSchema };
+  }
+  const hostNames = Array.isArray(request.sdkMcpServers)
+    ? request.sdkMcpServers.filter((n): n is string => typeof n === "string" && n !== "")
+    : [];
+  if (servers || hostNames.length > 0) {
+    const mcpServers = { ...options.mcpServers, ...servers };
+    for (const name of hostNames) {
+      mcpServers[name] = ctx.hostMcp.config(name, manifestOf(request.sdkMcpServerManifests, name));
+    }
+    options.mcpServers = mcpServers;
+  }
+  if (disallowed) options.disallowedTools = [...(options.disallowedTools ?? []), ...disallowed];
+  const ignored = IGNORED_FIELDS.filter((k) => isSet(request[k]));
+  if (ignored.length > 0) warn(`initialize: ${ignored.join(", ")} not supported by Goat; ignored`);
+  return { mcpServers: servers !== undefined, disallowedTools: disallowed !== undefined };
+}
+
+/** The system prompt fields: `[""]` (the SDK's "none chosen") keeps Goat's prompt. */
+function applySystemPrompt(request: ControlRequestBody, options: CliQueryOptions): void {
+  const prompt = systemPromptText(request.systemPrompt);
+  // An empty prompt would leave the model without the tool guidance, so only a non-empty one replaces Goat's.
+  if (prompt) options.systemPrompt = prompt;
+  const append = typeof request.appendSystemPrompt === "string" ? request.appendSystemPrompt : "";
+  if (!append) return;
+  const current = options.systemPrompt;
+  if (typeof current === "string") options.systemPrompt = `${current}\n\n${append}`;
+  else if (current)
+    options.systemPrompt = { ...current, append: [current.append, append].filter(Boolean).join("\n\n") };
+  else options.systemPrompt = { type: "preset", preset: "goat", append };
+}
+
+/** `initialize.mcpServers` (`mcpServersDelivery: "initialize"`): validated like `--mcp-config`. */
+async function parseServers(value: Record<string, unknown>, ctx: InitializeContext) {
+  const { parseMcpConfig } = await import("../mcp/config-file.js");
+  const { rest, names } = takeHostServers(value);
+  const parsed = parseMcpConfig(rest, ctx.options.env ?? process.env);
+  const [bad] = Object.entries(parsed.errors);
+  if (bad) throw new McpConfigError(`initialize: MCP server "${bad[0]}": ${bad[1]}`);
+  const servers = { ...parsed.servers };
+  for (const name of names) servers[name] = ctx.hostMcp.config(name);
+  return servers;
+}
+
+function systemPromptText(value: unknown): string | undefined {
+  if (typeof value === "string") return value.trim() === "" ? undefined : value;
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+    const text = value.filter((v) => v.trim() !== "").join("\n\n");
+    return text === "" ? undefined : text;
+  }
+  return undefined;
+}
+
+function isSet(value: unknown): boolean {
+  if (isRecord(value)) return Object.keys(value).length > 0;
+  if (Array.isArray(value)) return value.length > 0;
+  return value !== undefined && value !== null && value !== false && value !== "";
+}
+
+/** Fields of a late `initialize` (the prompt came on the command line) that can no longer apply. */
+export function lateInitializeFields(request: ControlRequestBody): string[] {
+  return ["hooks", "systemPrompt", "appendSystemPrompt", "agents", "sdkMcpServers", "mcpServers"].filter(
+    (k) => {
+      const v = request[k];
+      return isRecord(v) ? Object.keys(v).length > 0 : Array.isArray(v) ? v.some(Boolean) : Boolean(v);
+    },
+  );
+}
+
+/** The subagents the Task tool offers with these options (what `system/init` lists under `agents`). */
+export function offeredAgents(
+  options: CliQueryOptions,
+): Array<{ name: string; description: string; model?: string }> {
+  const tools = Array.isArray(options.tools) ? options.tools : undefined;
+  const defined = options.agents ?? {};
+  const taskOn =
+    (tools === undefined || tools.includes("Task") || Object.keys(defined).length > 0) &&
+    !(options.disallowedTools ?? []).includes("Task");
+  if (!taskOn) return [];
+  const agents = Object.keys(defined).length > 0 ? defined : { "general-purpose": GENERAL_PURPOSE_AGENT };
+  return Object.entries(agents).map(([name, a]) => ({
+    name,
+    description: a.description,
+    ...(a.model !== undefined ? { model: a.model } : {}),
+  }));
+}
+
+/** Claude Code's initialize answer, filled with what Goat offers. */
+export function initializeResponse(
+  options: CliQueryOptions,
+  applied: AppliedFields | undefined,
+  protocolVersion: string,
+): Record<string, unknown> {
+  return {
+    commands: [],
+    agents: offeredAgents(options),
+    output_style: "default",
+    available_output_styles: ["default"],
+    models: defaultModels.map((m) => ({
+      value: `${m.provider}/${m.id}`,
+      displayName: m.name ?? m.id,
+      description: `${m.provider}, ${m.contextWindow.toLocaleString("en-US")}-token context`,
+    })),
+    account: {},
+    claude_code_version: protocolVersion,
+    current_permission_mode: options.permissionMode ?? "default",
+    ...(applied?.mcpServers ? { mcp_servers_applied: true } : {}),
+    ...(applied?.disallowedTools ? { disallowed_tools_applied: true } : {}),
+    pid: process.pid,
+  };
+}

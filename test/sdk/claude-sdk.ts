@@ -1,0 +1,110 @@
+/**
+ * The official Claude Agent SDK for the tests that drive `goat` with it. It lives in its own small
+ * package (`test/sdk/package.json`, pinned by its lock file) installed on first use with
+ * `--omit=optional`, so the SDK's native Claude binary (a large per-platform package these tests never
+ * run) is not downloaded, and the main install stays free of it. Only the npm registry is needed.
+ *
+ * The module is loaded by path and typed here with the part the tests use: the root `npm test`
+ * type-checks before any test runs, when the package may not be installed yet.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+
+const HERE = import.meta.dirname;
+const ENTRY = join(HERE, "node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
+const LOCK = join(HERE, ".installing");
+
+/** The SDK version the tests pin (the lock file's). */
+export const CLAUDE_SDK_VERSION: string = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8"))
+  .dependencies["@anthropic-ai/claude-agent-sdk"];
+
+/** A message on the SDK's stream (the fields the tests read). */
+export type SdkMessage = Record<string, any> & { type: string };
+
+/** The SDK's `Query` (the methods the tests call). */
+export interface SdkQuery extends AsyncGenerator<SdkMessage, void> {
+  interrupt(): Promise<unknown>;
+  setModel(model?: string): Promise<void>;
+  setPermissionMode(mode: string): Promise<void>;
+  setMaxThinkingTokens(tokens: number | null): Promise<void>;
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  supportedCommands(): Promise<any[]>;
+  supportedModels(): Promise<any[]>;
+  supportedAgents(): Promise<any[]>;
+  accountInfo(): Promise<any>;
+  initializationResult(): Promise<any>;
+  mcpServerStatus(): Promise<any[]>;
+  setMcpServers(servers: Record<string, unknown>): Promise<any>;
+  reconnectMcpServer(name: string): Promise<void>;
+  toggleMcpServer(name: string, enabled: boolean): Promise<void>;
+  getContextUsage(): Promise<any>;
+  rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<any>;
+  stopTask(taskId: string): Promise<void>;
+  streamInput(stream: AsyncIterable<SdkMessage>): Promise<void>;
+  close(): void;
+}
+
+/** The SDK module (the exports the tests use). */
+export interface ClaudeSdk {
+  query(params: { prompt: string | AsyncIterable<SdkMessage>; options?: Record<string, unknown> }): SdkQuery;
+  tool(
+    name: string,
+    description: string,
+    shape: Record<string, unknown>,
+    handler: (args: any, extra: unknown) => Promise<any>,
+  ): unknown;
+  createSdkMcpServer(options: { name: string; version?: string; tools?: unknown[] }): Record<string, unknown>;
+}
+
+let loaded: Promise<ClaudeSdk> | undefined;
+
+/** Installs the SDK package when missing (one process at a time) and imports it. */
+export function loadClaudeSdk(): Promise<ClaudeSdk> {
+  loaded ??= (async () => {
+    await ensureInstalled();
+    return (await import(pathToFileURL(ENTRY).href)) as ClaudeSdk;
+  })();
+  return loaded;
+}
+
+function installedVersion(): string | undefined {
+  try {
+    return JSON.parse(readFileSync(join(ENTRY, "../package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+}
+
+async function ensureInstalled(): Promise<void> {
+  for (let waited = 0; installedVersion() !== CLAUDE_SDK_VERSION; waited += 500) {
+    try {
+      mkdirSync(LOCK);
+    } catch {
+      // Another test file is installing: wait for it (a lock left by a killed run expires).
+      if (waited > 180_000) rmSync(LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    try {
+      if (installedVersion() !== CLAUDE_SDK_VERSION) {
+        await promisify(execFile)(
+          "npm",
+          ["install", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"],
+          { cwd: HERE, timeout: 300_000 },
+        );
+      }
+    } finally {
+      rmSync(LOCK, { recursive: true, force: true });
+    }
+  }
+  if (!existsSync(ENTRY)) throw new Error(`the Claude Agent SDK was not installed in ${HERE}`);
+}
+
+/** The zod copy the SDK uses (its peer), for `tool()` input shapes. */
+export async function loadSdkZod(): Promise<typeof import("zod")> {
+  await loadClaudeSdk();
+  return import(pathToFileURL(join(HERE, "node_modules/zod/index.js")).href);
+}
