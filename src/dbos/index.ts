@@ -4,6 +4,14 @@
  * optional peer dependencies (`npm install @dbos-inc/dbos-sdk pg`).
  */
 
+/** The client: submit, follow, steer, send follow-ups, cancel, read results — from any process. */
+export {
+  createDurableClient,
+  type DurableClient,
+  type DurableClientOptions,
+  type DurableSessionHandle,
+  type DurableSessionStatus,
+} from "./client.js";
 /** A `SessionStore` in PostgreSQL: resume, fork and list from any machine. */
 export {
   createPostgresSessionStore,
@@ -11,3 +19,17 @@ export {
   type PostgresSessionStore,
   type PostgresSessionStoreOptions,
 } from "./postgres-store.js";
+/** What a durable session is asked to do, and what it returns. */
+export type {
+  DurableSessionOptions,
+  DurableSessionOutcome,
+  DurableSessionRequest,
+} from "./session-workflow.js";
+/** A worker process: runs queued durable sessions, adopts those of dead workers. */
+export {
+  DEFAULT_APP_NAME,
+  DEFAULT_QUEUE_NAME,
+  type DurableWorker,
+  type DurableWorkerOptions,
+  startDurableWorker,
+} from "./worker.js";
