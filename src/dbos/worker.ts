@@ -129,11 +129,13 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         runSessionWorkflow(context, request),
       { name: SESSION_WORKFLOW_NAME },
     );
+    await migrateDbosOnce(pool, options.databaseUrl);
     DBOS.setConfig({
       name: options.appName ?? DEFAULT_APP_NAME,
       systemDatabaseUrl: options.databaseUrl,
       executorID: executorId,
       logLevel: options.logLevel ?? "warn",
+      runMigrations: false,
     });
     await DBOS.launch();
     await DBOS.registerQueue(queueName, {
@@ -225,6 +227,32 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       started = false;
     },
   };
+}
+
+/**
+ * DBOS's own schema, created or upgraded by one worker at a time: workers launched together on a new
+ * database would otherwise run the same DDL at once and fail ("tuple concurrently updated").
+ */
+async function migrateDbosOnce(pool: pg.Pool, databaseUrl: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    // Polled, not waited on: a session blocked in pg_advisory_lock holds a snapshot, and DBOS's
+    // migrations (CREATE INDEX CONCURRENTLY) wait for every such snapshot — a deadlock.
+    for (;;) {
+      const { rows } = await client.query<{ ok: boolean }>(
+        "SELECT pg_try_advisory_lock(hashtext('goat-dbos-migrate')) AS ok",
+      );
+      if (rows[0]?.ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    try {
+      await DBOS.migrate(databaseUrl);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('goat-dbos-migrate'))");
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /** The database's clock in milliseconds: heartbeats are compared on one clock, not each worker's. */
