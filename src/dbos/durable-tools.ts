@@ -1,0 +1,98 @@
+/**
+ * Tool calls as durable steps, run at most once.
+ *
+ * A call of a tool with side effects is two steps: a "started" marker that records which execution
+ * of the workflow started it (a nonce made fresh each time the workflow function runs), then the
+ * call itself, whose checkpoint is the result. A replay returns the checkpoint and never runs the
+ * tool again. When a worker died during the call, the marker was recorded by the dead execution and
+ * the call step has no checkpoint: the new execution sees a nonce that is not its own and answers
+ * the call "interrupted" (as a resumed CLI session does) instead of running it a second time.
+ * Tools that only read local state (`sideEffect: "none"`) and tools named idempotent are simply run
+ * again; they need no marker.
+ *
+ * Each checkpoint also carries what the call added to the session's read-file records, so Write and
+ * Edit after a replayed Read still know the file was read.
+ */
+import { DBOS } from "@dbos-inc/dbos-sdk";
+import { INTERRUPTED_TOOL_RESULT } from "../session/repair.js";
+import type { FileSnapshot, Tool, ToolContext, ToolResult } from "../tools/types.js";
+
+/** What a tool step records. */
+type ToolCheckpoint =
+  | { ok: true; result: ToolResult; readFiles?: Array<[string, FileSnapshot]> }
+  | { ok: false; message: string; readFiles?: Array<[string, FileSnapshot]> };
+
+/** Options of `durableTools`. */
+export interface DurableToolOptions {
+  /** This execution of the workflow function (fresh each time it runs, never replayed). */
+  executionNonce: string;
+  /** Tools that may run again after a crash mid-call (besides those with `sideEffect: "none"`). */
+  idempotentTools?: readonly string[];
+}
+
+/** Wraps each tool so its calls are steps. */
+export function durableTools(tools: readonly Tool[], options: DurableToolOptions): Tool[] {
+  const idempotent = new Set(options.idempotentTools ?? []);
+  return tools.map((tool) =>
+    durableTool(tool, options.executionNonce, tool.sideEffect === "none" || idempotent.has(tool.name)),
+  );
+}
+
+function durableTool(tool: Tool, nonce: string, rerunnable: boolean): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    jsonSchema: tool.jsonSchema,
+    sideEffect: tool.sideEffect,
+    ...(tool.resourceKey ? { resourceKey: tool.resourceKey.bind(tool) } : {}),
+    async execute(input, ctx) {
+      const startedBy = rerunnable
+        ? nonce
+        : await DBOS.runStep(async () => nonce, { name: `tool-start:${tool.name}` });
+      const outcome = await DBOS.runStep(
+        async (): Promise<ToolCheckpoint> => {
+          if (startedBy !== nonce) {
+            return { ok: true, result: { content: INTERRUPTED_TOOL_RESULT, isError: true } };
+          }
+          return runAndRecord(tool, input, ctx);
+        },
+        { name: `tool:${tool.name}` },
+      );
+      for (const [path, snapshot] of outcome.readFiles ?? []) ctx.state.readFiles.set(path, snapshot);
+      if (!outcome.ok) throw new Error(outcome.message);
+      return outcome.result;
+    },
+  };
+}
+
+async function runAndRecord(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolCheckpoint> {
+  const before = new Map(ctx.state.readFiles);
+  const changes = () => {
+    const changed: Array<[string, FileSnapshot]> = [];
+    for (const [path, snapshot] of ctx.state.readFiles) {
+      const old = before.get(path);
+      if (old === undefined || old.mtimeMs !== snapshot.mtimeMs || old.size !== snapshot.size) {
+        changed.push([path, { mtimeMs: snapshot.mtimeMs, size: snapshot.size }]);
+      }
+    }
+    return changed.length > 0 ? { readFiles: changed } : {};
+  };
+  try {
+    const result = await tool.execute(input, ctx);
+    return { ok: true, result: storable(result), ...changes() };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error), ...changes() };
+  }
+}
+
+/** The result as plain JSON; `details` that do not survive JSON (cycles, BigInt) are dropped. */
+function storable(result: ToolResult): ToolResult {
+  const base: ToolResult = { content: result.content, ...(result.isError ? { isError: true } : {}) };
+  if (result.details === undefined) return base;
+  try {
+    return { ...base, details: JSON.parse(JSON.stringify(result.details)) };
+  } catch {
+    return base;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Goat's own tables in PostgreSQL (DBOS keeps its tables in its own `dbos` schema):
+ * - `sessions` / `session_entries`: the transcripts of the PostgreSQL session store;
+ * - `session_messages`: each durable session's SDK messages, in order, for followers on other machines;
+ * - `workers`: the heartbeat of each durable worker, so live workers adopt a dead one's sessions.
+ *
+ * Created on first use under an advisory lock, so workers starting together do not race on DDL.
+ */
+import type pg from "pg";
+
+/** Quotes an SQL identifier (a schema name from the options). */
+export function quoteIdent(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
+    throw new Error(`Invalid schema name ${JSON.stringify(name)}: use letters, digits and "_".`);
+  }
+  return `"${name}"`;
+}
+
+/** Creates Goat's schema and tables when missing. Safe to call from many processes at once. */
+export async function migrateGoatSchema(pool: pg.Pool, schemaName: string): Promise<void> {
+  const schema = quoteIdent(schemaName);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`goat-schema:${schemaName}`]);
+    await client.query(`
+      CREATE SCHEMA IF NOT EXISTS ${schema};
+      CREATE TABLE IF NOT EXISTS ${schema}.sessions (
+        session_id text PRIMARY KEY,
+        cwd text NOT NULL,
+        first_prompt text NOT NULL DEFAULT '',
+        last_modified bigint NOT NULL,
+        message_count integer NOT NULL DEFAULT 0,
+        total_cost_usd double precision NOT NULL DEFAULT 0,
+        model text
+      );
+      CREATE INDEX IF NOT EXISTS sessions_by_cwd ON ${schema}.sessions (cwd);
+      CREATE TABLE IF NOT EXISTS ${schema}.session_entries (
+        seq bigserial PRIMARY KEY,
+        session_id text NOT NULL REFERENCES ${schema}.sessions ON DELETE CASCADE,
+        uuid text NOT NULL,
+        type text NOT NULL,
+        entry json NOT NULL,
+        UNIQUE (session_id, uuid)
+      );
+      CREATE INDEX IF NOT EXISTS session_entries_in_order ON ${schema}.session_entries (session_id, seq);
+      CREATE TABLE IF NOT EXISTS ${schema}.session_messages (
+        workflow_id text NOT NULL,
+        seq integer NOT NULL,
+        message json NOT NULL,
+        PRIMARY KEY (workflow_id, seq)
+      );
+      CREATE TABLE IF NOT EXISTS ${schema}.workers (
+        executor_id text PRIMARY KEY,
+        started_at bigint NOT NULL,
+        last_seen bigint NOT NULL
+      );
+    `);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

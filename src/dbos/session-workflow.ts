@@ -1,0 +1,144 @@
+/**
+ * One durable session: the DBOS workflow that runs `query()` with its model calls and tool calls as
+ * steps. The loop itself knows nothing of DBOS; this function only fills `query()`'s extension points:
+ * - `provider`: every provider wrapped so each call is a step (`durable-model.ts`);
+ * - `tools`: every tool wrapped so each call is a step run at most once (`durable-tools.ts`);
+ * - `sessionStore`: the PostgreSQL store seen through the replay-safe view (`replay-store.ts`);
+ * - `getSteeringMessages` / `getFollowUpMessages`: `DBOS.recv` on the workflow's topics, so messages
+ *   sent from anywhere reach the running session, and a replay receives the same ones;
+ * - every SDK message goes to the message log (`message-log.ts`) for followers elsewhere.
+ *
+ * Tool calls run one at a time: steps are numbered in the order they start, and a replay must start
+ * them in the same order, which concurrent calls (whose start waits on hooks) do not guarantee.
+ */
+import { randomUUID } from "node:crypto";
+import { DBOS } from "@dbos-inc/dbos-sdk";
+import type pg from "pg";
+import type { AgentMessage } from "../agent/events.js";
+import type { QueryOptions } from "../agent/options.js";
+import { query } from "../agent/query.js";
+import type { PermissionModeName, SDKResultMessage } from "../agent/sdk-messages.js";
+import type { ProviderSpec } from "../llm/resolve.js";
+import { resolveTools } from "../tools/builtin.js";
+import { durableProviders } from "./durable-model.js";
+import { durableTools } from "./durable-tools.js";
+import { createMessageLogWriter } from "./message-log.js";
+import type { PostgresSessionStore } from "./postgres-store.js";
+import { replaySafeStore } from "./replay-store.js";
+
+/** Topics of `DBOS.send` a durable session listens on. */
+export const FOLLOW_UP_TOPIC = "goat.follow-up";
+export const STEER_TOPIC = "goat.steer";
+
+/** The per-session options a submitter may set (plain data; the worker's options supply the rest). */
+export interface DurableSessionOptions {
+  model?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  maxTokens?: number;
+  temperature?: number;
+  maxThinkingTokens?: number;
+  systemPrompt?: string;
+  cwd?: string;
+  permissionMode?: PermissionModeName;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+}
+
+/** What is submitted: one prompt to run as a durable session (plain JSON, stored by DBOS). */
+export interface DurableSessionRequest {
+  prompt: string;
+  /** Id of a new session (default: the workflow id). */
+  sessionId?: string;
+  /** Continue this session's transcript (from the PostgreSQL store). */
+  resume?: string;
+  /** With `resume`: copy the history into a new session instead. */
+  forkSession?: boolean;
+  options?: DurableSessionOptions;
+  /**
+   * How long the session waits for a follow-up message after a run ends before it finishes
+   * (seconds, default 0: it finishes at once). A durable wait: it survives a worker's death.
+   */
+  followUpWaitSeconds?: number;
+}
+
+/** What the workflow returns (DBOS keeps it as the workflow's result). */
+export interface DurableSessionOutcome {
+  sessionId: string;
+  /** The last run's result message; absent when the session ended without one (an early error). */
+  result?: SDKResultMessage;
+}
+
+/** What the workflow needs from its worker. */
+export interface SessionWorkflowContext {
+  store: PostgresSessionStore;
+  pool: pg.Pool;
+  schema: string;
+  /** The worker's base options for a request (tools, providers, hooks, ...). */
+  baseOptions: (request: DurableSessionRequest) => QueryOptions;
+  idempotentTools?: readonly string[];
+  /** Called with the running session's abort, so cancellation reaches it; returns the unregister. */
+  track: (workflowId: string, stop: () => void) => () => void;
+}
+
+/** Runs one durable session; must be called as a DBOS workflow. */
+export async function runSessionWorkflow(
+  context: SessionWorkflowContext,
+  request: DurableSessionRequest,
+): Promise<DurableSessionOutcome> {
+  const workflowId = DBOS.workflowID;
+  if (workflowId === undefined) throw new Error("runSessionWorkflow must run as a DBOS workflow.");
+  const base = context.baseOptions(request);
+  if (base.mcpServers && Object.keys(base.mcpServers).length > 0) {
+    throw new Error(
+      "Durable sessions do not support mcpServers yet: their tool calls would not be steps. Give the tools as Goat tools instead.",
+    );
+  }
+  const requested = Array.isArray(base.tools) ? base.tools : undefined;
+  const wantsTask = requested === undefined || requested.includes("Task") || base.agents !== undefined;
+  const tools = durableTools(resolveTools(requested?.filter((t) => t !== "Task")), {
+    executionNonce: randomUUID(),
+    idempotentTools: context.idempotentTools,
+  });
+  const specs: ProviderSpec[] = base.provider ? [base.provider].flat() : [];
+  const log = createMessageLogWriter(context.pool, context.schema, workflowId);
+  const waitSeconds = Math.max(0, request.followUpWaitSeconds ?? 0);
+  const received = (topic: string, seconds: number) => async (): Promise<AgentMessage[]> => {
+    const text = await DBOS.recv<string>(topic, seconds);
+    return typeof text === "string" ? [{ role: "user", content: text }] : [];
+  };
+
+  const q = query({
+    prompt: request.prompt,
+    options: {
+      ...base,
+      ...request.options,
+      // Deterministic, also for a fork (whose new id would otherwise be random on every replay).
+      sessionId: request.sessionId ?? workflowId,
+      resume: request.resume,
+      forkSession: request.forkSession,
+      continue: false,
+      persistSession: true,
+      sessionStore: replaySafeStore(context.store, workflowId),
+      provider: durableProviders(specs, base.getApiKey),
+      tools: wantsTask ? [...tools, "Task"] : tools,
+      toolConcurrency: 1,
+      getSteeringMessages: received(STEER_TOPIC, 0),
+      getFollowUpMessages: received(FOLLOW_UP_TOPIC, waitSeconds),
+    },
+  });
+  const untrack = context.track(workflowId, () => {
+    void q.interrupt().then(() => q.close());
+  });
+  let result: SDKResultMessage | undefined;
+  try {
+    for await (const message of q) {
+      log.push(message);
+      if (message.type === "result") result = message;
+    }
+  } finally {
+    untrack();
+    await log.flush();
+  }
+  return { sessionId: q.sessionId, ...(result ? { result } : {}) };
+}

@@ -1,0 +1,196 @@
+/**
+ * Durable sessions on a shared queue: two worker processes, a hundred sessions, limits per worker and
+ * across workers; cancellation; steering and follow-up messages reaching a running session; a follower
+ * in another process reading the session live.
+ */
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { SDKMessage } from "../../src/agent/sdk-messages.js";
+import { createDurableClient, type DurableClient } from "../../src/dbos/client.js";
+import { createPostgresSessionStore } from "../../src/dbos/postgres-store.js";
+import { getSessionMessages } from "../../src/session/api.js";
+import { tempDir } from "../session/fixtures.js";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { findPostgres, startPostgres, type TestPostgres } from "../support/postgres.js";
+import {
+  firstPrompt,
+  linesOf,
+  startWorker,
+  toolResultCount,
+  type WorkerProcess,
+  waitFor,
+} from "./helpers.js";
+
+const found = findPostgres();
+const missing = "missing" in found ? found.missing : undefined;
+if (missing) describe("durable sessions on a queue", () => it.skip(missing, () => {}));
+
+describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
+  let server: TestPostgres;
+  let mock: MockProvider;
+  let dir: string;
+  let cleanup: () => void;
+  let databases = 0;
+  const workers: WorkerProcess[] = [];
+  const clients: DurableClient[] = [];
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    mock = await startMockProvider();
+    ({ dir, cleanup } = tempDir("goat-queue-"));
+  }, 60_000);
+  afterEach(async () => {
+    for (const w of workers.splice(0)) await w.kill9();
+    for (const c of clients.splice(0)) await c.close();
+  });
+  afterAll(async () => {
+    await mock?.close();
+    await server?.stop();
+    cleanup?.();
+  });
+
+  async function setup(extraEnv: Record<string, string> = {}) {
+    const name = `queue${++databases}`;
+    const databaseUrl = await server.createDatabase(name);
+    const sideFile = join(dir, `${name}.lines`);
+    const concurrencyFile = join(dir, `${name}.concurrency`);
+    const env = {
+      DATABASE_URL: databaseUrl,
+      ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+      SIDE_FILE: sideFile,
+      CONCURRENCY_FILE: concurrencyFile,
+      ...extraEnv,
+    };
+    const client = await createDurableClient({ databaseUrl });
+    clients.push(client);
+    const spawnWorker = async (id: string) => {
+      const w = await startWorker(id, env);
+      workers.push(w);
+      return w;
+    };
+    return { databaseUrl, sideFile, concurrencyFile, client, spawnWorker };
+  }
+
+  it("runs 100 queued sessions on two workers, each once, within the per-worker and global limits", async () => {
+    const { sideFile, concurrencyFile, client, spawnWorker } = await setup({
+      WORKER_CONCURRENCY: "5",
+      GLOBAL_CONCURRENCY: "8",
+    });
+    mock.setWhenEmpty((request) =>
+      toolResultCount(request) === 0
+        ? reply.toolCalls([{ name: "append_line", input: { text: firstPrompt(request), waitMs: 40 } }])
+        : reply.text(`done ${firstPrompt(request)}`),
+    );
+    const before = mock.requests.length;
+    await Promise.all([spawnWorker("a"), spawnWorker("b")]);
+    const handles = [];
+    for (let i = 0; i < 100; i++) handles.push(await client.submit({ prompt: `session-${i}` }));
+    const results = await Promise.all(handles.map((h) => client.result(h.workflowId)));
+
+    expect(results.map((r) => r?.result)).toEqual(handles.map((_, i) => `done session-${i}`));
+    const lines = linesOf(sideFile);
+    expect(lines).toHaveLength(100);
+    expect(new Set(lines).size).toBe(100);
+    expect(mock.requests.length - before).toBe(200);
+
+    // Replay the start/end log: the most sessions inside a tool call at once, per worker and overall.
+    const perWorker = new Map<string, number>();
+    const peak = new Map<string, number>();
+    let total = 0;
+    let peakTotal = 0;
+    for (const line of linesOf(concurrencyFile)) {
+      const [what, worker] = line.split(" ");
+      const delta = what === "start" ? 1 : -1;
+      perWorker.set(worker, (perWorker.get(worker) ?? 0) + delta);
+      peak.set(worker, Math.max(peak.get(worker) ?? 0, perWorker.get(worker)!));
+      total += delta;
+      peakTotal = Math.max(peakTotal, total);
+    }
+    expect([...peak.keys()].sort()).toEqual(["a", "b"]);
+    for (const p of peak.values()) expect(p).toBeLessThanOrEqual(5);
+    expect(peakTotal).toBeLessThanOrEqual(8);
+    expect(peakTotal).toBeGreaterThan(1);
+    mock.setWhenEmpty(reply.text("unused"));
+  }, 120_000);
+
+  it("cancels a running session: the tool stops at once and its call still gets a result", async () => {
+    const { databaseUrl, concurrencyFile, client, spawnWorker } = await setup();
+    mock.setWhenEmpty((request) =>
+      toolResultCount(request) === 0
+        ? reply.toolCalls([{ name: "append_line", input: { text: "long", waitMs: 60_000 } }])
+        : reply.text("should not be reached"),
+    );
+    await spawnWorker("c");
+    const { workflowId, sessionId } = await client.submit({ prompt: "run long" });
+    await waitFor("the tool to start", () => linesOf(concurrencyFile).some((l) => l.startsWith("start")));
+    const cancelledAt = Date.now();
+    await client.cancel(workflowId);
+    await waitFor("the tool to stop", () => linesOf(concurrencyFile).some((l) => l.startsWith("end")));
+    expect(Date.now() - cancelledAt).toBeLessThan(5_000);
+    expect(await client.status(workflowId)).toBe("CANCELLED");
+
+    const store = createPostgresSessionStore({ connectionString: databaseUrl });
+    try {
+      const messages = await waitFor("the transcript to pair the call", async () => {
+        const m = await getSessionMessages(sessionId, { store });
+        return m.length >= 3 ? m : undefined;
+      });
+      if (!messages) throw new Error("unreachable");
+      const answer = messages[2];
+      expect(answer.role).toBe("user");
+      expect(Array.isArray(answer.content) && answer.content[0]).toMatchObject({
+        type: "tool_result",
+        is_error: true,
+      });
+    } finally {
+      await store.close();
+    }
+    mock.setWhenEmpty(reply.text("unused"));
+  }, 60_000);
+
+  it("delivers steering and follow-up messages to a running session, and a follower sees it live", async () => {
+    const { concurrencyFile, client, spawnWorker } = await setup();
+    mock.setWhenEmpty((request) => {
+      const last = JSON.stringify(request.body.messages.at(-1));
+      if (toolResultCount(request) === 0)
+        return reply.toolCalls([{ name: "append_line", input: { text: "slow", waitMs: 1500 } }]);
+      if (last.includes("follow-up question")) return reply.text("answer to the follow-up");
+      return reply.text("first answer");
+    });
+    await spawnWorker("s");
+    const { workflowId } = await client.submit({ prompt: "start", followUpWaitSeconds: 3 });
+
+    const seen: SDKMessage[] = [];
+    let toolRunningWhenCallSeen = false;
+    const following = (async () => {
+      for await (const message of client.follow(workflowId)) {
+        seen.push(message);
+        if (message.type === "assistant" && message.message.content.some((b) => b.type === "tool_use")) {
+          toolRunningWhenCallSeen = !linesOf(concurrencyFile).some((l) => l.startsWith("end"));
+          await client.steer(workflowId, "steering: keep it short");
+        }
+        if (message.type === "assistant" && JSON.stringify(message).includes("first answer")) {
+          await client.sendFollowUp(workflowId, "follow-up question");
+        }
+      }
+    })();
+    const result = await client.result(workflowId);
+    await following;
+
+    expect(result).toMatchObject({ subtype: "success", result: "answer to the follow-up" });
+    expect(toolRunningWhenCallSeen).toBe(true);
+    const requests = mock.requests.filter((r) => firstPrompt(r) === "start");
+    // The steering message joined the conversation right after the tool result (the next turn boundary).
+    expect(JSON.stringify(requests[1].body.messages)).toContain("steering: keep it short");
+    expect(JSON.stringify(requests[2].body.messages.at(-1))).toContain("follow-up question");
+    expect(seen.map((m) => m.type)).toEqual([
+      "system",
+      "assistant",
+      "user",
+      "assistant",
+      "assistant",
+      "result",
+    ]);
+    mock.setWhenEmpty(reply.text("unused"));
+  }, 60_000);
+});
