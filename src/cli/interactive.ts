@@ -92,11 +92,7 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     rl.close();
   };
 
-  rl.on("line", (line) => {
-    if (answer) {
-      answer(line);
-      return;
-    }
+  const submit = (line: string) => {
     armedExit = false;
     const text = line.trim();
     if (text === "") {
@@ -136,6 +132,10 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     }
     pendingTurns++;
     session.input.push(line);
+  };
+  rl.on("line", (line) => {
+    if (answer) answer(line);
+    else submit(line);
   });
 
   rl.on("SIGINT", () => {
@@ -174,6 +174,11 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
   out.write(
     `${style.bold("goat")} ${style.dim(`— ${config.cwd}${args.model ? ` — ${args.model}` : ""} — /help for commands, Ctrl-D to exit`)}\n`,
   );
+  // `goat "explain this repo"`: the session starts with that prompt already sent, as `claude "…"` does.
+  if (args.prompt !== undefined && args.prompt.trim() !== "") {
+    out.write(`${style.bold("> ")}${args.prompt}\n`);
+    submit(args.prompt);
+  }
   showPrompt();
   return finished;
 }

@@ -93,6 +93,19 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
+  it("a positional prompt starts the session with that prompt already sent", async () => {
+    fx.mock.enqueue(reply.text("This repo is a goat."), reply.text("second answer"));
+    pty = startPty(["explain this repo"], fx.env, fx.work.path);
+    let at = await pty.waitFor("This repo is a goat.");
+    at = await pty.waitFor("> ", { from: at });
+    expect(fx.mock.requests).toHaveLength(1);
+    expect(JSON.stringify(fx.mock.requests[0].body.messages)).toContain("explain this repo");
+    pty.type("and then?\r");
+    await pty.waitFor("second answer", { from: at });
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("Ctrl-C twice at an empty prompt exits", async () => {
     pty = startPty([], fx.env, fx.work.path);
     const at = await pty.waitFor("> ");
