@@ -126,10 +126,16 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("make a file\r");
-    at = await pty.waitFor("allow Bash(touch made-by-bash.txt)? [y]es / [n]o / [a]lways", { from: at });
+    at = await pty.waitFor(
+      "Allow Bash(touch made-by-bash.txt)?  y yes · n no · a always: Bash(touch:*) · esc cancel",
+      {
+        from: at,
+      },
+    );
     // Nothing runs before the answer.
     expect(existsSync(join(fx.work.path, "made-by-bash.txt"))).toBe(false);
-    pty.type("y\r");
+    // One key answers: no Enter needed.
+    pty.type("y");
     at = await pty.waitFor("Created the file.", { from: at });
     expect(existsSync(join(fx.work.path, "made-by-bash.txt"))).toBe(true);
     const [result] = toolResults(fx.mock.requests[1].body);
