@@ -422,6 +422,7 @@ function finishRun(run: RunState, exitReason: ExitReason): RunOutcome {
     run.errors.push(`Reached the maximum number of turns (${config.maxTurns}).`);
   if (exitReason === "max_budget") run.errors.push(`Reached the maximum budget ($${config.maxBudgetUsd}).`);
   if (exitReason === "interrupted" && run.errors.length === 0) run.errors.push("Interrupted by the user.");
+  if (exitReason === "interrupted") appendMessages(run, [interruptionMark(session.messages)]);
   if (exitReason === "aborted" && run.errors.length === 0) run.errors.push("Aborted by the caller's signal.");
   if (exitReason === "max_tokens")
     run.errors.push("The model's answer was cut off at the output token limit twice.");
@@ -503,6 +504,23 @@ function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
     definitionCache.set(tools, definitions);
   }
   return definitions;
+}
+
+/**
+ * The user text Claude Code records when the user interrupts, so the model sees on the next call that
+ * its turn was cut short and the next prompt is not read as a continuation of the interrupted one.
+ */
+export const INTERRUPTED_MARK = "[Request interrupted by user]";
+/** The mark after an interrupt during tool calls. */
+export const INTERRUPTED_TOOL_MARK = "[Request interrupted by user for tool use]";
+
+function interruptionMark(messages: AgentMessage[]): AgentMessage {
+  const last = messages[messages.length - 1];
+  const duringTools =
+    last?.role === "user" &&
+    Array.isArray(last.content) &&
+    last.content.some((b) => b.type === "tool_result");
+  return { role: "user", content: duringTools ? INTERRUPTED_TOOL_MARK : INTERRUPTED_MARK };
 }
 
 function abortReason(run: RunState): ExitReason {

@@ -179,6 +179,9 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   debugFile: anyString,
   env,
   sandbox: object,
+  providerTimeouts: object,
+  proxy: (v) =>
+    v === false || (typeof v === "string" && v.trim() !== "") ? undefined : "a proxy URL or false",
 };
 
 /** Every option `query()` accepts and acts on. */

@@ -1,20 +1,26 @@
 /**
- * Interactive mode: a prompt line (node:readline), one multi-turn `query()` fed by what is typed,
- * the answer streamed as it is written, tool calls with a spinner and their outcome, permission
- * questions, slash commands. Ctrl-C interrupts the turn (the session stays usable); Ctrl-C twice at
- * an empty prompt, Ctrl-D or /exit leave.
+ * Interactive mode: one multi-turn `query()` fed by what is typed at the prompt, the answer streamed
+ * as it is written, a status line while waiting, tool calls with their outcome, one-key permission
+ * questions and slash commands. In a real terminal the prompt is our own editor (`terminal/`); on a
+ * dumb terminal or with output to a pipe it is plain lines. Esc or Ctrl-C interrupt the turn (the
+ * session stays usable); Ctrl-C twice at an empty prompt, Ctrl-D on an empty prompt or /exit leave.
  */
-import { createInterface } from "node:readline";
 import type { QueryOptions } from "../agent/options.js";
 import { type Query, query } from "../agent/query.js";
+import { defaultModel } from "../agent/runtime.js";
 import type { CliArgs } from "./args.js";
 import { type CliConfig, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
 import { runSlashCommand } from "./slash-commands.js";
-import { createSpinner } from "./spinner.js";
-import { createStyle, fancyOutput } from "./style.js";
+import { createStatusLine } from "./status-line.js";
+import { colorOutput, createStyle, cursorControl } from "./style.js";
+import { createPlainInput } from "./terminal/plain-input.js";
+import { createRawInput } from "./terminal/raw-input.js";
+import { createScreen } from "./terminal/screen.js";
+import type { UserInput } from "./terminal/user-input.js";
+import { safe } from "./tool-output.js";
 
 interface Session {
   q: Query;
@@ -26,39 +32,45 @@ interface Session {
 export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promise<number> {
   const config = await withMcpServers(cliConfig, args);
   const out = process.stdout;
-  const fancy = fancyOutput(out, process.env);
-  const style = createStyle(fancy);
-  const spinner = createSpinner(out, fancy);
-  const renderer = createRenderer(out, style, spinner, config.cwd);
-  const rl = createInterface({ input: process.stdin, output: out, terminal: true, prompt: style.bold("> ") });
+  const live = cursorControl(process.stdin, out, process.env);
+  const style = createStyle(colorOutput(out, process.env));
+  const screen = createScreen(out, live);
+  const user: UserInput = live
+    ? createRawInput(process.stdin, out, screen, style)
+    : createPlainInput(process.stdin, out);
+  const status = createStatusLine(screen, style);
+  const renderer = createRenderer(screen, style, status, config.cwd);
 
   let pendingTurns = 0;
   let armedExit = false;
-  let answer: ((text: string) => void) | undefined;
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
   });
 
-  const showPrompt = () => {
-    if (pendingTurns === 0 && !answer) rl.prompt();
+  // An interrupt can come before the turn's run has started (its `system/init` not seen yet), when
+  // there is nothing to stop: it is repeated once the run is there.
+  let runStarted = false;
+  let interruptPending = false;
+  const interrupt = () => {
+    if (pendingTurns === 0) return;
+    renderer.interrupted();
+    status.end();
+    if (!runStarted) interruptPending = true;
+    void session.q.interrupt();
   };
-  const ask = (question: string, signal?: AbortSignal) =>
-    new Promise<string>((resolve) => {
+  const canUseTool = createPermissionPrompt(
+    (question, keys, signal) => {
+      status.hide();
       renderer.endLine();
-      const done = (text: string) => {
-        answer = undefined;
-        signal?.removeEventListener("abort", cancel);
-        resolve(text);
-      };
-      const cancel = () => done("");
-      signal?.addEventListener("abort", cancel, { once: true });
-      answer = done;
-      rl.setPrompt(question);
-      rl.prompt();
-      rl.setPrompt(style.bold("> "));
-    });
-  const canUseTool = createPermissionPrompt(ask, config.cwd);
+      return user.choose(question, keys, signal).finally(() => {
+        if (!signal.aborted) status.show("Running…");
+      });
+    },
+    config.cwd,
+    style,
+    interrupt,
+  );
 
   const start = (extra: Partial<QueryOptions>): Session => {
     const input = createInputQueue();
@@ -68,10 +80,19 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     });
     const consumed = (async () => {
       for await (const message of q) {
+        if (message.type === "system" && message.subtype === "init") {
+          runStarted = true;
+          if (interruptPending) {
+            interruptPending = false;
+            void q.interrupt();
+          }
+        }
         renderer.handle(message);
         if (message.type === "result") {
+          runStarted = false;
           pendingTurns = Math.max(0, pendingTurns - 1);
-          showPrompt();
+          if (pendingTurns === 0) user.setPromptVisible(true);
+          else status.begin("Thinking…");
         }
       }
     })().catch((error) => renderer.note(style.red(`session error: ${(error as Error).message}`)));
@@ -85,31 +106,53 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     await s.consumed;
   };
   let exiting = false;
-  let exitCode = 0;
-  // Every way out (/exit, Ctrl-C twice, Ctrl-D) closes readline; its close handler ends the session.
   const exit = (code: number) => {
-    exitCode = code;
-    rl.close();
+    if (exiting) return;
+    exiting = true;
+    status.end();
+    user.close();
+    void stop(session).then(() => {
+      screen.close();
+      finish(code);
+    });
   };
 
-  rl.on("line", (line) => {
-    if (answer) {
-      answer(line);
-      return;
+  const sendPrompt = (text: string) => {
+    // The prompt stays in the transcript, as typed.
+    renderer.endLine();
+    if (live) {
+      const [first, ...rest] = safe(text).split("\n");
+      screen.print(`${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`);
     }
+    pendingTurns++;
+    if (pendingTurns === 1) status.begin("Thinking…");
+    else renderer.note(style.dim("(queued: sent when the current answer ends)"));
+    user.setPromptVisible(live);
+    session.input.push(text);
+  };
+
+  const submit = (text: string) => {
     armedExit = false;
-    const text = line.trim();
-    if (text === "") {
-      showPrompt();
-      return;
-    }
-    if (text.startsWith("/") && pendingTurns === 0) {
-      void runSlashCommand(text, {
+    const trimmed = text.trim();
+    if (trimmed === "") return;
+    if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
+      if (pendingTurns > 0) {
+        // Never send a command to the model as a prompt; most need the turn to be over.
+        if (trimmed === "/exit") exit(0);
+        else
+          renderer.note(
+            `${trimmed.split(" ")[0]} runs between turns: wait for the answer, or press Esc first.`,
+          );
+        return;
+      }
+      if (live) screen.print(`${style.bold(">")} ${safe(trimmed)}\n`);
+      user.setPromptVisible(false);
+      void runSlashCommand(trimmed, {
         query: () => session.q,
         cwd: config.cwd,
         model: () => renderer.model ?? config.model,
         note: (t) => renderer.note(t),
-        ask: (question) => ask(question),
+        pick: (title, items) => user.pick(title, items),
         restart: async (opts) => {
           await stop(session);
           pendingTurns = 0;
@@ -121,59 +164,42 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
         },
         exit,
       }).finally(() => {
-        if (!exiting) showPrompt();
+        if (!exiting) user.setPromptVisible(true);
       });
       return;
     }
-    if (text.startsWith("/")) {
-      // Never send a command to the model as a prompt; most need the turn to be over.
-      if (text === "/exit") exit(0);
-      else
-        renderer.note(
-          `${text.split(" ")[0]} runs between turns: wait for the answer, or press Ctrl-C first.`,
-        );
-      return;
-    }
-    pendingTurns++;
-    session.input.push(line);
-  });
+    sendPrompt(text);
+  };
 
-  rl.on("SIGINT", () => {
-    if (answer) {
-      answer("");
-      return;
-    }
-    if (pendingTurns > 0) {
-      renderer.endLine();
-      void session.q.interrupt();
-      return;
-    }
-    if (rl.line.length > 0) {
-      // Clear what was typed, as a shell does.
-      rl.write(null, { ctrl: true, name: "u" });
-      armedExit = false;
-      return;
-    }
-    if (armedExit) {
-      out.write("\n");
-      exit(0);
-      return;
-    }
-    armedExit = true;
-    out.write(`\n${style.dim("(press Ctrl-C again to exit)")}\n`);
-    rl.prompt();
-  });
-
-  rl.on("close", () => {
-    if (exiting) return;
-    exiting = true;
-    renderer.endLine();
-    void stop(session).then(() => finish(exitCode));
-  });
-
-  out.write(
-    `${style.bold("goat")} ${style.dim(`— ${config.cwd}${args.model ? ` — ${args.model}` : ""} — /help for commands, Ctrl-D to exit`)}\n`,
+  const model = config.model ?? defaultModel(process.env);
+  const mode = config.options.permissionMode ?? "default";
+  screen.print(
+    `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${style.dim(`· session ${session.q.sessionId.slice(0, 8)}`)}\n` +
+      `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
   );
-  showPrompt();
+  user.start({
+    submit,
+    ctrlC(hadText) {
+      if (pendingTurns > 0) {
+        interrupt();
+        return;
+      }
+      if (hadText) {
+        armedExit = false;
+        return;
+      }
+      if (armedExit) {
+        exit(0);
+        return;
+      }
+      armedExit = true;
+      renderer.note(style.dim("(press Ctrl-C again to exit)"));
+    },
+    escape: interrupt,
+    eof: () => exit(0),
+  });
+
+  // `goat "explain this repo"`: the session starts with that prompt already sent, as `claude "…"` does.
+  if (args.prompt !== undefined && args.prompt.trim() !== "") sendPrompt(args.prompt);
   return finished;
 }

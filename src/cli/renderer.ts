@@ -1,57 +1,159 @@
 /**
- * Renders the SDK message stream in the terminal: answer text as it streams (text deltas), each tool
- * call as `● Name(input)` with a spinner while it runs and a one-line outcome, errors of the run.
+ * Renders the SDK message stream in the terminal: the answer as it streams, thinking dimmed, each tool
+ * call as `● Name(input)` with its outcome below, retries and errors, and after each turn a line with
+ * its tokens and cost. The status line (`status-line.ts`) is kept in step: shown while waiting and while
+ * tools run, hidden while text streams.
  */
-import type { Writable } from "node:stream";
-import type { SDKMessage } from "../agent/sdk-messages.js";
-import type { Spinner } from "./spinner.js";
+import type { SDKMessage, SDKResultMessage } from "../agent/sdk-messages.js";
+import type { StatusLine } from "./status-line.js";
+import { compact } from "./status-line.js";
 import type { Style } from "./style.js";
-import { firstResultLine, toolCallLabel } from "./tool-summary.js";
+import type { Screen } from "./terminal/screen.js";
+import { formatToolResult, type ToolCallInfo } from "./tool-output.js";
+import { toolCallLabel } from "./tool-summary.js";
 
-/** Renders messages; `endLine()` makes sure the cursor is at the start of a line. */
+/** Renders messages through `screen`. */
 export interface Renderer {
   handle(message: SDKMessage): void;
+  /** Makes sure the next output starts on a fresh line. */
   endLine(): void;
   /** Writes a line of the CLI's own (slash-command output, notices). */
   note(text: string): void;
+  /** The user interrupted the turn: a denial that follows is the interruption, not a "no". */
+  interrupted(): void;
   /** The model of the latest `system/init`. */
   readonly model: string | undefined;
 }
 
-/** Creates a renderer writing to `out`. */
-export function createRenderer(out: Writable, style: Style, spinner: Spinner, cwd: string): Renderer {
-  let atLineStart = true;
-  let streamedText = false;
+type StreamEvent = {
+  type?: string;
+  index?: number;
+  message?: { usage?: Record<string, number> };
+  content_block?: { type?: string };
+  delta?: { type?: string; text?: string; thinking?: string; partial_json?: string };
+  usage?: { output_tokens?: number };
+};
+
+/** Creates a renderer writing to `screen`. */
+export function createRenderer(screen: Screen, style: Style, status: StatusLine, cwd: string): Renderer {
   let model: string | undefined;
   let mcpWarned = false;
-  const labels = new Map<string, string>();
+  const calls = new Map<string, ToolCallInfo>();
   const running = new Set<string>();
+  const denied = new Set<string>();
+  let cancelled = false;
+  // Per turn: tokens of finished calls, plus the call streaming now (estimated from its text).
+  let turnIn = 0;
+  let turnOut = 0;
+  let callIn = 0;
+  let callChars = 0;
+  let callOut = 0;
+  let streamedText = false;
+  let thinking = false;
+  let previousCost = 0;
 
-  const write = (text: string) => {
-    if (text === "") return;
-    if (spinner.running) spinner.stop();
-    out.write(text);
-    atLineStart = text.endsWith("\n");
-  };
+  const print = (text: string) => screen.print(text);
   const line = (text: string) => {
-    if (!atLineStart) write("\n");
-    write(`${text}\n`);
+    screen.endLine();
+    print(`${text}\n`);
   };
-  const resumeSpinner = () => {
-    const last = [...running].at(-1);
-    if (last !== undefined)
-      spinner.start(`${labels.get(last) ?? "tool"}${running.size > 1 ? ` (+${running.size - 1})` : ""}`);
+  const updateTokens = () => status.tokens(turnIn + callIn, turnOut + (callOut || Math.round(callChars / 4)));
+  const showRunning = () => {
+    const ids = [...running];
+    if (ids.length === 0) {
+      status.show("Thinking…");
+      return;
+    }
+    const last = calls.get(ids[ids.length - 1]);
+    status.show(`${last?.label ?? "tool"}${ids.length > 1 ? ` (+${ids.length - 1} more)` : ""}`);
+  };
+
+  const onStreamEvent = (e: StreamEvent) => {
+    if (e.type === "message_start") {
+      const u = e.message?.usage ?? {};
+      callIn =
+        (u.input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+      callChars = 0;
+      callOut = 0;
+      updateTokens();
+      return;
+    }
+    if (e.type === "message_delta") {
+      callOut = e.usage?.output_tokens ?? callOut;
+      updateTokens();
+      return;
+    }
+    if (e.type === "content_block_stop" && thinking) {
+      thinking = false;
+      screen.endLine();
+      return;
+    }
+    if (e.type !== "content_block_delta" || !e.delta) return;
+    const d = e.delta;
+    if (d.type === "text_delta" && d.text) {
+      if (thinking) {
+        thinking = false;
+        screen.endLine();
+      }
+      streamedText = true;
+      callChars += d.text.length;
+      status.hide();
+      print(d.text);
+    } else if (d.type === "thinking_delta" && d.thinking) {
+      if (!thinking) {
+        thinking = true;
+        screen.endLine();
+        print(style.dim("✻ "));
+      }
+      callChars += d.thinking.length;
+      status.hide();
+      // Each line styled on its own: a style left open across a newline would bleed into the live region.
+      print(
+        d.thinking
+          .split("\n")
+          .map((part) => (part ? style.dim(part) : part))
+          .join("\n  "),
+      );
+    } else if (d.type === "input_json_delta" && d.partial_json) {
+      callChars += d.partial_json.length;
+      updateTokens();
+    }
+  };
+
+  const onResult = (m: SDKResultMessage) => {
+    status.end();
+    screen.endLine();
+    running.clear();
+    if (m.is_error) {
+      if (m.exit_reason === "interrupted") line(`  ⎿ ${style.yellow("Interrupted by user")}`);
+      else {
+        const text = "errors" in m && m.errors.length > 0 ? m.errors.join("; ") : m.result || m.subtype;
+        line(style.red(`error: ${text}`));
+      }
+    }
+    const cost = m.total_cost_usd - previousCost;
+    previousCost = m.total_cost_usd;
+    const u = m.usage;
+    const input = u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+    line(
+      style.dim(
+        `  ${compact(input)} in · ${compact(u.output_tokens)} out · $${cost.toFixed(4)} · ${(m.duration_ms / 1000).toFixed(1)}s`,
+      ),
+    );
+    turnIn = turnOut = callIn = callChars = callOut = 0;
+    cancelled = false;
+    denied.clear();
   };
 
   return {
     get model() {
       return model;
     },
-    endLine() {
-      spinner.stop();
-      if (!atLineStart) write("\n");
-    },
+    endLine: () => screen.endLine(),
     note: (text) => line(text),
+    interrupted() {
+      cancelled = true;
+    },
     handle(m) {
       switch (m.type) {
         case "system":
@@ -68,56 +170,65 @@ export function createRenderer(out: Writable, style: Style, spinner: Spinner, cw
               );
             }
           } else if (m.subtype === "informational") line(style.yellow(`! ${m.content}`));
-          else if (m.subtype === "api_retry") line(style.dim(retryLine(m)));
-          else if (m.subtype === "compact_boundary")
+          else if (m.subtype === "api_retry") {
+            const why = retryReason(m.error_status, m.error);
+            status.retry(why, m.attempt, m.max_retries, m.retry_delay_ms);
+            if (!screen.live) line(style.dim(retryLine({ ...m, error: why })));
+          } else if (m.subtype === "compact_boundary")
             line(style.dim(`(history compacted: ${m.compact_metadata.pre_tokens} tokens before)`));
-          else if (m.subtype === "permission_denied") line(`  ⎿ ${style.red("denied")}: ${m.message}`);
-          return;
-        case "stream_event": {
-          const e = m.event as { type?: string; delta?: { type?: string; text?: string } };
-          if (e.type === "content_block_delta" && e.delta?.type === "text_delta" && e.delta.text) {
-            streamedText = true;
-            write(e.delta.text);
+          else if (m.subtype === "permission_denied") {
+            denied.add(m.tool_use_id);
+            if (!cancelled) line(`  ⎿ ${style.red("denied")}: ${m.message}`);
           }
           return;
-        }
-        case "assistant":
+        case "stream_event":
+          if (m.parent_tool_use_id === null) onStreamEvent(m.event as StreamEvent);
+          return;
+        case "assistant": {
+          if (m.parent_tool_use_id !== null) return;
+          const u = m.message.usage;
+          turnIn += u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+          turnOut += u.output_tokens;
+          callIn = callChars = callOut = 0;
+          updateTokens();
           for (const block of m.message.content) {
-            if (block.type === "text" && !streamedText && block.text) write(block.text);
+            if (block.type === "text" && !streamedText && block.text) print(block.text);
             if (block.type === "tool_use") {
               const label = toolCallLabel(block.name, block.input, cwd);
-              labels.set(block.id, label);
+              calls.set(block.id, { name: block.name, input: block.input as Record<string, unknown>, label });
               line(`${style.cyan("●")} ${style.bold(label)}`);
+              running.add(block.id);
             }
           }
           streamedText = false;
+          screen.endLine();
+          if (running.size > 0) showRunning();
+          else status.show("Thinking…");
           return;
+        }
         case "tool_progress":
+          if (m.parent_tool_use_id !== null) return;
+          if (!calls.has(m.tool_use_id))
+            calls.set(m.tool_use_id, { name: m.tool_name, input: {}, label: m.tool_name });
           running.add(m.tool_use_id);
-          if (!labels.has(m.tool_use_id)) labels.set(m.tool_use_id, m.tool_name);
-          resumeSpinner();
+          showRunning();
           return;
         case "user": {
-          if (typeof m.message.content === "string") return;
+          if (m.parent_tool_use_id !== null || typeof m.message.content === "string") return;
           for (const block of m.message.content) {
             if (block.type !== "tool_result") continue;
             running.delete(block.tool_use_id);
-            const outcome = block.is_error ? style.red("error") : style.green("ok");
-            const first = firstResultLine(block.content);
-            line(`  ⎿ ${outcome}${first ? `: ${first}` : ""}`);
+            const call = calls.get(block.tool_use_id);
+            calls.delete(block.tool_use_id);
+            // A denial was said once already; an interrupted call is told by the turn's end.
+            if (denied.has(block.tool_use_id) || cancelled) continue;
+            print(formatToolResult(call, block.content, block.is_error === true, style, screen.columns, cwd));
           }
-          resumeSpinner();
+          if (!cancelled) showRunning();
           return;
         }
         case "result":
-          running.clear();
-          spinner.stop();
-          if (m.is_error) {
-            const text = "errors" in m && m.errors.length > 0 ? m.errors.join("; ") : m.result || m.subtype;
-            line(
-              m.exit_reason === "interrupted" ? style.yellow("(interrupted)") : style.red(`error: ${text}`),
-            );
-          } else if (!atLineStart) write("\n");
+          onResult(m);
           return;
         default:
           return;
@@ -136,4 +247,25 @@ export function retryLine(m: {
   const wait =
     m.retry_delay_ms >= 1000 ? `${Math.round(m.retry_delay_ms / 100) / 10} s` : `${m.retry_delay_ms} ms`;
   return `retrying in ${wait} (attempt ${m.attempt}/${m.max_retries}): ${m.error}`;
+}
+
+/** Why a call is retried, in a few words: "rate limited (429)", "server error (529): overloaded". */
+function retryReason(status: number | null, error: string): string {
+  const what =
+    status === 429
+      ? "rate limited"
+      : status === 529 || /overload/i.test(error)
+        ? "overloaded"
+        : status !== null && status >= 500
+          ? "server error"
+          : status === null
+            ? "connection failed"
+            : "request failed";
+  // The provider's wording after its "… API error 429 (rate_limit_error):" preamble, which repeats the status.
+  const detail = error
+    .replace(/^.*?API error \d+(?: \([^)]*\))?:\s*/i, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 60);
+  return `${what}${status !== null ? ` (${status})` : ""}${detail ? `: ${detail}` : ""}`;
 }

@@ -11,7 +11,8 @@ export interface SlashContext {
   /** The model in use (from the latest init), or the configured one. */
   model(): string | undefined;
   note(text: string): void;
-  ask(question: string): Promise<string>;
+  /** Lets the user pick one of `items`; undefined when cancelled. */
+  pick(title: string, items: string[]): Promise<number | undefined>;
   /** Ends the current session and starts a new one (resuming `resume` when given). */
   restart(options: { resume?: string }): Promise<void>;
   exit(code: number): void;
@@ -112,18 +113,15 @@ async function resume(ctx: SlashContext): Promise<void> {
     ctx.note("no earlier sessions in this directory");
     return;
   }
-  sessions.forEach((s, i) => {
+  const items = sessions.map((s) => {
     const when = new Date(s.lastModified).toISOString().replace("T", " ").slice(0, 16);
-    ctx.note(
-      `${String(i + 1).padStart(2)}. ${when}  ${s.messageCount} msgs  ${s.firstPrompt.slice(0, 60) || "(empty)"}`,
-    );
+    return `${when}  ${String(s.messageCount).padStart(4)} msgs  ${s.firstPrompt.replace(/\s+/g, " ").slice(0, 60) || "(empty)"}`;
   });
-  const answer = (await ctx.ask(`resume which? [1-${sessions.length}, Enter to cancel] `)).trim();
-  const n = Number(answer);
-  if (!answer || !Number.isInteger(n) || n < 1 || n > sessions.length) {
+  const n = await ctx.pick("Resume which session?", items);
+  if (n === undefined) {
     ctx.note("(not resumed)");
     return;
   }
-  await ctx.restart({ resume: sessions[n - 1].sessionId });
-  ctx.note(`(resumed ${sessions[n - 1].sessionId})`);
+  await ctx.restart({ resume: sessions[n].sessionId });
+  ctx.note(`(resumed ${sessions[n].sessionId})`);
 }

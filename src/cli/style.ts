@@ -14,9 +14,21 @@ export interface Style {
   yellow(s: string): string;
 }
 
-/** Whether colours and cursor tricks (spinner) may be used on this stream. */
-export function fancyOutput(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
+/** Whether colours may be used on this stream: a terminal, not TERM=dumb, and `NO_COLOR` unset. */
+export function colorOutput(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
   return stream.isTTY === true && (env.NO_COLOR ?? "") === "" && env.TERM !== "dumb";
+}
+
+/**
+ * Whether the interactive mode may drive the terminal (raw keys, a live region redrawn in place):
+ * both ends are a terminal and it is not TERM=dumb. `NO_COLOR` turns colours off, not this.
+ */
+export function cursorControl(
+  input: { isTTY?: boolean },
+  output: { isTTY?: boolean },
+  env: Record<string, string | undefined>,
+): boolean {
+  return input.isTTY === true && output.isTTY === true && env.TERM !== "dumb";
 }
 
 /** Builds the styling functions. */

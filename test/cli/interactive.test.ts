@@ -93,6 +93,19 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
+  it("a positional prompt starts the session with that prompt already sent", async () => {
+    fx.mock.enqueue(reply.text("This repo is a goat."), reply.text("second answer"));
+    pty = startPty(["explain this repo"], fx.env, fx.work.path);
+    let at = await pty.waitFor("This repo is a goat.");
+    at = await pty.waitFor("> ", { from: at });
+    expect(fx.mock.requests).toHaveLength(1);
+    expect(JSON.stringify(fx.mock.requests[0].body.messages)).toContain("explain this repo");
+    pty.type("and then?\r");
+    await pty.waitFor("second answer", { from: at });
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("Ctrl-C twice at an empty prompt exits", async () => {
     pty = startPty([], fx.env, fx.work.path);
     const at = await pty.waitFor("> ");
@@ -113,10 +126,16 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("make a file\r");
-    at = await pty.waitFor("allow Bash(touch made-by-bash.txt)? [y]es / [n]o / [a]lways", { from: at });
+    at = await pty.waitFor(
+      "Allow Bash(touch made-by-bash.txt)?  y yes · n no · a always: Bash(touch:*) · esc cancel",
+      {
+        from: at,
+      },
+    );
     // Nothing runs before the answer.
     expect(existsSync(join(fx.work.path, "made-by-bash.txt"))).toBe(false);
-    pty.type("y\r");
+    // One key answers: no Enter needed.
+    pty.type("y");
     at = await pty.waitFor("Created the file.", { from: at });
     expect(existsSync(join(fx.work.path, "made-by-bash.txt"))).toBe(true);
     const [result] = toolResults(fx.mock.requests[1].body);

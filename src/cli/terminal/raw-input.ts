@@ -1,0 +1,259 @@
+/**
+ * The prompt editor of a real terminal: stdin in raw mode, keys decoded (`keys.ts`), the text edited
+ * (`edit-buffer.ts`) and drawn in the screen's `input` section. A bracketed paste is inserted whole,
+ * newlines and all; Shift+Enter (where the terminal reports it), Alt+Enter, Ctrl-J or `\` before Enter
+ * insert a newline; Enter submits. Questions and pickers take the keys over while they are shown.
+ */
+import type { ReadStream } from "node:tty";
+import type { Style } from "../style.js";
+import { createEditBuffer } from "./edit-buffer.js";
+import { createKeyDecoder, type Key } from "./keys.js";
+import type { Screen } from "./screen.js";
+import { clipEnd, textWidth } from "./text-width.js";
+import type { Choice, InputHandlers, UserInput } from "./user-input.js";
+
+// Bracketed paste on; the kitty keyboard protocol's "disambiguate" level, so Shift+Enter is reported.
+const ENABLE = "\x1b[?2004h\x1b[>1u";
+const DISABLE = "\x1b[<u\x1b[?2004l";
+
+/** Creates the raw-mode input over `stdin`, drawing through `screen`. */
+export function createRawInput(
+  stdin: ReadStream,
+  terminalOut: { write(s: string): unknown },
+  screen: Screen,
+  style: Style,
+): UserInput {
+  const history: string[] = [];
+  const buffer = createEditBuffer(history);
+  let handlers: InputHandlers | undefined;
+  // A question or picker currently owning the keys.
+  let capture: ((key: Key) => void) | undefined;
+  let visible = true;
+  let closed = false;
+
+  const promptMark = style.bold("> ");
+  const draw = () => {
+    if (capture || closed) return;
+    if (!visible) {
+      screen.setLive("input", []);
+      return;
+    }
+    const lines = buffer.text.split("\n");
+    const before = buffer.text.slice(0, buffer.cursor).split("\n");
+    const rendered = lines.map((l, i) => `${i === 0 ? promptMark : "  "}${l}`);
+    screen.setLive("input", rendered, {
+      line: before.length - 1,
+      column: 2 + textWidth(before[before.length - 1]),
+    });
+  };
+
+  const editKey = (key: Key) => {
+    if (!handlers) return;
+    const { name } = key;
+    if (name === "text" || name === "paste") {
+      buffer.insert(key.text ?? "");
+    } else if (name === "enter") {
+      if (buffer.text.slice(0, buffer.cursor).endsWith("\\")) {
+        // `\` + Enter: a newline, for terminals that do not report Shift+Enter.
+        buffer.backspace();
+        buffer.insert("\n");
+      } else {
+        const text = buffer.take();
+        draw();
+        handlers.submit(text);
+        return;
+      }
+    } else if (name === "newline") buffer.insert("\n");
+    else if (name === "backspace") key.meta || key.ctrl ? buffer.deleteWordLeft() : buffer.backspace();
+    else if (name === "delete") buffer.deleteForward();
+    else if (name === "left") key.ctrl || key.meta ? buffer.wordLeft() : buffer.left();
+    else if (name === "right") key.ctrl || key.meta ? buffer.wordRight() : buffer.right();
+    else if (name === "up") buffer.up();
+    else if (name === "down") buffer.down();
+    else if (name === "home") buffer.lineStart();
+    else if (name === "end") buffer.lineEnd();
+    else if (name === "escape") {
+      handlers.escape();
+      return;
+    } else if (key.ctrl) {
+      if (!ctrlKey(name)) return;
+    } else if (key.meta) {
+      if (name === "b") buffer.wordLeft();
+      else if (name === "f") buffer.wordRight();
+      else if (name === "d") {
+        const at = buffer.cursor;
+        buffer.wordRight();
+        while (buffer.cursor > at) buffer.backspace();
+      } else return;
+    } else return;
+    draw();
+  };
+
+  /** Control keys; false when the key did something else than edit (or nothing). */
+  const ctrlKey = (name: string): boolean => {
+    switch (name) {
+      case "a":
+        buffer.lineStart();
+        return true;
+      case "e":
+        buffer.lineEnd();
+        return true;
+      case "b":
+        buffer.left();
+        return true;
+      case "f":
+        buffer.right();
+        return true;
+      case "p":
+        buffer.up();
+        return true;
+      case "n":
+        buffer.down();
+        return true;
+      case "u":
+        buffer.deleteToLineStart();
+        return true;
+      case "k":
+        buffer.deleteToLineEnd();
+        return true;
+      case "w":
+        buffer.deleteWordLeft();
+        return true;
+      case "h":
+        buffer.backspace();
+        return true;
+      case "l":
+        terminalOut.write("\x1b[2J\x1b[3J\x1b[H");
+        return true;
+      case "c": {
+        const hadText = buffer.text !== "";
+        buffer.clear();
+        draw();
+        handlers?.ctrlC(hadText);
+        return false;
+      }
+      case "d":
+        if (buffer.text === "") {
+          handlers?.eof();
+          return false;
+        }
+        buffer.deleteForward();
+        return true;
+      default:
+        return false;
+    }
+  };
+
+  const decoder = createKeyDecoder((key) => {
+    if (closed) return;
+    if (capture) capture(key);
+    else editKey(key);
+  });
+  const onData = (chunk: string) => decoder.feed(chunk);
+  const restore = () => {
+    if (stdin.isRaw) stdin.setRawMode(false);
+    terminalOut.write(DISABLE);
+  };
+
+  /** Shows `lines` in place of the prompt and hands keys to `onKey` until `done` is called. */
+  const takeOver = <T>(
+    render: () => string[],
+    onKey: (key: Key, done: (value: T) => void) => void,
+    cancelled: T,
+    signal?: AbortSignal,
+  ): Promise<T> =>
+    new Promise<T>((resolve) => {
+      if (signal?.aborted || closed) {
+        resolve(cancelled);
+        return;
+      }
+      const done = (value: T) => {
+        capture = undefined;
+        signal?.removeEventListener("abort", abort);
+        draw();
+        resolve(value);
+      };
+      const abort = () => done(cancelled);
+      signal?.addEventListener("abort", abort, { once: true });
+      const show = () => {
+        const lines = render();
+        screen.setLive("input", lines, { line: lines.length - 1, column: textWidth(lines.at(-1) ?? "") });
+      };
+      capture = (key) => {
+        onKey(key, done);
+        if (capture) show();
+      };
+      show();
+    });
+
+  return {
+    start(h) {
+      handlers = h;
+      stdin.setEncoding("utf8");
+      stdin.setRawMode(true);
+      stdin.on("data", onData);
+      stdin.resume();
+      terminalOut.write(ENABLE);
+      process.once("exit", restore);
+      draw();
+    },
+    choose(question, keys, signal) {
+      return takeOver<Choice>(
+        () => [question],
+        (key, done) => {
+          if (key.name === "escape") done("escape");
+          else if (key.ctrl && key.name === "c") done("ctrl-c");
+          else if (key.name === "text" && key.text && keys.includes(key.text.toLowerCase()))
+            done(key.text.toLowerCase());
+        },
+        "escape",
+        signal,
+      );
+    },
+    pick(title, items, signal) {
+      let selected = 0;
+      const cols = () => screen.columns - 1;
+      return takeOver<number | undefined>(
+        () => {
+          const max = Math.max(3, screen.rows - 4);
+          const first = Math.min(Math.max(0, selected - max + 1), Math.max(0, items.length - max));
+          const shown = items.slice(first, first + max).map((item, i) => {
+            const n = first + i;
+            const line = clipEnd(
+              `${n === selected ? "❯" : " "} ${String(n + 1).padStart(2)}. ${item}`,
+              cols(),
+            );
+            return n === selected ? style.cyan(line) : line;
+          });
+          return [style.bold(title), ...shown, style.dim("↑/↓ to move, Enter to choose, Esc to cancel")];
+        },
+        (key, done) => {
+          if (key.name === "escape" || (key.ctrl && key.name === "c")) done(undefined);
+          else if (key.name === "up" || (key.ctrl && key.name === "p")) selected = Math.max(0, selected - 1);
+          else if (key.name === "down" || (key.ctrl && key.name === "n"))
+            selected = Math.min(items.length - 1, selected + 1);
+          else if (key.name === "enter") done(selected);
+          else if (key.name === "text" && /^[1-9]$/.test(key.text ?? "")) {
+            const n = Number(key.text) - 1;
+            if (n < items.length) done(n);
+          }
+        },
+        undefined,
+        signal,
+      );
+    },
+    setPromptVisible(v) {
+      visible = v;
+      draw();
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      decoder.dispose();
+      stdin.off("data", onData);
+      restore();
+      process.off("exit", restore);
+      stdin.pause();
+    },
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * The terminal as the interactive mode draws it: finished output scrolls up as ordinary lines, and a
+ * live region at the bottom (the answer still streaming, the status line, the prompt) is redrawn in
+ * place. Every redraw is one write, wrapped in synchronized-output markers so terminals that know
+ * them show no flicker. Without cursor control (a pipe, TERM=dumb) the live region is never drawn and
+ * output is written as it comes.
+ */
+import type { Writable } from "node:stream";
+import { clipStart, stripAnsi, textWidth } from "./text-width.js";
+
+/** The parts of the live region, drawn top to bottom in this order. */
+export type LiveSection = "preview" | "status" | "input";
+
+/** Where the terminal cursor should sit: a line of the `input` section and a cell column in it. */
+export interface CursorSpot {
+  line: number;
+  column: number;
+}
+
+/** The output side of the interactive terminal. */
+export interface Screen {
+  /** Whether the live region is drawn (a terminal with cursor control). */
+  readonly live: boolean;
+  readonly columns: number;
+  readonly rows: number;
+  /** Writes finished text above the live region; a trailing partial line waits for its newline. */
+  print(text: string): void;
+  /** Ends a partial line, if any, so the next print starts on a fresh line. */
+  endLine(): void;
+  /** Replaces one section of the live region (an empty list removes it) and redraws. */
+  setLive(section: LiveSection, lines: string[], cursor?: CursorSpot): void;
+  /** Erases the live region and shows the cursor (before leaving). */
+  close(): void;
+}
+
+/** Creates a screen over `out`; `live` says whether cursor control may be used. */
+export function createScreen(
+  out: Writable & { columns?: number; rows?: number; on?: Writable["on"] },
+  live: boolean,
+  env: Record<string, string | undefined> = process.env,
+): Screen {
+  const sections = new Map<LiveSection, string[]>();
+  let cursor: CursorSpot | undefined;
+  // Rows between the top of the drawn live region and the row the cursor was left on.
+  let cursorRow = 0;
+  let drawn = false;
+  let partial = "";
+  let closed = false;
+
+  const columns = () => Math.max(10, out.columns || Number(env.COLUMNS) || 80);
+  const rows = () => Math.max(5, out.rows || Number(env.LINES) || 24);
+  // A line of w cells takes floor(w / cols) + 1 rows: a line exactly filling the width gets its cursor
+  // row on the next line (written as " \r"), so row counting never depends on the terminal's pending wrap.
+  const rowsOf = (line: string) => Math.floor(textWidth(line) / columns()) + 1;
+
+  const eraseLive = () => {
+    if (!drawn) return "";
+    drawn = false;
+    return `${cursorRow > 0 ? `\x1b[${cursorRow}A` : ""}\r\x1b[J`;
+  };
+
+  const drawLive = () => {
+    if (closed) return "";
+    const cols = columns();
+    const lines: string[] = [];
+    // The preview of a partial line and of the streaming block is clipped to what fits on screen:
+    // rows scrolled off the top could not be erased again.
+    const budget = Math.max(3, rows() - 2 - (sections.get("input")?.length ?? 1) - 1);
+    const preview = [...(partial ? [partial] : []), ...(sections.get("preview") ?? [])];
+    let previewRows = 0;
+    const shown: string[] = [];
+    for (let i = preview.length - 1; i >= 0; i--) {
+      const r = rowsOf(preview[i]);
+      if (previewRows + r > budget) {
+        if (shown.length === 0) shown.unshift(clipStart(stripAnsi(preview[i]), cols * budget - 1));
+        break;
+      }
+      previewRows += r;
+      shown.unshift(preview[i]);
+    }
+    lines.push(...shown);
+    lines.push(...(sections.get("status") ?? []));
+    const inputStart = lines.length;
+    lines.push(...(sections.get("input") ?? []));
+    if (lines.length === 0) return "";
+    let text = "";
+    let row = 0;
+    let targetRow = -1;
+    let targetCol = 0;
+    lines.forEach((line, i) => {
+      if (i > 0) text += "\n";
+      if (cursor && i === inputStart + cursor.line) {
+        targetRow = row + Math.floor(cursor.column / cols);
+        targetCol = cursor.column % cols;
+      }
+      const w = textWidth(line);
+      text += line;
+      if (w > 0 && w % cols === 0) text += " \r";
+      row += Math.floor(w / cols) + 1;
+    });
+    const endRow = row - 1;
+    if (targetRow >= 0) {
+      if (endRow > targetRow) text += `\x1b[${endRow - targetRow}A`;
+      text += "\r";
+      if (targetCol > 0) text += `\x1b[${targetCol}C`;
+      cursorRow = targetRow;
+      text += "\x1b[?25h";
+    } else cursorRow = endRow;
+    drawn = true;
+    return text;
+  };
+
+  const redraw = (before = "") => {
+    if (closed) return;
+    const show = cursor ? "" : "\x1b[?25l";
+    out.write(`\x1b[?2026h${show}${eraseLive()}${before}${drawLive()}\x1b[?2026l`);
+  };
+
+  out.on?.("resize", () => {
+    if (live) redraw();
+  });
+
+  return {
+    live,
+    get columns() {
+      return columns();
+    },
+    get rows() {
+      return rows();
+    },
+    print(text) {
+      if (text === "") return;
+      if (!live) {
+        out.write(text);
+        return;
+      }
+      const all = partial + text;
+      const cut = all.lastIndexOf("\n");
+      if (cut < 0) {
+        partial = all;
+        redraw();
+        return;
+      }
+      partial = all.slice(cut + 1);
+      redraw(all.slice(0, cut + 1));
+    },
+    endLine() {
+      if (!live) return;
+      if (partial !== "") this.print("\n");
+    },
+    setLive(section, lines, spot) {
+      if (lines.length === 0) sections.delete(section);
+      else sections.set(section, lines);
+      if (section === "input") cursor = lines.length > 0 ? spot : undefined;
+      if (live) redraw();
+    },
+    close() {
+      if (closed) return;
+      const rest = live ? `${eraseLive()}${partial ? `${partial}\n` : ""}\x1b[?25h` : "";
+      partial = "";
+      closed = true;
+      sections.clear();
+      if (rest) out.write(rest);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * What the interactive mode reads from the user, whichever way the terminal is driven: the raw-mode
+ * editor (a real terminal) or plain lines (TERM=dumb, or output to a pipe).
+ */
+
+/** What the input reports; the interactive mode decides what each means at that moment. */
+export interface InputHandlers {
+  /** A prompt was entered (Enter; pastes and Shift+Enter newlines are inside the text). */
+  submit(text: string): void;
+  /** Ctrl-C outside a question. `hadText` says whether it just cleared typed text. */
+  ctrlC(hadText: boolean): void;
+  /** Escape outside a question. */
+  escape(): void;
+  /** Ctrl-D on an empty prompt, or the end of input. */
+  eof(): void;
+}
+
+/** A single-key answer: one of the offered keys, or how the question was left. */
+export type Choice = string | "escape" | "ctrl-c";
+
+/** The user's side of the interactive mode. */
+export interface UserInput {
+  start(handlers: InputHandlers): void;
+  /** Asks a question answered by one key among `keys` (lower case), Esc or Ctrl-C. */
+  choose(question: string, keys: string[], signal?: AbortSignal): Promise<Choice>;
+  /** Lets the user pick one of `items` (up/down and Enter, or its number); undefined when cancelled. */
+  pick(title: string, items: string[], signal?: AbortSignal): Promise<number | undefined>;
+  /** Shows or hides the prompt line (hidden while a turn streams in plain mode). */
+  setPromptVisible(visible: boolean): void;
+  close(): void;
+}

@@ -1,0 +1,68 @@
+/**
+ * How a tool's outcome is shown under its call: an error's first line in red, Bash output as its first
+ * lines with a count of the hidden rest, Edit and Write as a coloured diff, other tools as their first
+ * line. Tool output is hostile input: control characters are made visible before anything is printed.
+ */
+import type { Style } from "./style.js";
+import { clipEnd } from "./terminal/text-width.js";
+import { firstResultLine } from "./tool-summary.js";
+
+/** What the renderer remembers of a tool call until its result arrives. */
+export interface ToolCallInfo {
+  name: string;
+  input: Record<string, unknown>;
+  label: string;
+}
+
+/** Lines of Bash output shown before the "+N lines" count. */
+export const BASH_LINES_SHOWN = 5;
+
+/** The lines printed under a tool call for its result (each ending with a newline). */
+export function formatToolResult(
+  call: ToolCallInfo | undefined,
+  content: unknown,
+  isError: boolean,
+  style: Style,
+  columns: number,
+  _cwd: string,
+): string {
+  const text = resultText(content);
+  if (isError) return `  ⎿ ${style.red("error")}: ${safe(firstResultLine(text))}\n`;
+  if (call?.name === "Bash") return bashOutput(text, style, columns);
+  const first = firstResultLine(text);
+  return `  ⎿ ${style.green("ok")}${first ? `: ${safe(first)}` : ""}\n`;
+}
+
+/** The first lines of command output, clipped to the width, then how many lines were left out. */
+function bashOutput(text: string, style: Style, columns: number): string {
+  const lines = text.replace(/\n+$/, "").split("\n");
+  if (lines.length === 1 && lines[0].trim() === "") return `  ⎿ ${style.dim("(no output)")}\n`;
+  const shown = lines.slice(0, BASH_LINES_SHOWN);
+  let out = "";
+  shown.forEach((l, i) => {
+    out += `${i === 0 ? "  ⎿ " : "    "}${clipEnd(safe(l), Math.max(10, columns - 5))}\n`;
+  });
+  const hidden = lines.length - shown.length;
+  if (hidden > 0) out += `    ${style.dim(`… +${hidden} line${hidden === 1 ? "" : "s"} hidden`)}\n`;
+  return out;
+}
+
+/** The text of a tool result's content (a string or content blocks). */
+export function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((b) =>
+      b && typeof b === "object" && (b as { type?: string }).type === "text"
+        ? (b as { text: string }).text
+        : "",
+    )
+    .join("\n");
+}
+
+/** Escape sequences and other control characters from a tool or model, made harmless and visible. */
+export function safe(text: string): string {
+  return text
+    .replace(/\t/g, "  ")
+    .replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, (c) => `^${String.fromCharCode((c.charCodeAt(0) + 64) % 128)}`);
+}

@@ -1,0 +1,181 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { reply } from "../support/mock-provider.js";
+import { useCliFixture } from "./helpers.js";
+import { type PtySession, startPty } from "./pty.js";
+
+const hasScript = (() => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const fx = useCliFixture("goat-keys");
+let pty: PtySession | undefined;
+afterEach(() => {
+  pty?.kill();
+  pty = undefined;
+});
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The text blocks of the last user message of a request, as the model reads them. */
+function lastUserTexts(body: any): string[] {
+  const last = body.messages.at(-1);
+  if (typeof last.content === "string") return [last.content];
+  return last.content.filter((b: any) => b.type === "text").map((b: any) => b.text);
+}
+
+describe.skipIf(!hasScript)("the prompt editor in a pseudo-terminal", () => {
+  it("a bracketed paste of 4 lines is one prompt and one request", async () => {
+    fx.mock.enqueue(reply.text("Got all four lines."));
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("\x1b[200~alpha\r\nbeta\ngamma\rdelta\x1b[201~");
+    at = await pty.waitFor("delta", { from: at });
+    // Nothing is sent until Enter.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fx.mock.requests).toHaveLength(0);
+    pty.type("\r");
+    at = await pty.waitFor("Got all four lines.", { from: at });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fx.mock.requests).toHaveLength(1);
+    expect(lastUserTexts(fx.mock.requests[0].body)).toEqual(["alpha\nbeta\ngamma\ndelta"]);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("\\ + Enter and Shift+Enter insert newlines; Ctrl-A, Ctrl-W, Ctrl-U and history edit the prompt", async () => {
+    fx.mock.enqueue(reply.text("first answer"), reply.text("second answer"), reply.text("third answer"));
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    // `\` Enter, then kitty's Shift+Enter (CSI 13;2u), then Enter sends.
+    pty.type("one\\\rtwo\x1b[13;2uthree\r");
+    at = await pty.waitFor("first answer", { from: at });
+    expect(lastUserTexts(fx.mock.requests[0].body)).toEqual(["one\ntwo\nthree"]);
+    at = await pty.waitFor("> ", { from: at });
+    // Ctrl-W deletes "world", Ctrl-A goes home, text typed there lands first.
+    pty.type("hello world\x17\x01say ");
+    pty.type("\r");
+    at = await pty.waitFor("second answer", { from: at });
+    expect(lastUserTexts(fx.mock.requests[1].body).at(-1)).toBe("say hello ");
+    at = await pty.waitFor("> ", { from: at });
+    // Ctrl-U clears; Up recalls the previous prompt.
+    pty.type("junk\x15\x1b[A\r");
+    at = await pty.waitFor("third answer", { from: at });
+    expect(lastUserTexts(fx.mock.requests[2].body).at(-1)).toBe("say hello ");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("Ctrl-D with text typed deletes; on an empty prompt it exits", async () => {
+    pty = startPty([], fx.env, fx.work.path);
+    await pty.waitFor("> ");
+    pty.type("abc\x01\x04");
+    await new Promise((r) => setTimeout(r, 300));
+    pty.type("\x05\x15\x04");
+    expect(await pty.exited).toBe(0);
+    expect(fx.mock.requests).toHaveLength(0);
+  });
+});
+
+describe.skipIf(!hasScript)("interrupts, retries and permission questions in a pseudo-terminal", () => {
+  it("Ctrl-C before the first token: the next prompt is its own text and the history carries the mark", async () => {
+    fx.mock.enqueue(reply.text("this never arrives in time", { delayMs: 3_000 }), reply.text("fresh answer"));
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("first prompt\r");
+    // The status line shows from Enter, before any token.
+    at = await pty.waitFor(/Thinking… · \d+\.\ds/, { from: at });
+    await until(() => fx.mock.requests.length === 1);
+    pty.type("\x03");
+    at = await pty.waitFor("Interrupted by user", { from: at });
+    at = await pty.waitFor("> ", { from: at });
+    pty.type("second prompt\r");
+    at = await pty.waitFor("fresh answer", { from: at });
+    expect(fx.mock.requests).toHaveLength(2);
+    expect(lastUserTexts(fx.mock.requests[1].body)).toEqual([
+      "first prompt",
+      "[Request interrupted by user]",
+      "second prompt",
+    ]);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("a retry after a 429 shows why and counts down to the next try", async () => {
+    fx.mock.enqueue(reply.error(429, { headers: { "retry-after": "3" } }), reply.text("after the wait"));
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("hello\r");
+    const first = await pty.waitFor(/rate limited \(429\).*retrying in [23]s/, { from: at });
+    await pty.waitFor(/retrying in 1s/, { from: first });
+    at = await pty.waitFor("after the wait", { from: at, timeoutMs: 15_000 });
+    expect(fx.mock.requests).toHaveLength(2);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("Esc at a permission question ends the turn: nothing runs, no denial, no second model call", async () => {
+    fx.mock.enqueue(reply.toolCalls([{ name: "Bash", input: { command: "touch never-made.txt" } }]));
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("make a file\r");
+    at = await pty.waitFor("Allow Bash(touch never-made.txt)?", { from: at });
+    pty.type("\x1b");
+    at = await pty.waitFor("Interrupted by user", { from: at });
+    await pty.waitFor("> ", { from: at });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(fx.mock.requests).toHaveLength(1);
+    expect(existsSync(join(fx.work.path, "never-made.txt"))).toBe(false);
+    expect(pty.output()).not.toContain("denied");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("n at a permission question denies once (said once), and the model hears it", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "touch no-thanks.txt" } }]),
+      reply.text("Understood, not touching it."),
+    );
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("make a file\r");
+    at = await pty.waitFor("Allow Bash(touch no-thanks.txt)?", { from: at });
+    pty.type("n");
+    at = await pty.waitFor("Understood, not touching it.", { from: at });
+    expect(pty.output().match(/denied/g)).toHaveLength(1);
+    expect(existsSync(join(fx.work.path, "no-thanks.txt"))).toBe(false);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("a at a permission question adds the Bash prefix rule: the same command again is not asked", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "touch one.txt" } }]),
+      reply.toolCalls([{ name: "Bash", input: { command: "touch two.txt" } }]),
+      reply.text("Made both."),
+    );
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("make files\r");
+    at = await pty.waitFor("a always: Bash(touch:*)", { from: at });
+    pty.type("a");
+    at = await pty.waitFor("Made both.", { from: at });
+    expect(pty.output().match(/Allow Bash/g)).toHaveLength(1);
+    expect(existsSync(join(fx.work.path, "two.txt"))).toBe(true);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+});
