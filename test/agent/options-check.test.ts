@@ -65,9 +65,9 @@ describe("options Goat does not implement fail loudly", () => {
   });
 
   it("a refused Claude Agent SDK option throws naming it, before any model call", () => {
-    const error = refusal({ sandbox: { enabled: true } });
-    expect(error.option).toBe("sandbox");
-    expect(error.message).toMatch(/^Option "sandbox" of the Claude Agent SDK is not supported by Goat: /);
+    const error = refusal({ plugins: [] });
+    expect(error.option).toBe("plugins");
+    expect(error.message).toMatch(/^Option "plugins" of the Claude Agent SDK is not supported by Goat: /);
     expect(mock.requests).toHaveLength(0);
   });
 
