@@ -71,104 +71,131 @@ function userEnv(): NodeJS.ProcessEnv {
   };
 }
 
-describe("the packed package", () => {
-  it("ships the built library, the bin, the licence and the changelog, and no tests or sources", () => {
-    const listing = JSON.parse(
-      readFileSync(join(consumer, "node_modules", PACKAGE_NAME, "package.json"), "utf8"),
-    );
-    expect(listing.private).toBeUndefined();
-    expect(listing.license).toBeTruthy();
-    const installed = join(consumer, "node_modules", PACKAGE_NAME);
-    const files = readdirSync(installed, { recursive: true }) as string[];
-    expect(files).toContain("LICENSE");
-    expect(files).toContain("CHANGELOG.md");
-    expect(files).toContain(join("dist", "index.js"));
-    expect(files).toContain(join("dist", "index.d.ts"));
-    expect(files).toContain(join("dist", "bin", "goat.js"));
-    expect(files.filter((f) => f.startsWith("src") || f.startsWith("test"))).toEqual([]);
-    // Source maps must not point at sources the package does not ship.
-    for (const map of files.filter((f) => f.endsWith(".map"))) {
-      const parsed = JSON.parse(readFileSync(join(installed, map), "utf8"));
-      expect(parsed.sourcesContent?.length, `${map} carries its sources`).toBe(parsed.sources.length);
-    }
-  });
+// Each step starts node, tsc or npm on the packed package: seconds each, more on a loaded machine.
+const STEP_TIMEOUT = 120_000;
 
-  it("imports and runs a query() against a provider", async () => {
-    mock.enqueue(reply.text("hello from the packed package"));
-    const script = join(consumer, "run-query.mjs");
-    writeFileSync(
-      script,
-      `import { query } from ${JSON.stringify(PACKAGE_NAME)};
+describe("the packed package", () => {
+  it(
+    "ships the built library, the bin, the licence and the changelog, and no tests or sources",
+    () => {
+      const listing = JSON.parse(
+        readFileSync(join(consumer, "node_modules", PACKAGE_NAME, "package.json"), "utf8"),
+      );
+      expect(listing.private).toBeUndefined();
+      expect(listing.license).toBeTruthy();
+      const installed = join(consumer, "node_modules", PACKAGE_NAME);
+      const files = readdirSync(installed, { recursive: true }) as string[];
+      expect(files).toContain("LICENSE");
+      expect(files).toContain("CHANGELOG.md");
+      expect(files).toContain(join("dist", "index.js"));
+      expect(files).toContain(join("dist", "index.d.ts"));
+      expect(files).toContain(join("dist", "bin", "goat.js"));
+      expect(files.filter((f) => f.startsWith("src") || f.startsWith("test"))).toEqual([]);
+      // Source maps must not point at sources the package does not ship.
+      for (const map of files.filter((f) => f.endsWith(".map"))) {
+        const parsed = JSON.parse(readFileSync(join(installed, map), "utf8"));
+        expect(parsed.sourcesContent?.length, `${map} carries its sources`).toBe(parsed.sources.length);
+      }
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "imports and runs a query() against a provider",
+    async () => {
+      mock.enqueue(reply.text("hello from the packed package"));
+      const script = join(consumer, "run-query.mjs");
+      writeFileSync(
+        script,
+        `import { query } from ${JSON.stringify(PACKAGE_NAME)};
 for await (const message of query({ prompt: "hi", options: { model: "anthropic/claude-sonnet-4-5", persistSession: false } })) {
   if (message.type === "result") console.log(JSON.stringify({ subtype: message.subtype, result: message.result }));
 }
 `,
-    );
-    const { stdout } = await run(process.execPath, [script], { cwd: consumer, env: userEnv() });
-    expect(JSON.parse(stdout.trim())).toEqual({
-      subtype: "success",
-      result: "hello from the packed package",
-    });
-  });
+      );
+      const { stdout } = await run(process.execPath, [script], { cwd: consumer, env: userEnv() });
+      expect(JSON.parse(stdout.trim())).toEqual({
+        subtype: "success",
+        result: "hello from the packed package",
+      });
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("puts a working `goat` on the PATH of the project", async () => {
-    const goat = join(consumer, "node_modules/.bin/goat");
-    const version = await run(goat, ["--version"], { cwd: consumer, env: userEnv() });
-    expect(version.stdout).toMatch(/\d+\.\d+\.\d+/);
-    mock.enqueue(reply.text("printed by the packed bin"));
-    const printed = await run(goat, ["-p", "hi"], { cwd: consumer, env: userEnv() });
-    expect(printed.stdout.trim()).toBe("printed by the packed bin");
-  });
+  it(
+    "puts a working `goat` on the PATH of the project",
+    async () => {
+      const goat = join(consumer, "node_modules/.bin/goat");
+      const version = await run(goat, ["--version"], { cwd: consumer, env: userEnv() });
+      expect(version.stdout).toMatch(/\d+\.\d+\.\d+/);
+      mock.enqueue(reply.text("printed by the packed bin"));
+      const printed = await run(goat, ["-p", "hi"], { cwd: consumer, env: userEnv() });
+      expect(printed.stdout.trim()).toBe("printed by the packed bin");
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("type-checks every TypeScript sample in the README against the packed types", async () => {
-    const samples = readmeTypeScriptSamples(readFileSync(join(ROOT, "README.md"), "utf8"), PACKAGE_NAME);
-    expect(samples.length).toBeGreaterThanOrEqual(5);
-    const dir = join(consumer, "readme");
-    mkdirSync(dir);
-    samples.forEach((sample, i) => {
-      writeFileSync(join(dir, `sample-${i + 1}-line-${sample.line}.ts`), sample.source);
-    });
-    writeFileSync(
-      join(consumer, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ["node"],
-          typeRoots: [join(ROOT, "node_modules/@types")],
-        },
-        include: ["readme/*.ts"],
-      }),
-    );
-    const result = await run(BIN("tsc"), ["-p", consumer], { cwd: consumer }).then(
-      () => "",
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    );
-    expect(result, "README samples that do not compile (file names carry the README line)").toBe("");
-  });
+  it(
+    "type-checks every TypeScript sample in the README against the packed types",
+    async () => {
+      const samples = readmeTypeScriptSamples(readFileSync(join(ROOT, "README.md"), "utf8"), PACKAGE_NAME);
+      expect(samples.length).toBeGreaterThanOrEqual(5);
+      const dir = join(consumer, "readme");
+      mkdirSync(dir);
+      samples.forEach((sample, i) => {
+        writeFileSync(join(dir, `sample-${i + 1}-line-${sample.line}.ts`), sample.source);
+      });
+      writeFileSync(
+        join(consumer, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ["node"],
+            typeRoots: [join(ROOT, "node_modules/@types")],
+          },
+          include: ["readme/*.ts"],
+        }),
+      );
+      const result = await run(BIN("tsc"), ["-p", consumer], { cwd: consumer }).then(
+        () => "",
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      expect(result, "README samples that do not compile (file names carry the README line)").toBe("");
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("passes publint", async () => {
-    const { publint } = await import("publint");
-    const { messages } = await publint({
-      pkgDir: join(consumer, "node_modules", PACKAGE_NAME),
-      level: "warning",
-    });
-    expect(messages.map((m) => `${m.type} ${m.code} ${JSON.stringify(m.args)}`)).toEqual([]);
-  });
+  it(
+    "passes publint",
+    async () => {
+      const { publint } = await import("publint");
+      const { messages } = await publint({
+        pkgDir: join(consumer, "node_modules", PACKAGE_NAME),
+        level: "warning",
+      });
+      expect(messages.map((m) => `${m.type} ${m.code} ${JSON.stringify(m.args)}`)).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("passes Are the Types Wrong for an ES-module-only package", async () => {
-    // The package is ES modules only (Node 20+): the esm-only profile leaves out the CommonJS
-    // resolutions, and the exit code says whether anything the profile checks is wrong.
-    const outcome = await run(BIN("attw"), [tarball, "--profile", "esm-only", "--no-color", "--no-emoji"], {
-      cwd: work,
-    }).then(
-      () => "",
-      (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
-    );
-    expect(outcome).toBe("");
-  });
+  it(
+    "passes Are the Types Wrong for an ES-module-only package",
+    async () => {
+      // The package is ES modules only (Node 20+): the esm-only profile leaves out the CommonJS
+      // resolutions, and the exit code says whether anything the profile checks is wrong.
+      const outcome = await run(BIN("attw"), [tarball, "--profile", "esm-only", "--no-color", "--no-emoji"], {
+        cwd: work,
+      }).then(
+        () => "",
+        (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
+      );
+      expect(outcome).toBe("");
+    },
+    STEP_TIMEOUT,
+  );
 });
