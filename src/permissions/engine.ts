@@ -52,7 +52,7 @@ export interface PermissionEngine {
   /** Applies updates ("always allow"); throws PermissionRuleError for a rule that cannot be parsed. */
   applyUpdates(updates: PermissionUpdate[]): void;
   /** Updates that would let this call through from now on, e.g. `Bash(npm run test:*)`. */
-  suggestionsFor(toolName: string, input: Record<string, unknown>): PermissionUpdate[];
+  suggestionsFor(toolName: string, input: Record<string, unknown>): Promise<PermissionUpdate[]>;
   /** The rules in force (configuration and session), for display. */
   readonly rules: readonly PermissionRule[];
   /** The directories file tools may touch (real paths), working directory first. */
@@ -99,15 +99,16 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     }
   };
 
-  const factsFor = (toolName: string, input: Record<string, unknown>): CallFacts => {
+  const factsFor = async (toolName: string, input: Record<string, unknown>): Promise<CallFacts> => {
     const paths = toolPaths(toolName, input, cwd);
     const facts: CallFacts = { toolName, input, paths, inScope: true };
     if (paths) facts.inScope = firstOutsideScope(paths, scopeDirs()) === undefined;
     if (toolName === "Bash") {
       const command = input.command;
+      // The grammar loads on the first Bash call; after that the analysis is synchronous.
       facts.bash =
         typeof command === "string"
-          ? splitBashCommand(command)
+          ? await splitBashCommand(command)
           : { ok: false, reason: "command is not a string" };
     }
     return facts;
@@ -118,7 +119,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (hook?.behavior === "deny") {
       return deny(hook.reason ?? `A PreToolUse hook denied ${toolName}.`, "hook");
     }
-    const facts = factsFor(toolName, input);
+    const facts = await factsFor(toolName, input);
     const verdict = matchRules(rules, facts);
     if (verdict.behavior === "deny") {
       const message = `Permission to use ${describeCall(facts)} was denied by the rule ${verdict.rule.text}.`;
@@ -189,8 +190,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     decide,
     setMode,
     applyUpdates,
-    suggestionsFor: (toolName, input) => {
-      const facts = factsFor(toolName, input);
+    suggestionsFor: async (toolName, input) => {
+      const facts = await factsFor(toolName, input);
       return suggestUpdates(facts, facts.paths ? firstOutsideScope(facts.paths, scopeDirs()) : undefined);
     },
   };
