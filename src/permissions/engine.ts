@@ -7,12 +7,13 @@
  */
 import { resolveToolPath } from "../tools/paths.js";
 import { splitBashCommand } from "./bash-split.js";
-import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage } from "./modes.js";
+import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage, protectedWrite } from "./modes.js";
 import { firstOutsideScope, toolPaths } from "./path-scope.js";
 import { type CallFacts, matchRules } from "./rule-match.js";
 import type { PermissionRule, RuleContext } from "./rule-parse.js";
 import { applyDirectoryUpdate, applyRuleUpdate, compileRuleLists, type RuleLists } from "./rule-set.js";
 import { describeSuggestions, suggestUpdates } from "./suggestions.js";
+import { isFileEditTool } from "./tool-kinds.js";
 import type {
   CanUseTool,
   DecisionReason,
@@ -133,29 +134,39 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (hook?.behavior === "ask") {
       return ask(req, facts, `a PreToolUse hook asked for approval${hook.reason ? `: ${hook.reason}` : ""}`);
     }
+    // A bare `Write`/`Edit` rule does not cover protected files (.git/, settings, shell start-up files).
+    const guarded =
+      verdict.behavior === "allow" &&
+      verdict.rule.specifier === undefined &&
+      isFileEditTool(toolName) &&
+      mode !== "bypassPermissions"
+        ? protectedWrite(facts.paths ?? [])
+        : undefined;
+    if (guarded) return ask(req, facts, guarded.why, { protectedPath: guarded.path });
     if (verdict.behavior === "allow")
       return { behavior: "allow", input, rule: verdict.rule.text, reason: "rule" };
     const modeCtx: ModeContext = { mode, cwd, scopeDirs: scopeDirs() };
     const partRules = verdict.behavior === "none" ? verdict.partRules : undefined;
     const byMode = decideByMode(modeCtx, facts, req.sideEffect, partRules);
     if (byMode.behavior === "allow") return { behavior: "allow", input, reason: byMode.reason };
-    return ask(
-      req,
-      facts,
-      byMode.why,
-      byMode.blockedPath,
-      partRules?.map((r) => r !== undefined),
-    );
+    return ask(req, facts, byMode.why, {
+      blockedPath: byMode.blockedPath,
+      protectedPath: byMode.protectedPath,
+      partAllowed: partRules?.map((r) => r !== undefined),
+    });
   };
 
   const ask = async (
     req: PermissionRequest,
     facts: CallFacts,
     why: string,
-    blockedPath?: string,
-    partAllowed?: boolean[],
+    about: { blockedPath?: string; protectedPath?: string; partAllowed?: boolean[] } = {},
   ): Promise<PermissionDecision> => {
-    const suggestions = suggestUpdates(facts, blockedPath, partAllowed);
+    const { blockedPath, protectedPath, partAllowed } = about;
+    // For a protected file the only lasting answer is a rule naming that file.
+    const suggestions = protectedPath
+      ? [protectedFileRule(protectedPath)]
+      : suggestUpdates(facts, blockedPath, partAllowed);
     const what = describeCall(facts);
     if (mode === "dontAsk") {
       return deny(
@@ -251,6 +262,15 @@ async function askCallback(
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+function protectedFileRule(file: string): PermissionUpdate {
+  return {
+    type: "addRules",
+    rules: [{ toolName: "Edit", ruleContent: `/${file}` }],
+    behavior: "allow",
+    destination: "session",
+  };
 }
 
 function deny(message: string, reason: DecisionReason): PermissionDecision & { behavior: "deny" } {

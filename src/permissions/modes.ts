@@ -12,7 +12,8 @@ import path from "node:path";
 import type { SimpleCommand } from "./bash-split.js";
 import { type CommandEffects, commandEffects, isReadOnlyCommand } from "./command-effects.js";
 import { gitRepositoryProblem } from "./git-commands.js";
-import { firstOutsideScope, isInsideDir, resolvePath } from "./path-scope.js";
+import { firstOutsideScope, isInsideDir, type ResolvedPath, resolvePath } from "./path-scope.js";
+import { protectedPathReason } from "./protected-paths.js";
 import type { CallFacts } from "./rule-match.js";
 import type { PermissionRule } from "./rule-parse.js";
 import { isFileEditTool, isFileReadTool } from "./tool-kinds.js";
@@ -21,7 +22,7 @@ import type { DecisionReason, PermissionMode, PermissionRequest } from "./types.
 /** The mode's verdict: allow (with why), or ask with a reason in words and maybe the blocking path. */
 export type ModeVerdict =
   | { behavior: "allow"; reason: DecisionReason }
-  | { behavior: "ask"; why: string; blockedPath?: string };
+  | { behavior: "ask"; why: string; blockedPath?: string; protectedPath?: string };
 
 /** Where a mode looks: the real paths of the working directory and the additional directories. */
 export interface ModeContext {
@@ -71,6 +72,8 @@ export function decideByMode(
     if (outside !== undefined) {
       return { behavior: "ask", why: `${outside} is outside the allowed directories`, blockedPath: outside };
     }
+    const guarded = protectedWrite(facts.paths ?? []);
+    if (guarded) return { behavior: "ask", why: guarded.why, protectedPath: guarded.path };
     if (ctx.mode === "acceptEdits") return { behavior: "allow", reason: "mode" };
     return { behavior: "ask", why: "file edits need approval in this mode" };
   }
@@ -132,6 +135,10 @@ function judgeEffects(
         blockedPath: outside,
       };
   }
+  for (const p of writes) {
+    const guarded = protectedWrite([resolvePath(p, base)]);
+    if (guarded) return { behavior: "ask", why: `writes ${guarded.path}: ${guarded.why}` };
+  }
   if (effects.git) {
     const problem = gitRepositoryProblem(base, ctx.scopeDirs);
     if (problem) return { behavior: "ask", why: `runs git, and ${problem}` };
@@ -148,6 +155,15 @@ function outsideScope(ctx: ModeContext, p: string, base: string): string | undef
   // /proc/self/… means the shell's process there, not ours: resolving it here would judge the wrong place.
   if (isInsideDir(resolved.lexical, "/proc") || isInsideDir(resolved.real, "/proc")) return resolved.lexical;
   return firstOutsideScope([resolved], ctx.scopeDirs);
+}
+
+/** The first path a write would need approval for even in acceptEdits (protected-paths), with why. */
+export function protectedWrite(paths: readonly ResolvedPath[]): { path: string; why: string } | undefined {
+  for (const p of paths) {
+    const reason = protectedPathReason(p);
+    if (reason) return { path: p.real, why: `${p.real} is protected (${reason}), so writing it always asks` };
+  }
+  return undefined;
 }
 
 /** Where `cp`/`mv` sources land: inside the target when it is an existing directory, else the target. */

@@ -180,7 +180,11 @@ describe("asks in default and acceptEdits", () => {
 
 describe("writes", () => {
   it("a write in scope asks in default and runs in acceptEdits", async () => {
-    for (const command of ["echo hi > notes.txt", "mkdir -p build && touch build/x", "sed -i 's/a/b/' src/a.ts"]) {
+    for (const command of [
+      "echo hi > notes.txt",
+      "mkdir -p build && touch build/x",
+      "sed -i 's/a/b/' src/a.ts",
+    ]) {
       expect(await decide(command), command).toBe("ask");
       expect(await decide(command, "acceptEdits"), command).toBe("allow");
     }
