@@ -1,10 +1,33 @@
 /**
- * Splits a shell command line into the simple commands it would run, so each can be checked on its
- * own: `&&`, `||`, `;`, `|`, `&`, newlines, subshells `( )`, command substitution `$( )` and
- * backticks, and process substitution `<( )`. A small quote-aware tokenizer, not a shell: anything
- * it cannot follow (an unclosed quote, a stray parenthesis) is reported as unparseable so the caller
- * can refuse to auto-allow it.
+ * Reads a bash command line into the simple commands it would run, with a real bash grammar (see
+ * shell-parser): `&&`, `||`, `;`, `|`, `&`, subshells, groups, loops, functions, and the commands
+ * hidden inside `$( )`, backticks, `<( )`, `${x:-$(…)}` and unquoted heredoc bodies. Each word is
+ * reduced to the literal string the shell would pass, or marked as something the shell expands
+ * (variables, globs, braces, `~user`, `$'…'`, arithmetic), so the permission layer can tell a line
+ * it understands from one it does not. Anything the grammar cannot read, or reads with an error, is
+ * reported as unparseable; constructs that may run code no rule can see (arithmetic on variables,
+ * `[[ ]]`, `${!x}`) make the whole line opaque.
  */
+import { loadShellParser, parseShell, type ShellNode } from "./shell-parser.js";
+import {
+  arithmeticHazard,
+  expansionHazard,
+  literalWord,
+  type ShellWord,
+  WordBuilder,
+  type WordSink,
+} from "./shell-words.js";
+
+export type { ShellWord } from "./shell-words.js";
+
+/** A redirection of a simple command (or of a compound one, then on a command with no words). */
+export interface ShellRedirect {
+  /** `>`, `>>`, `&>`, `>|`, `<`, `>&`, `<<`, `<<<`… */
+  op: string;
+  /** `read` and `write` name a file in `target`; `dup`/`close` copy or close a descriptor; `input` is a heredoc or here-string. */
+  kind: "read" | "write" | "dup" | "close" | "input";
+  target?: ShellWord;
+}
 
 /** One simple command, e.g. `FOO=1 git log -n 3 > out.txt`. */
 export interface SimpleCommand {
@@ -12,261 +35,435 @@ export interface SimpleCommand {
   text: string;
   /** `text` without leading `VAR=value` assignments: `git log -n 3`. */
   commandText: string;
-  /** Unquoted words without leading assignments: `["git", "log", "-n", "3"]`. */
+  /** Word values without leading assignments: `["git", "log", "-n", "3"]`. */
   argv: string[];
-  /** Files written by `>`, `>>`, `&>`, `>|` or `<>` (not `/dev/null`, not `2>&1`-style fd copies). */
+  /** Files written by `>`, `>>`, `&>`, `>|`, `<>` or `>&file` (not `/dev/null`, not `2>&1`-style fd copies). */
   writtenFiles: string[];
+  /** The program and its arguments. */
+  words: ShellWord[];
+  /** Leading `VAR=value` assignments (a command may be only these). */
+  assignments: ShellWord[];
+  redirects: ShellRedirect[];
+  /** True for the `cd DIR` that opens a line (`cd DIR && …`): later commands' paths are relative to DIR. */
+  leadingCd?: boolean;
+  /** The literal directory a leading `cd` moved to, for the commands after it. */
+  cdTarget?: string;
+  /** Why this command cannot be vouched for by analysis even if its program is known (a rule still may). */
+  unproven?: string;
 }
 
-/** The outcome of splitting: the commands, or why the line could not be followed. */
-export type BashSplit = { ok: true; commands: SimpleCommand[] } | { ok: false; reason: string };
+/** The outcome of reading a line: its commands, or why it could not be read. */
+export type BashSplit =
+  | {
+      ok: true;
+      commands: SimpleCommand[];
+      /** A construct that may run code no part shows (arithmetic on variables, `[[ ]]`, `${!x}`): only a bare `Bash` rule allows it. */
+      opaque?: string;
+      /** A construct the analysis does not vouch for (loops, functions, `case`): rules may still allow each part. */
+      construct?: string;
+      /** Some command changes the directory (other than a leading `cd DIR &&`): relative paths cannot be judged. */
+      changesDirectory?: true;
+    }
+  | { ok: false; reason: string };
 
-class ShellSyntaxError extends Error {}
-
-interface Word {
-  raw: string;
-  value: string;
-}
-
-interface Builder {
-  words: Word[];
-  redirects: Array<{ op: string; target: string }>;
-}
-
-interface Cursor {
-  s: string;
-  i: number;
-  /** Heredoc delimiters whose bodies start after the next newline. */
-  heredocs: Array<{ delimiter: string; stripTabs: boolean }>;
-}
-
-/** Words that start or end a compound command; they are not the command being run. */
-const LEADING_KEYWORDS = new Set(["!", "{", "then", "do", "else", "elif", "if", "while", "until"]);
-const CLOSING_KEYWORDS = new Set(["}", "fi", "done", "esac"]);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+/** The longest line analysed; a longer one is reported as unparseable (it is not a command anyone types). */
+export const MAX_ANALYSED_LENGTH = 64 * 1024;
 
 /**
- * Splits `command` into simple commands, nested ones (subshells, substitutions) included.
- * @example splitBashCommand('npm test && echo "a && b"') // two commands: `npm test`, `echo "a && b"`
+ * Reads `command` into simple commands, nested ones (subshells, substitutions, loop bodies) included.
+ * Loads the grammar on first use.
+ * @example await splitBashCommand('npm test && echo "a && b"') // two commands: `npm test`, `echo "a && b"`
  */
-export function splitBashCommand(command: string): BashSplit {
-  const out: SimpleCommand[] = [];
-  const cursor: Cursor = { s: command, i: 0, heredocs: [] };
-  try {
-    parseSequence(cursor, null, out);
-  } catch (err) {
-    if (err instanceof ShellSyntaxError) return { ok: false, reason: err.message };
-    throw err;
-  }
-  return { ok: true, commands: out };
+export async function splitBashCommand(command: string): Promise<BashSplit> {
+  await loadShellParser();
+  return splitLoaded(command);
 }
 
-function parseSequence(p: Cursor, closer: ")" | "`" | null, out: SimpleCommand[]): void {
-  const s = p.s;
-  let cur: Builder = { words: [], redirects: [] };
-  let word: Word | null = null;
-  let pendingOp: string | null = null;
+/** `splitBashCommand` once the grammar is loaded (see shell-parser's `loadShellParser`). */
+export function splitLoaded(command: string): BashSplit {
+  if (command.includes("\0")) return { ok: false, reason: "the command contains a NUL byte" };
+  if (command.length > MAX_ANALYSED_LENGTH)
+    return { ok: false, reason: "the command is too long to analyse" };
+  const root = parseShell(command);
+  const problem = syntaxProblem(root, command);
+  if (problem) return { ok: false, reason: problem };
+  const walker = new Walker();
+  walker.leadingCd = findLeadingCd(root);
+  walker.statements(root);
+  const result: BashSplit = { ok: true, commands: walker.commands };
+  if (walker.opaque) result.opaque = walker.opaque;
+  if (walker.construct) result.construct = walker.construct;
+  const cd = walker.commands.find((c) => c.leadingCd);
+  const target = cd?.words[1];
+  if (target?.literal) {
+    for (const cmd of walker.commands) if (cmd !== cd) cmd.cdTarget = target.value;
+  }
+  // Any other change of directory leaves later relative paths pointing somewhere the analysis cannot see.
+  if (walker.commands.some((c) => c !== cd && changesDirectory(c)) || (cd && !target?.literal)) {
+    result.changesDirectory = true;
+  }
+  return result;
+}
 
-  const append = (raw: string, value = raw) => {
-    word ??= { raw: "", value: "" };
-    word.raw += raw;
-    word.value += value;
-  };
-  const endWord = () => {
-    if (word === null) return;
-    if (pendingOp !== null) {
-      cur.redirects.push({ op: pendingOp, target: word.value });
-      if (pendingOp === "<<" || pendingOp === "<<-") {
-        p.heredocs.push({ delimiter: word.value, stripTabs: pendingOp === "<<-" });
-      }
-      pendingOp = null;
-    } else cur.words.push(word);
-    word = null;
-  };
-  const endCommand = () => {
-    endWord();
-    if (pendingOp !== null) throw new ShellSyntaxError(`'${pendingOp}' without a target`);
-    const done = finishCommand(cur);
-    if (done) out.push(done);
-    cur = { words: [], redirects: [] };
-  };
+/** Statement-level punctuation the walker passes over (substitution delimiters included). */
+// biome-ignore format: a word list reads better packed
+const SEPARATORS = new Set([
+  "&&", "||", ";", "&", "|", "|&", "(", ")", "{", "}", "!", "\n", "$(", "`", "<(", ">(",
+]);
+/** Compound statements whose parts are analysed but which the analysis does not vouch for as a whole. */
+const CONSTRUCTS: Record<string, string> = {
+  for_statement: "a for loop",
+  c_style_for_statement: "a for loop",
+  while_statement: "a while loop",
+  if_statement: "an if statement",
+  case_statement: "a case statement",
+  function_definition: "a function definition",
+};
+/** Keywords and clause punctuation inside constructs. */
+// biome-ignore format: a word list reads better packed
+const CONSTRUCT_TOKENS = new Set([
+  "if", "then", "elif", "else", "fi", "for", "in", "do", "done", "while", "until", "case", "esac", ";;", ";&",
+  ";;&", "function", "select", "((", "))",
+]);
 
-  while (p.i < s.length) {
-    const c = s[p.i];
-    const next = s[p.i + 1];
-    if (closer !== null && c === closer) {
-      endCommand();
-      p.i++;
+/** Finds what makes a tree unreadable: an error or made-up node, or text the tree does not account for. */
+function syntaxProblem(root: ShellNode, text: string): string | undefined {
+  let pos = 0;
+  let problem: string | undefined;
+  const visit = (node: ShellNode): void => {
+    if (problem) return;
+    if (node.type === "ERROR" || node.missing) {
+      problem = `syntax error near ${JSON.stringify(node.text.slice(0, 40) || text.slice(node.start, node.start + 20))}`;
       return;
     }
-    if (c === " " || c === "\t") {
-      endWord();
-      p.i++;
-    } else if (c === "\\") {
-      if (next === "\n") p.i += 2;
-      else {
-        append(c + (next ?? ""), next ?? "");
-        p.i += 2;
-      }
-    } else if (c === "\n") {
-      endCommand();
-      p.i++;
-      skipHeredocBodies(p);
-    } else if (c === ";") {
-      endCommand();
-      p.i += next === ";" ? 2 : 1;
-    } else if (c === "&" && next === ">") {
-      endWord();
-      p.i += s[p.i + 2] === ">" ? 3 : 2;
-      pendingOp = "&>";
-    } else if (c === "&" || c === "|") {
-      endCommand();
-      p.i += next === "&" || next === "|" ? 2 : 1;
-    } else if ((c === "<" || c === ">") && next === "(") {
-      const start = p.i;
-      p.i += 2;
-      parseSequence(p, ")", out);
-      append(s.slice(start, p.i));
-    } else if (c === "<" || c === ">") {
-      // A word made only of digits right before the operator is a file descriptor, not an argument.
-      if (word !== null && /^\d+$/.test((word as Word).raw)) word = null;
-      else endWord();
-      pendingOp = readRedirectOperator(p);
-    } else if (c === "'") {
-      const end = s.indexOf("'", p.i + 1);
-      if (end === -1) throw new ShellSyntaxError("unclosed single quote");
-      append(s.slice(p.i, end + 1), s.slice(p.i + 1, end));
-      p.i = end + 1;
-    } else if (c === '"') {
-      const start = p.i;
-      const value = readDoubleQuoted(p, out);
-      append(s.slice(start, p.i), value);
-    } else if (c === "`" || (c === "$" && next === "(")) {
-      const start = p.i;
-      readSubstitution(p, out);
-      append(s.slice(start, p.i));
-    } else if (c === "$" && next === "{") {
-      const end = s.indexOf("}", p.i);
-      if (end === -1) throw new ShellSyntaxError("unclosed ${");
-      append(s.slice(p.i, end + 1));
-      p.i = end + 1;
-    } else if (c === "(") {
-      if (word !== null && (word as Word).raw.endsWith("=")) {
-        const end = s.indexOf(")", p.i);
-        if (end === -1) throw new ShellSyntaxError("unclosed array assignment");
-        append(s.slice(p.i, end + 1));
-        p.i = end + 1;
-      } else if (word === null && cur.words.length === 0) {
-        p.i++;
-        parseSequence(p, ")", out);
-      } else throw new ShellSyntaxError("unexpected '('");
-    } else if (c === ")") {
-      throw new ShellSyntaxError("unexpected ')'");
-    } else if (c === "#" && word === null) {
-      const end = s.indexOf("\n", p.i);
-      p.i = end === -1 ? s.length : end;
-    } else {
-      append(c);
-      p.i++;
+    // Leaves (and heredoc bodies, whose plain text has no node) must tile the line with only blanks between.
+    if (node.children.length === 0 || node.type === "heredoc_body") {
+      if (node.start < pos) return;
+      const gap = text.slice(pos, node.start);
+      if (!/^(?:[ \t\n]|\\\n)*$/.test(gap))
+        problem = `the parser skipped ${JSON.stringify(gap.slice(0, 40))}`;
+      pos = node.end;
+      if (node.type !== "heredoc_body") return;
     }
-  }
-  if (closer !== null) throw new ShellSyntaxError(`unclosed '${closer === ")" ? "(" : "`"}'`);
-  endCommand();
-}
-
-function readRedirectOperator(p: Cursor): string {
-  const rest = p.s.slice(p.i, p.i + 3);
-  for (const op of ["<<<", "<<-", ">>", ">|", ">&", "<<", "<>", "<&", ">", "<"]) {
-    if (rest.startsWith(op)) {
-      p.i += op.length;
-      return op;
-    }
-  }
-  throw new ShellSyntaxError("bad redirection");
-}
-
-/** Reads `"…"` starting at the opening quote; returns the unquoted value. */
-function readDoubleQuoted(p: Cursor, out: SimpleCommand[]): string {
-  const s = p.s;
-  let value = "";
-  p.i++;
-  while (p.i < s.length) {
-    const c = s[p.i];
-    if (c === '"') {
-      p.i++;
-      return value;
-    }
-    if (c === "\\" && p.i + 1 < s.length) {
-      value += '$`"\\\n'.includes(s[p.i + 1]) ? s[p.i + 1] : c + s[p.i + 1];
-      p.i += 2;
-    } else if (c === "`" || (c === "$" && s[p.i + 1] === "(")) {
-      const start = p.i;
-      readSubstitution(p, out);
-      value += s.slice(start, p.i);
-    } else {
-      value += c;
-      p.i++;
-    }
-  }
-  throw new ShellSyntaxError("unclosed double quote");
-}
-
-/** Reads `$( … )`, `$(( … ))` or a backtick substitution; the commands inside are added to `out`. */
-function readSubstitution(p: Cursor, out: SimpleCommand[]): void {
-  if (p.s[p.i] === "`") {
-    p.i++;
-    parseSequence(p, "`", out);
-    return;
-  }
-  if (p.s[p.i + 2] === "(") {
-    // Arithmetic `$(( … ))`: no commands inside (nested substitutions in it are not followed).
-    let depth = 0;
-    for (; p.i < p.s.length; p.i++) {
-      if (p.s[p.i] === "(") depth++;
-      else if (p.s[p.i] === ")" && --depth === 0) {
-        p.i++;
-        return;
-      }
-    }
-    throw new ShellSyntaxError("unclosed $((");
-  }
-  p.i += 2;
-  parseSequence(p, ")", out);
-}
-
-function skipHeredocBodies(p: Cursor): void {
-  while (p.heredocs.length > 0) {
-    const { delimiter, stripTabs } = p.heredocs.shift()!;
-    while (p.i < p.s.length) {
-      const end = p.s.indexOf("\n", p.i);
-      const line = p.s.slice(p.i, end === -1 ? p.s.length : end);
-      p.i = end === -1 ? p.s.length : end + 1;
-      if ((stripTabs ? line.replace(/^\t+/, "") : line) === delimiter) break;
-    }
-  }
-}
-
-function finishCommand(b: Builder): SimpleCommand | null {
-  let words = b.words;
-  while (words.length > 0 && LEADING_KEYWORDS.has(words[0].raw)) words = words.slice(1);
-  while (words.length > 0 && CLOSING_KEYWORDS.has(words[words.length - 1].raw)) words = words.slice(0, -1);
-  let firstCommandWord = 0;
-  while (firstCommandWord < words.length && ASSIGNMENT.test(words[firstCommandWord].raw)) firstCommandWord++;
-  const writtenFiles = b.redirects
-    .filter(({ op, target }) => isFileWrite(op, target))
-    .map(({ target }) => target);
-  const commandWords = words.slice(firstCommandWord);
-  if (commandWords.length === 0 && writtenFiles.length === 0) return null;
-  return {
-    text: words.map((w) => w.raw).join(" "),
-    commandText: commandWords.map((w) => w.raw).join(" "),
-    argv: commandWords.map((w) => w.value),
-    writtenFiles,
+    for (const child of node.children) visit(child);
   };
+  visit(root);
+  if (problem) return problem;
+  const rest = text.slice(pos);
+  if (!/^(?:[ \t\n]|\\\n)*$/.test(rest)) return `the parser skipped ${JSON.stringify(rest.slice(0, 40))}`;
+  return undefined;
 }
 
-function isFileWrite(op: string, target: string): boolean {
-  if (target === "/dev/null") return false;
-  if (op === ">&") return !/^(\d+|-)$/.test(target);
-  return op === ">" || op === ">>" || op === ">|" || op === "&>" || op === "<>";
+/**
+ * The `cd DIR` that opens the line and guards everything after it with `&&` (`cd DIR && a && b`), if
+ * any: then every later command runs in DIR or not at all, so its paths can be judged from DIR.
+ */
+function findLeadingCd(root: ShellNode): ShellNode | undefined {
+  const statements = root.children.filter((c) => c.type !== "comment" && !SEPARATORS.has(c.type));
+  if (statements.length !== 1) return undefined;
+  let node = statements[0];
+  while (node.type === "list") {
+    if (node.children[1]?.type !== "&&") return undefined;
+    node = node.children[0];
+  }
+  if (node.type !== "command" || node === statements[0]) return undefined;
+  const [name, dir] = node.children;
+  if (
+    name?.type !== "command_name" ||
+    name.text !== "cd" ||
+    dir === undefined ||
+    node.children.length !== 2
+  ) {
+    return undefined;
+  }
+  return node;
+}
+
+class Walker implements WordSink {
+  commands: SimpleCommand[] = [];
+  opaque: string | undefined;
+  construct: string | undefined;
+  leadingCd: ShellNode | undefined;
+
+  /** Walks statement-level nodes: lists, pipelines, groups, constructs, commands. */
+  statements(node: ShellNode): void {
+    for (const child of node.children) this.statement(child);
+  }
+
+  statement(node: ShellNode): void {
+    switch (node.type) {
+      case "program":
+      case "list":
+      case "pipeline":
+      case "subshell":
+      case "compound_statement":
+      case "negated_command":
+      case "do_group":
+      case "elif_clause":
+      case "else_clause":
+        this.statements(node);
+        return;
+      case "command":
+        this.command(node, []);
+        return;
+      case "redirected_statement":
+        this.redirected(node);
+        return;
+      case "variable_assignment":
+      case "variable_assignments":
+        this.command(node, []);
+        return;
+      case "declaration_command":
+      case "unset_command":
+        this.declaration(node);
+        return;
+      case "test_command":
+        this.test(node);
+        return;
+      case "comment":
+        return;
+      case "heredoc_body":
+        this.heredocBody(node);
+        return;
+    }
+    if (node.type in CONSTRUCTS) {
+      this.construct ??= CONSTRUCTS[node.type];
+      if (node.type === "c_style_for_statement") this.opaque ??= "a C-style for loop evaluates arithmetic";
+      for (const child of node.children) {
+        if (!child.named) continue;
+        if (child.type === "variable_name" || child.type === "word" || child.type === "extglob_pattern") {
+          this.word(child);
+        } else if (child.type === "case_item") {
+          for (const c of child.children) {
+            if (isStatement(c)) this.statement(c);
+            else if (c.named) this.word(c);
+          }
+        } else if (isStatement(child)) this.statement(child);
+        else this.word(child);
+      }
+      return;
+    }
+    if (SEPARATORS.has(node.type) || CONSTRUCT_TOKENS.has(node.type)) return;
+    // A statement of a kind this walker does not know: keep it as an unproven part so rules still see it.
+    this.commands.push(unknownPart(node, `\`${node.type}\` is not understood`));
+    this.nested(node);
+  }
+
+  /** `cmd > out 2>&1`, `{ …; } > log`, `cat <<EOF | wc -l …`. */
+  redirected(node: ShellNode): void {
+    const redirects: ShellRedirect[] = [];
+    let body: ShellNode | undefined;
+    const later: ShellNode[] = [];
+    for (const child of node.children) {
+      if (isRedirect(child.type)) {
+        // The grammar hangs the rest of a pipeline or list after a heredoc inside the redirect node.
+        redirects.push(...this.redirect(child, later));
+      } else if (body === undefined && isStatement(child)) body = child;
+      else if (isStatement(child)) later.push(child);
+    }
+    if (body?.type === "command") this.command(body, redirects);
+    else {
+      if (body) this.statement(body);
+      if (redirects.length > 0) this.commands.push(redirectOnly(redirects));
+    }
+    for (const stmt of later) this.statement(stmt);
+  }
+
+  command(node: ShellNode, outer: ShellRedirect[]): void {
+    const assignments: ShellWord[] = [];
+    const words: ShellWord[] = [];
+    const redirects: ShellRedirect[] = [...outer];
+    let unproven: string | undefined;
+    // A bare assignment statement (`x=1`, `a=1 b=2`) is its own node; a command holds them as children.
+    const children = node.type === "command" ? node.children : [node];
+    for (const child of children) {
+      if (child.type === "variable_assignment") assignments.push(this.assignment(child));
+      else if (child.type === "variable_assignments") {
+        for (const a of child.children)
+          if (a.type === "variable_assignment") assignments.push(this.assignment(a));
+      } else if (child.type === "command_name") words.push(this.word(child));
+      else if (isRedirect(child.type)) redirects.push(...this.redirect(child, []));
+      else if (child.type === "comment") continue;
+      else if (child.named) words.push(this.word(child));
+      else if (child.type !== "=") {
+        // A stray token (`$` before `"…"`, say): the shell reads it in ways this walker does not model.
+        words.push({ raw: child.text, value: child.text, literal: false, why: `\`${child.text}\`` });
+      }
+    }
+    if (words.some((w) => !w.literal)) unproven = firstWhy(words);
+    if (assignments.length > 0) unproven ??= "it sets variables";
+    const program = words[0]?.value;
+    if (program === "cd" && node !== this.leadingCd) {
+      unproven ??= "`cd` changes the directory later paths are relative to";
+    }
+    if (program === "let") this.opaque ??= "`let` evaluates arithmetic";
+    this.commands.push(
+      makeCommand(assignments, words, redirects, unproven, node === this.leadingCd ? true : undefined),
+    );
+  }
+
+  /** `export A=1`, `local x`, `declare -i n=…`, `unset y`. */
+  declaration(node: ShellNode): void {
+    const words: ShellWord[] = [];
+    for (const child of node.children) {
+      if (isRedirect(child.type)) continue;
+      const w = child.named ? this.word(child) : literalWord(child.text);
+      words.push(w);
+    }
+    const keyword = words[0]?.value;
+    if (keyword !== "export" && keyword !== "unset" && words.some((w) => /^-[a-zA-Z]*i/.test(w.value))) {
+      this.opaque ??= `\`${keyword} -i\` evaluates arithmetic`;
+    }
+    this.commands.push(makeCommand([], words, [], "it declares or changes shell variables"));
+  }
+
+  /** `[ … ]` and `[[ … ]]`. `[[` compares numbers by evaluating arithmetic on variables. */
+  test(node: ShellNode): void {
+    if (node.children[0]?.type === "[[") this.opaque ??= "`[[ ]]` may evaluate arithmetic on variables";
+    const words = node.text.split(/\s+/).filter(Boolean).map(literalWord);
+    this.nested(node);
+    this.commands.push(makeCommand([], words, [], "a test expression"));
+  }
+
+  assignment(node: ShellNode): ShellWord {
+    const eq = node.children.findIndex((c) => !c.named && (c.type === "=" || c.type === "+="));
+    if (node.children.slice(0, Math.max(eq, 0)).some((c) => c.type === "subscript")) {
+      this.opaque ??= "an array subscript is evaluated as arithmetic";
+    }
+    for (const value of node.children.slice(eq + 1)) {
+      if (value.type === "array") this.nested(value);
+      else if (value.named) this.word(value);
+    }
+    return { raw: node.text, value: node.text, literal: false, why: "a variable assignment" };
+  }
+
+  /** Reads one redirect; statements the grammar nests in a heredoc redirect go to `later`. */
+  redirect(node: ShellNode, later: ShellNode[]): ShellRedirect[] {
+    const op = node.children.find((c) => !c.named)?.text ?? "";
+    if (node.type === "heredoc_redirect") {
+      let body: ShellWord | undefined;
+      for (const child of node.children) {
+        if (child.type === "heredoc_body") {
+          this.heredocBody(child);
+          // An unquoted body expands `$VAR` and `$(…)` into what the command reads.
+          const expands = child.children.some((c) => c.type !== "heredoc_content");
+          body = expands
+            ? { raw: child.text, value: child.text, literal: false, why: "an expanding heredoc body" }
+            : literalWord(child.text);
+        } else if (isStatement(child)) later.push(child);
+        else if (isRedirect(child.type)) this.redirect(child, later);
+      }
+      return [{ op, kind: "input", target: body }];
+    }
+    const targetNode = node.children.filter((c) => c.named && c.type !== "file_descriptor").at(-1);
+    if (node.type === "herestring_redirect") {
+      return [{ op, kind: "input", target: targetNode && this.word(targetNode) }];
+    }
+    if (targetNode === undefined) return [{ op, kind: "close" }];
+    const target = this.word(targetNode);
+    return [{ op, kind: redirectKind(op, target), target }];
+  }
+
+  /** Unquoted heredoc bodies expand `$x`, `$(…)` and backticks: their commands are parts. */
+  heredocBody(node: ShellNode): void {
+    this.nested(node);
+  }
+
+  /** Reduces an argument node to a word, collecting the commands inside substitutions as it goes. */
+  word(node: ShellNode): ShellWord {
+    const w = new WordBuilder(this);
+    w.add(node);
+    return w.finish(node.text);
+  }
+
+  /** Walks any node for substitutions (their commands become parts) and arithmetic hazards. */
+  nested(node: ShellNode): void {
+    for (const child of node.children) {
+      if (child.type === "command_substitution" || child.type === "process_substitution") {
+        this.statements(child);
+      } else if (child.type === "arithmetic_expansion") {
+        this.opaque ??= arithmeticHazard(child);
+        this.nested(child);
+      } else if (child.type === "expansion") {
+        this.opaque ??= expansionHazard(child);
+        this.nested(child);
+      } else if (child.type === "subscript") {
+        this.opaque ??= "an array subscript is evaluated as arithmetic";
+        this.nested(child);
+      } else this.nested(child);
+    }
+  }
+}
+
+function isStatement(node: ShellNode): boolean {
+  return (
+    node.named &&
+    !isRedirect(node.type) &&
+    // biome-ignore format: a word list reads better packed
+    ![
+      "word", "string", "raw_string", "concatenation", "number", "variable_name", "heredoc_start",
+      "heredoc_end", "file_descriptor", "extglob_pattern", "simple_expansion", "expansion",
+      "command_substitution", "ansi_c_string", "translated_string", "arithmetic_expansion",
+      "brace_expression", "process_substitution", "case_item", "regex", "test_operator",
+    ].includes(node.type)
+  );
+}
+
+function isRedirect(type: string): boolean {
+  return type === "file_redirect" || type === "heredoc_redirect" || type === "herestring_redirect";
+}
+
+function redirectKind(op: string, target: ShellWord): ShellRedirect["kind"] {
+  if (op === "<") return "read";
+  if (op === ">&" || op === "<&") {
+    if (target.literal && /^(\d+|-)$/.test(target.value)) return target.value === "-" ? "close" : "dup";
+    return op === "<&" ? "read" : "write";
+  }
+  return "write"; // `>`, `>>`, `>|`, `&>`, `&>>`, `<>`
+}
+
+const DIRECTORY_CHANGERS = new Set(["cd", "pushd", "popd"]);
+
+function changesDirectory(cmd: SimpleCommand): boolean {
+  const [first, second] = cmd.argv;
+  return (
+    DIRECTORY_CHANGERS.has(first) ||
+    ((first === "builtin" || first === "command") && DIRECTORY_CHANGERS.has(second))
+  );
+}
+
+function firstWhy(words: ShellWord[]): string | undefined {
+  const w = words.find((x) => !x.literal);
+  return w ? `\`${w.raw}\` has ${w.why}` : undefined;
+}
+
+function makeCommand(
+  assignments: ShellWord[],
+  words: ShellWord[],
+  redirects: ShellRedirect[],
+  unproven: string | undefined,
+  leadingCd?: true,
+): SimpleCommand {
+  const cmd: SimpleCommand = {
+    text: [...assignments, ...words].map((w) => w.raw).join(" "),
+    commandText: words.map((w) => w.raw).join(" "),
+    argv: words.map((w) => w.value),
+    writtenFiles: redirects
+      .filter((r) => r.kind === "write" && r.target && r.target.value !== "/dev/null")
+      .map((r) => r.target!.value),
+    words,
+    assignments,
+    redirects,
+  };
+  if (unproven) cmd.unproven = unproven;
+  if (leadingCd) cmd.leadingCd = true;
+  return cmd;
+}
+
+function redirectOnly(redirects: ShellRedirect[]): SimpleCommand {
+  return makeCommand([], [], redirects, undefined);
+}
+
+function unknownPart(node: ShellNode, why: string): SimpleCommand {
+  return makeCommand([], [{ raw: node.text, value: node.text, literal: false, why }], [], why);
 }

@@ -7,12 +7,13 @@
  */
 import { resolveToolPath } from "../tools/paths.js";
 import { splitBashCommand } from "./bash-split.js";
-import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage } from "./modes.js";
+import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage, protectedWrite } from "./modes.js";
 import { firstOutsideScope, toolPaths } from "./path-scope.js";
 import { type CallFacts, matchRules } from "./rule-match.js";
 import type { PermissionRule, RuleContext } from "./rule-parse.js";
 import { applyDirectoryUpdate, applyRuleUpdate, compileRuleLists, type RuleLists } from "./rule-set.js";
 import { describeSuggestions, suggestUpdates } from "./suggestions.js";
+import { isFileEditTool } from "./tool-kinds.js";
 import type {
   CanUseTool,
   DecisionReason,
@@ -57,7 +58,7 @@ export interface PermissionEngine {
   /** Applies updates ("always allow"); throws PermissionRuleError for a rule that cannot be parsed. */
   applyUpdates(updates: PermissionUpdate[]): void;
   /** Updates that would let this call through from now on, e.g. `Bash(npm run test:*)`. */
-  suggestionsFor(toolName: string, input: Record<string, unknown>): PermissionUpdate[];
+  suggestionsFor(toolName: string, input: Record<string, unknown>): Promise<PermissionUpdate[]>;
   /** The rules in force (configuration and session), for display. */
   readonly rules: readonly PermissionRule[];
   /** The directories file tools may touch (real paths), working directory first. */
@@ -104,15 +105,16 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     }
   };
 
-  const factsFor = (toolName: string, input: Record<string, unknown>): CallFacts => {
+  const factsFor = async (toolName: string, input: Record<string, unknown>): Promise<CallFacts> => {
     const paths = toolPaths(toolName, input, cwd);
     const facts: CallFacts = { toolName, input, paths, inScope: true };
     if (paths) facts.inScope = firstOutsideScope(paths, scopeDirs()) === undefined;
     if (toolName === "Bash") {
       const command = input.command;
+      // The grammar loads on the first Bash call; after that the analysis is synchronous.
       facts.bash =
         typeof command === "string"
-          ? splitBashCommand(command)
+          ? await splitBashCommand(command)
           : { ok: false, reason: "command is not a string" };
     }
     return facts;
@@ -123,7 +125,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (hook?.behavior === "deny") {
       return deny(hook.reason ?? `A PreToolUse hook denied ${toolName}.`, "hook");
     }
-    const facts = factsFor(toolName, input);
+    const facts = await factsFor(toolName, input);
     const verdict = matchRules(rules, facts);
     if (verdict.behavior === "deny") {
       const message = `Permission to use ${describeCall(facts)} was denied by the rule ${verdict.rule.text}.`;
@@ -137,6 +139,15 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (hook?.behavior === "ask") {
       return ask(req, facts, `a PreToolUse hook asked for approval${hook.reason ? `: ${hook.reason}` : ""}`);
     }
+    // A bare `Write`/`Edit` rule does not cover protected files (.git/, settings, shell start-up files).
+    const guarded =
+      verdict.behavior === "allow" &&
+      verdict.rule.specifier === undefined &&
+      isFileEditTool(toolName) &&
+      mode !== "bypassPermissions"
+        ? protectedWrite(facts.paths ?? [])
+        : undefined;
+    if (guarded) return ask(req, facts, guarded.why, { protectedPath: guarded.path });
     if (verdict.behavior === "allow")
       return { behavior: "allow", input, rule: verdict.rule.text, reason: "rule" };
     if (toolName === "Bash" && options.autoAllowSandboxedBash?.(input)) {
@@ -146,23 +157,24 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const partRules = verdict.behavior === "none" ? verdict.partRules : undefined;
     const byMode = decideByMode(modeCtx, facts, req.sideEffect, partRules);
     if (byMode.behavior === "allow") return { behavior: "allow", input, reason: byMode.reason };
-    return ask(
-      req,
-      facts,
-      byMode.why,
-      byMode.blockedPath,
-      partRules?.map((r) => r !== undefined),
-    );
+    return ask(req, facts, byMode.why, {
+      blockedPath: byMode.blockedPath,
+      protectedPath: byMode.protectedPath,
+      partAllowed: partRules?.map((r) => r !== undefined),
+    });
   };
 
   const ask = async (
     req: PermissionRequest,
     facts: CallFacts,
     why: string,
-    blockedPath?: string,
-    partAllowed?: boolean[],
+    about: { blockedPath?: string; protectedPath?: string; partAllowed?: boolean[] } = {},
   ): Promise<PermissionDecision> => {
-    const suggestions = suggestUpdates(facts, blockedPath, partAllowed);
+    const { blockedPath, protectedPath, partAllowed } = about;
+    // For a protected file the only lasting answer is a rule naming that file.
+    const suggestions = protectedPath
+      ? [protectedFileRule(protectedPath)]
+      : suggestUpdates(facts, blockedPath, partAllowed);
     const what = describeCall(facts);
     if (mode === "dontAsk") {
       return deny(
@@ -197,8 +209,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     decide,
     setMode,
     applyUpdates,
-    suggestionsFor: (toolName, input) => {
-      const facts = factsFor(toolName, input);
+    suggestionsFor: async (toolName, input) => {
+      const facts = await factsFor(toolName, input);
       return suggestUpdates(facts, facts.paths ? firstOutsideScope(facts.paths, scopeDirs()) : undefined);
     },
   };
@@ -258,6 +270,15 @@ async function askCallback(
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+function protectedFileRule(file: string): PermissionUpdate {
+  return {
+    type: "addRules",
+    rules: [{ toolName: "Edit", ruleContent: `/${file}` }],
+    behavior: "allow",
+    destination: "session",
+  };
 }
 
 function deny(message: string, reason: DecisionReason): PermissionDecision & { behavior: "deny" } {

@@ -2,11 +2,18 @@
  * What each permission mode says about a call that no rule decided: default asks for anything that
  * changes things, acceptEdits also lets file edits (and plain file commands) inside the allowed
  * directories through, plan refuses anything that changes things, bypassPermissions allows all, and
- * dontAsk turns every "ask" into a denial (the engine does that part).
+ * dontAsk turns every "ask" into a denial (the engine does that part). A Bash line runs without asking
+ * only when every part is covered by a rule or proven by the analysis (command-effects): a known
+ * program, known flags, every path it reads or writes in scope, git only in a repository whose config
+ * runs nothing. Anything the analysis cannot prove asks.
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { SimpleCommand } from "./bash-split.js";
-import { firstOutsideScope, resolvePath } from "./path-scope.js";
-import { fileCommandPaths, isReadOnlyCommand } from "./read-only-commands.js";
+import { type CommandEffects, commandEffects, isReadOnlyCommand } from "./command-effects.js";
+import { gitRepositoryProblem } from "./git-commands.js";
+import { firstOutsideScope, isInsideDir, type ResolvedPath, resolvePath } from "./path-scope.js";
+import { protectedPathReason } from "./protected-paths.js";
 import type { CallFacts } from "./rule-match.js";
 import type { PermissionRule } from "./rule-parse.js";
 import { isFileEditTool, isFileReadTool } from "./tool-kinds.js";
@@ -15,7 +22,7 @@ import type { DecisionReason, PermissionMode, PermissionRequest } from "./types.
 /** The mode's verdict: allow (with why), or ask with a reason in words and maybe the blocking path. */
 export type ModeVerdict =
   | { behavior: "allow"; reason: DecisionReason }
-  | { behavior: "ask"; why: string; blockedPath?: string };
+  | { behavior: "ask"; why: string; blockedPath?: string; protectedPath?: string };
 
 /** Where a mode looks: the real paths of the working directory and the additional directories. */
 export interface ModeContext {
@@ -27,7 +34,9 @@ export interface ModeContext {
 /** True when the call cannot change anything: reading tools, read-only shell lines, `none`/`read` tools. */
 export function isReadOnlyCall(facts: CallFacts, sideEffect: PermissionRequest["sideEffect"]): boolean {
   if (facts.toolName === "Bash") {
-    return facts.bash?.ok === true && facts.bash.commands.every((cmd) => isReadOnlyCommand(cmd));
+    const split = facts.bash;
+    if (!split?.ok || split.opaque || split.construct || split.changesDirectory) return false;
+    return split.commands.every((cmd) => isReadOnlyCommand(cmd));
   }
   if (isFileEditTool(facts.toolName)) return false;
   return isFileReadTool(facts.toolName) || sideEffect !== "mutating";
@@ -63,6 +72,8 @@ export function decideByMode(
     if (outside !== undefined) {
       return { behavior: "ask", why: `${outside} is outside the allowed directories`, blockedPath: outside };
     }
+    const guarded = protectedWrite(facts.paths ?? []);
+    if (guarded) return { behavior: "ask", why: guarded.why, protectedPath: guarded.path };
     if (ctx.mode === "acceptEdits") return { behavior: "allow", reason: "mode" };
     return { behavior: "ask", why: "file edits need approval in this mode" };
   }
@@ -79,25 +90,92 @@ function decideBash(
   if (!split?.ok) {
     return { behavior: "ask", why: `the command could not be parsed (${split?.reason ?? "no command"})` };
   }
-  if (split.commands.length === 0) return { behavior: "allow", reason: "read-only" };
+  if (split.opaque) return { behavior: "ask", why: `the command has ${split.opaque}` };
   let usedMode = false;
-  // After a `cd` the shell resolves relative paths elsewhere, so file commands are not judged by path.
-  const changesDir = split.commands.some((cmd) => ["cd", "pushd", "popd"].includes(cmd.argv[0]));
-  const blocked = split.commands.find((cmd, i) => {
-    if (partRules?.[i] || isReadOnlyCommand(cmd)) return false;
-    if (ctx.mode === "acceptEdits" && !changesDir && fileCommandInScope(ctx, cmd)) {
-      usedMode = true;
-      return false;
+  for (const [i, cmd] of split.commands.entries()) {
+    if (partRules?.[i]) continue;
+    const what = `\`${cmd.text || "(redirection)"}\``;
+    if (split.construct)
+      return { behavior: "ask", why: `no rule allows ${what} (inside ${split.construct})` };
+    if (split.changesDirectory) {
+      return { behavior: "ask", why: `no rule allows ${what}, and the line changes directory` };
     }
-    return true;
-  });
-  if (blocked === undefined) return { behavior: "allow", reason: usedMode ? "mode" : "read-only" };
-  return { behavior: "ask", why: `no rule allows \`${blocked.text || "(redirection)"}\`` };
+    const effects = commandEffects(cmd);
+    if (typeof effects === "string") return { behavior: "ask", why: `no rule allows ${what}: ${effects}` };
+    const verdict = judgeEffects(ctx, cmd, effects);
+    if (verdict === "write") usedMode = true;
+    else if (verdict !== "read") return { ...verdict, why: `${what} ${verdict.why}` };
+  }
+  return { behavior: "allow", reason: usedMode ? "mode" : "read-only" };
 }
 
-function fileCommandInScope(ctx: ModeContext, cmd: SimpleCommand): boolean {
-  const paths = fileCommandPaths(cmd);
-  if (paths === undefined) return false;
-  const resolved = paths.map((p) => resolvePath(p, ctx.cwd));
-  return firstOutsideScope(resolved, ctx.scopeDirs) === undefined;
+/** Whether a proven command's paths are in scope: "read" (only reads), "write" (acceptEdits allows), or ask. */
+function judgeEffects(
+  ctx: ModeContext,
+  cmd: SimpleCommand,
+  effects: CommandEffects,
+): "read" | "write" | { behavior: "ask"; why: string; blockedPath?: string } {
+  const base = cmd.cdTarget === undefined ? ctx.cwd : resolvePath(cmd.cdTarget, ctx.cwd).real;
+  for (const p of effects.reads) {
+    const outside = outsideScope(ctx, p, base);
+    if (outside)
+      return {
+        behavior: "ask",
+        why: `reads ${outside}, outside the allowed directories`,
+        blockedPath: outside,
+      };
+  }
+  const writes = [...effects.writes, ...destinationPaths(effects, base)];
+  for (const p of writes) {
+    const outside = outsideScope(ctx, p, base);
+    if (outside)
+      return {
+        behavior: "ask",
+        why: `writes ${outside}, outside the allowed directories`,
+        blockedPath: outside,
+      };
+  }
+  for (const p of writes) {
+    const guarded = protectedWrite([resolvePath(p, base)]);
+    if (guarded) return { behavior: "ask", why: `writes ${guarded.path}: ${guarded.why}` };
+  }
+  if (effects.git) {
+    const problem = gitRepositoryProblem(base, ctx.scopeDirs);
+    if (problem) return { behavior: "ask", why: `runs git, and ${problem}` };
+  }
+  if (writes.length === 0) return "read";
+  if (ctx.mode !== "acceptEdits")
+    return { behavior: "ask", why: "changes files, which needs approval in this mode" };
+  return "write";
+}
+
+/** The real path when `p` (relative to `base`) is outside the scope or under /proc, else undefined. */
+function outsideScope(ctx: ModeContext, p: string, base: string): string | undefined {
+  const resolved = resolvePath(p, base);
+  // /proc/self/… means the shell's process there, not ours: resolving it here would judge the wrong place.
+  if (isInsideDir(resolved.lexical, "/proc") || isInsideDir(resolved.real, "/proc")) return resolved.lexical;
+  return firstOutsideScope([resolved], ctx.scopeDirs);
+}
+
+/** The first path a write would need approval for even in acceptEdits (protected-paths), with why. */
+export function protectedWrite(paths: readonly ResolvedPath[]): { path: string; why: string } | undefined {
+  for (const p of paths) {
+    const reason = protectedPathReason(p);
+    if (reason) return { path: p.real, why: `${p.real} is protected (${reason}), so writing it always asks` };
+  }
+  return undefined;
+}
+
+/** Where `cp`/`mv` sources land: inside the target when it is an existing directory, else the target. */
+function destinationPaths(effects: CommandEffects, base: string): string[] {
+  const d = effects.destination;
+  if (d === undefined) return [];
+  const target = resolvePath(d.target, base).real;
+  let isDir = false;
+  try {
+    isDir = !d.exact && fs.statSync(target).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  return isDir ? d.sources.map((src) => path.join(target, path.basename(src))) : [target];
 }

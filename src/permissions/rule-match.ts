@@ -59,8 +59,9 @@ export function matchRules(rules: readonly PermissionRule[], facts: CallFacts): 
 function matchBashAllow(allowRules: PermissionRule[], facts: CallFacts): RuleVerdict {
   const bare = allowRules.find((r) => r.value.toolName === "Bash" && r.specifier === undefined);
   if (bare) return { behavior: "allow", rule: bare };
-  // An unparseable line is never allowed piecemeal: only a bare `Bash` rule covers it.
-  if (!facts.bash?.ok) return { behavior: "none" };
+  // An unparseable line, or one that may run code no part shows, is never allowed piecemeal: only a
+  // bare `Bash` rule covers it.
+  if (!facts.bash?.ok || facts.bash.opaque) return { behavior: "none" };
   const partRules = facts.bash.commands.map((cmd) =>
     allowRules.find((r) => r.specifier?.kind === "command" && commandMatches(r.specifier.pattern, cmd.text)),
   );

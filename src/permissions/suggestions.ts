@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { SimpleCommand } from "./bash-split.js";
-import { isReadOnlyCommand } from "./read-only-commands.js";
+import { isReadOnlyCommand } from "./command-effects.js";
 import type { CallFacts } from "./rule-match.js";
 import { formatRule } from "./rule-parse.js";
 import { isFileEditTool, isFileReadTool } from "./tool-kinds.js";

@@ -338,7 +338,7 @@ describe("canUseTool", () => {
       return { behavior: "allow", updatedPermissions: suggestions };
     };
     const e = engine({ canUseTool });
-    expect(e.suggestionsFor("Bash", { command: "npm run test -- --watch" })).toEqual([
+    expect(await e.suggestionsFor("Bash", { command: "npm run test -- --watch" })).toEqual([
       {
         type: "addRules",
         rules: [{ toolName: "Bash", ruleContent: "npm run test:*" }],

@@ -1,26 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { splitBashCommand } from "../../src/permissions/bash-split.js";
+import { isReadOnlyCommand } from "../../src/permissions/command-effects.js";
 import { PermissionRuleError } from "../../src/permissions/errors.js";
-import { isReadOnlyCommand } from "../../src/permissions/read-only-commands.js";
 import { type CallFacts, matchRules } from "../../src/permissions/rule-match.js";
 import { compileRule, parseRuleValue } from "../../src/permissions/rule-parse.js";
 import type { PermissionBehavior } from "../../src/permissions/types.js";
 
 const ctx = { cwd: "/work/project", projectRoot: "/work/project" };
 
-function bash(rules: Array<[PermissionBehavior, string]>, command: string): string {
+async function bash(rules: Array<[PermissionBehavior, string]>, command: string): Promise<string> {
   const compiled = rules.map(([b, t]) => compileRule(t, b, "session", ctx));
   const facts: CallFacts = {
     toolName: "Bash",
     input: { command },
-    bash: splitBashCommand(command),
+    bash: await splitBashCommand(command),
     inScope: true,
   };
   return matchRules(compiled, facts).behavior;
 }
 
 describe("parsing rules", () => {
-  it("reads bare tools, specifiers and MCP names", () => {
+  it("reads bare tools, specifiers and MCP names", async () => {
     expect(parseRuleValue("Bash")).toEqual({ toolName: "Bash" });
     expect(parseRuleValue("Bash(npm run test:*)")).toEqual({
       toolName: "Bash",
@@ -53,28 +53,28 @@ describe("parsing rules", () => {
 });
 
 describe("matching Bash rules", () => {
-  it("prefix rules match the command and its arguments at a word boundary", () => {
-    expect(bash([["allow", "Bash(npm test:*)"]], "npm test")).toBe("allow");
-    expect(bash([["allow", "Bash(npm test:*)"]], "npm   test --watch")).toBe("allow");
-    expect(bash([["allow", "Bash(npm test:*)"]], "npm testx")).toBe("none");
+  it("prefix rules match the command and its arguments at a word boundary", async () => {
+    expect(await bash([["allow", "Bash(npm test:*)"]], "npm test")).toBe("allow");
+    expect(await bash([["allow", "Bash(npm test:*)"]], "npm   test --watch")).toBe("allow");
+    expect(await bash([["allow", "Bash(npm test:*)"]], "npm testx")).toBe("none");
   });
 
-  it("exact rules match only that command", () => {
-    expect(bash([["allow", "Bash(git status)"]], "git status")).toBe("allow");
-    expect(bash([["allow", "Bash(git status)"]], "git status --short")).toBe("none");
+  it("exact rules match only that command", async () => {
+    expect(await bash([["allow", "Bash(git status)"]], "git status")).toBe("allow");
+    expect(await bash([["allow", "Bash(git status)"]], "git status --short")).toBe("none");
   });
 
-  it("wildcard rules, with a single trailing * being optional", () => {
-    expect(bash([["allow", "Bash(git *)"]], "git")).toBe("allow");
-    expect(bash([["allow", "Bash(git * main)"]], "git push origin main")).toBe("allow");
-    expect(bash([["allow", "Bash(git * main)"]], "git push origin dev")).toBe("none");
+  it("wildcard rules, with a single trailing * being optional", async () => {
+    expect(await bash([["allow", "Bash(git *)"]], "git")).toBe("allow");
+    expect(await bash([["allow", "Bash(git * main)"]], "git push origin main")).toBe("allow");
+    expect(await bash([["allow", "Bash(git * main)"]], "git push origin dev")).toBe("none");
   });
 
-  it("a compound command is allowed only when every part is", () => {
-    expect(bash([["allow", "Bash(npm test:*)"]], "npm test && rm -rf /")).toBe("none");
-    expect(bash([["allow", "Bash(npm test:*)"]], "npm test | tee log && npm test")).toBe("none");
+  it("a compound command is allowed only when every part is", async () => {
+    expect(await bash([["allow", "Bash(npm test:*)"]], "npm test && rm -rf /")).toBe("none");
+    expect(await bash([["allow", "Bash(npm test:*)"]], "npm test | tee log && npm test")).toBe("none");
     expect(
-      bash(
+      await bash(
         [
           ["allow", "Bash(npm test:*)"],
           ["allow", "Bash(tee:*)"],
@@ -82,12 +82,12 @@ describe("matching Bash rules", () => {
         "npm test | tee log",
       ),
     ).toBe("allow");
-    expect(bash([["allow", "Bash(echo:*)"]], "echo $(rm -rf /)")).toBe("none");
+    expect(await bash([["allow", "Bash(echo:*)"]], "echo $(rm -rf /)")).toBe("none");
   });
 
-  it("a compound command is denied when any part is, even behind wrappers or in subshells", () => {
+  it("a compound command is denied when any part is, even behind wrappers or in subshells", async () => {
     expect(
-      bash(
+      await bash(
         [
           ["deny", "Bash(rm:*)"],
           ["allow", "Bash"],
@@ -95,34 +95,34 @@ describe("matching Bash rules", () => {
         "ls && (rm -rf /)",
       ),
     ).toBe("deny");
-    expect(bash([["deny", "Bash(rm:*)"]], "sudo rm -rf /")).toBe("deny");
-    expect(bash([["deny", "Bash(rm:*)"]], "FOO=1 rm x")).toBe("deny");
-    expect(bash([["deny", "Bash(curl:*)"]], 'echo "curl is fine in quotes"')).toBe("none");
+    expect(await bash([["deny", "Bash(rm:*)"]], "sudo rm -rf /")).toBe("deny");
+    expect(await bash([["deny", "Bash(rm:*)"]], "FOO=1 rm x")).toBe("deny");
+    expect(await bash([["deny", "Bash(curl:*)"]], 'echo "curl is fine in quotes"')).toBe("none");
   });
 
-  it("deny beats ask beats allow", () => {
+  it("deny beats ask beats allow", async () => {
     const all: Array<[PermissionBehavior, string]> = [
       ["allow", "Bash(git:*)"],
       ["ask", "Bash(git push:*)"],
       ["deny", "Bash(git push --force:*)"],
     ];
-    expect(bash(all, "git log")).toBe("allow");
-    expect(bash(all, "git push origin")).toBe("ask");
-    expect(bash(all, "git push --force origin")).toBe("deny");
+    expect(await bash(all, "git log")).toBe("allow");
+    expect(await bash(all, "git push origin")).toBe("ask");
+    expect(await bash(all, "git push --force origin")).toBe("deny");
   });
 
-  it("allow rules never cover an unparseable line; a bare Bash rule does", () => {
-    expect(bash([["allow", "Bash(echo:*)"]], 'echo "oops')).toBe("none");
-    expect(bash([["allow", "Bash"]], 'echo "oops')).toBe("allow");
+  it("allow rules never cover an unparseable line; a bare Bash rule does", async () => {
+    expect(await bash([["allow", "Bash(echo:*)"]], 'echo "oops')).toBe("none");
+    expect(await bash([["allow", "Bash"]], 'echo "oops')).toBe("allow");
   });
 });
 
 describe("read-only commands", () => {
-  const ro = (command: string) => {
-    const split = splitBashCommand(command);
+  const ro = async (command: string) => {
+    const split = await splitBashCommand(command);
     return split.ok && split.commands.every(isReadOnlyCommand);
   };
-  it("accepts looking-only commands", () => {
+  it("accepts looking-only commands", async () => {
     for (const c of [
       "ls -la",
       "cat a | grep x | wc -l",
@@ -131,10 +131,10 @@ describe("read-only commands", () => {
       "find . -name '*.ts'",
       "echo hi",
     ]) {
-      expect(ro(c), c).toBe(true);
+      expect(await ro(c), c).toBe(true);
     }
   });
-  it("refuses writing, running or never-ending variants", () => {
+  it("refuses writing, running or never-ending variants", async () => {
     for (const c of [
       "echo hi > f",
       "find . -delete",
@@ -146,7 +146,7 @@ describe("read-only commands", () => {
       "PATH=/x ls",
       "rm x",
     ]) {
-      expect(ro(c), c).toBe(false);
+      expect(await ro(c), c).toBe(false);
     }
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * The bash grammar the permission layer reads command lines with: tree-sitter-bash, compiled to WASM,
+ * with its runtime (web-tree-sitter), both shipped in the `@vscode/tree-sitter-wasm` package (no native
+ * build, nothing downloaded at install time). Loaded lazily on the first Bash check, so a session that
+ * never runs Bash pays nothing. The tree is copied into plain objects in one cursor walk and the WASM
+ * tree freed at once: the analysis never crosses into WASM and nothing leaks if it throws.
+ */
+import { createRequire } from "node:module";
+import path from "node:path";
+
+/** One node of a parsed command line, as plain data. `start`/`end` index the JS string. */
+export interface ShellNode {
+  /** The grammar's node type: `command`, `word`, `"&&"`, `ERROR`… */
+  type: string;
+  /** False for punctuation and keywords (`&&`, `;`, `then`). */
+  named: boolean;
+  /** True for nodes the parser made up to recover from an error. */
+  missing: boolean;
+  start: number;
+  end: number;
+  /** The source text the node spans. */
+  text: string;
+  children: ShellNode[];
+}
+
+type TreeSitter = typeof import("@vscode/tree-sitter-wasm");
+type Parser = InstanceType<TreeSitter["Parser"]>;
+
+let loading: Promise<Parser> | undefined;
+let parser: Parser | undefined;
+
+/** Loads the grammar once (about 1.6 MB of WASM); later calls return the same parser. */
+export function loadShellParser(): Promise<void> {
+  loading ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const ts = require("@vscode/tree-sitter-wasm") as TreeSitter;
+    const dir = path.dirname(require.resolve("@vscode/tree-sitter-wasm"));
+    await ts.Parser.init({ locateFile: (file: string) => path.join(dir, file) });
+    const language = await ts.Language.load(path.join(dir, "tree-sitter-bash.wasm"));
+    const p = new ts.Parser();
+    p.setLanguage(language);
+    parser = p;
+    return p;
+  })();
+  // A failed load (a broken install) is retried on the next call rather than cached.
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading.then(() => undefined);
+}
+
+/** True once `loadShellParser` has finished, so `parseShell` can be called. */
+export function shellParserReady(): boolean {
+  return parser !== undefined;
+}
+
+/** Parses a command line into plain nodes. Call `loadShellParser` first. */
+export function parseShell(text: string): ShellNode {
+  if (parser === undefined) throw new Error("The shell parser is not loaded yet (call loadShellParser).");
+  const tree = parser.parse(text);
+  if (tree === null) throw new Error("The shell parser returned no tree.");
+  try {
+    return copyTree(tree.walk(), text);
+  } finally {
+    tree.delete();
+  }
+}
+
+type Cursor = ReturnType<NonNullable<ReturnType<Parser["parse"]>>["walk"]>;
+
+function copyTree(cursor: Cursor, text: string): ShellNode {
+  try {
+    const root = nodeAt(cursor, text);
+    const stack: ShellNode[] = [root];
+    // Depth-first with the cursor: each node is visited once, no Node objects are created.
+    if (!cursor.gotoFirstChild()) return root;
+    for (;;) {
+      const node = nodeAt(cursor, text);
+      stack[stack.length - 1].children.push(node);
+      if (cursor.gotoFirstChild()) {
+        stack.push(node);
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return root;
+        stack.pop();
+        if (stack.length === 0) return root;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+function nodeAt(cursor: Cursor, text: string): ShellNode {
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  return {
+    type: cursor.nodeType,
+    named: cursor.nodeIsNamed,
+    missing: cursor.nodeIsMissing,
+    start,
+    end,
+    text: text.slice(start, end),
+    children: [],
+  };
+}
