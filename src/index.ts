@@ -169,10 +169,11 @@ export * from "./sandbox/index.js";
 export * from "./session/index.js";
 /** The `telemetry` option: OpenTelemetry GenAI spans, on when the host registered a tracer provider. */
 export type { OtelTracerLike, TelemetryOption } from "./telemetry/option.js";
-/** Bash: runs a shell command in its own process group (timeouts kill the whole group). */
-export { bashTool } from "./tools/bash.js";
-/** A Bash tool of one's own, optionally running its commands in a sandbox from `createBashSandbox`. */
-export { type BashToolOptions, createBashTool } from "./tools/bash.js";
+/**
+ * Bash: runs a shell command in its own process group (timeouts kill the whole group); `createBashTool`
+ * makes one whose commands run in a sandbox from `createBashSandbox`.
+ */
+export { type BashToolOptions, bashTool, createBashTool } from "./tools/bash.js";
 /** BashOutput: reads new output of a background shell. */
 export { bashOutputTool } from "./tools/bash-output.js";
 /** The built-in tools by name, and how a mixed list of names and tools is resolved. */
