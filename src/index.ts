@@ -163,12 +163,17 @@ export type { HookPermissionDecision } from "./permissions/index.js";
 // ---- Permissions, hooks, sessions ---------------------------------------------------------------
 /** Permission modes, rules, canUseTool and the engine that decides each tool call. */
 export * from "./permissions/index.js";
+/** The OS sandbox for Bash: its settings (the `sandbox` option), the session object, and its errors. */
+export * from "./sandbox/index.js";
 /** Session transcripts: stores, resume, list, fork. */
 export * from "./session/index.js";
 /** The `telemetry` option: OpenTelemetry GenAI spans, on when the host registered a tracer provider. */
 export type { OtelTracerLike, TelemetryOption } from "./telemetry/option.js";
-/** Bash: runs a shell command in its own process group (timeouts kill the whole group). */
-export { bashTool } from "./tools/bash.js";
+/**
+ * Bash: runs a shell command in its own process group (timeouts kill the whole group); `createBashTool`
+ * makes one whose commands run in a sandbox from `createBashSandbox`.
+ */
+export { type BashToolOptions, bashTool, createBashTool } from "./tools/bash.js";
 /** BashOutput: reads new output of a background shell. */
 export { bashOutputTool } from "./tools/bash-output.js";
 /** The built-in tools by name, and how a mixed list of names and tools is resolved. */

@@ -9,7 +9,7 @@
  * Only paths that exist when the command starts are covered: bubblewrap needs something to mount over,
  * and creating placeholders would leave litter in the user's project (README "Safety" says so).
  */
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 
 /** Directories and files, relative to each writable directory, that sandboxed commands cannot change. */
@@ -59,12 +59,12 @@ export function protectedMounts(writableDirs: readonly string[]): ProtectedMount
   const pinned: string[] = [];
   for (const dir of writableDirs) {
     const git = path.join(dir, ".git");
-    const gitStat = lstatSync(git, { throwIfNoEntry: false });
+    const gitStat = lstatOrUndefined(git);
     if (gitStat?.isDirectory()) pinned.push(git);
     else if (gitStat?.isFile()) readOnly.push(git);
     for (const rel of PROTECTED_RELATIVE_PATHS) {
       const p = path.join(dir, rel);
-      const st = lstatSync(p, { throwIfNoEntry: false });
+      const st = lstatOrUndefined(p);
       if (!st) continue;
       if (!st.isSymbolicLink()) readOnly.push(p);
       else {
@@ -74,6 +74,15 @@ export function protectedMounts(writableDirs: readonly string[]): ProtectedMount
     }
   }
   return { readOnly, pinned };
+}
+
+/** lstat, or undefined when the path is missing or a parent is not a directory (`.git` a file). */
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 function realOrUndefined(p: string): string | undefined {
