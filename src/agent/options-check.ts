@@ -157,6 +157,14 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   permissionMode: oneOf(PERMISSION_MODES),
   allowDangerouslySkipPermissions: boolean,
   permissionRules: object,
+  settingSources: (v) =>
+    Array.isArray(v) && v.every((s) => s === "user" || s === "project" || s === "local")
+      ? undefined
+      : `an array of "user", "project" and "local"`,
+  settings: (v) =>
+    (typeof v === "string" && v !== "") || isObject(v)
+      ? undefined
+      : "the path of a settings file or a settings object",
   canUseTool: fn,
   permissionPrompts: oneOf(["host", "none"]),
   additionalDirectories: stringList,
@@ -223,8 +231,6 @@ const REFUSED = {
   plugins: "plugins are not supported",
   projectConfigRoot: "a separate project configuration root is not supported",
   resumeDropsTurn: "the truncating-resume guard is not supported; resume without it",
-  settingSources: "settings files are not read by query()",
-  settings: "settings files are not read by query()",
   skills: "skills are not supported",
   spawnClaudeCodeProcess: "Goat runs in-process and spawns no Claude Code process",
   taskBudget: "API-side task budgets are not supported",

@@ -68,6 +68,18 @@ export interface QueryOptions {
   permissionMode?: PermissionModeName;
   /** Required to switch to `bypassPermissions` later with `setPermissionMode` (starting in it needs nothing). */
   allowDangerouslySkipPermissions?: boolean;
+  /**
+   * Which settings files to read, as the CLI reads them: `user` (`$GOAT_HOME/settings.json`),
+   * `project` (`<cwd>/.goat/settings.json`), `local` (`<cwd>/.goat/settings.local.json`). Default
+   * none (the Claude Agent SDK's default). Their permissions, hooks, env (filling in unset variables)
+   * and model apply; an option given here wins over a file, and lists add up.
+   */
+  settingSources?: Array<"user" | "project" | "local">;
+  /**
+   * One more settings layer, above the files: the path of a settings file (relative to `cwd`), or the
+   * settings as an object (`{ model, permissions: { allow }, hooks, env }`).
+   */
+  settings?: string | Record<string, unknown>;
   /** Rules from settings files (`permissions: {allow, deny, ask}`), Claude Code's syntax. */
   permissionRules?: { allow?: string[]; deny?: string[]; ask?: string[] };
   /** Asked when the rules say "ask". Without it, "ask" means deny. */
