@@ -6,7 +6,15 @@
  * when absent: every tool allowed, no hooks, in-memory only, no compaction.
  */
 import type { ProviderError } from "../llm/errors.js";
-import type { Message, ModelRequest, ModelStream, ToolUseBlock, Usage } from "../llm/types.js";
+import type {
+  EffortLevel,
+  Message,
+  ModelRequest,
+  ModelStream,
+  ThinkingConfig,
+  ToolUseBlock,
+  Usage,
+} from "../llm/types.js";
 import type { Tool, ToolResult, ToolSessionState } from "../tools/types.js";
 import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { MutableAgentState } from "./state.js";
@@ -94,7 +102,10 @@ export interface LoopConfig {
   maxTokens?: number;
   temperature?: number;
   stopSequences?: string[];
+  /** @deprecated Use `getReasoning`. The thinking budget of the next call (0 or undefined: none). */
   getThinkingBudget?: () => number | undefined;
+  /** Thinking and effort of the next call to `model`; wins over `getThinkingBudget`. */
+  getReasoning?: (model: string) => { thinking?: ThinkingConfig; effort?: EffortLevel };
   stopWhen?: StopCondition[];
   /** Runs before every model call, before `convertToLlm` (seed 001: in that order, always). */
   transformContext?: (

@@ -247,6 +247,7 @@ async function callModel(run: RunState, messages: Message[], step: number): Prom
         temperature: config.temperature,
         stopSequences: config.stopSequences,
         thinkingBudget: config.getThinkingBudget?.(),
+        ...config.getReasoning?.(model),
         signal: run.signal,
       },
       (info) => {

@@ -136,12 +136,35 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   temperature: (v) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? undefined : "a number ≥ 0"),
   stopSequences: stringList,
   maxThinkingTokens: wholeNumber(0),
+  thinking: (v, o) => {
+    if (!isObject(v))
+      return `{ type: "enabled", budgetTokens }, { type: "adaptive" } or { type: "disabled" }`;
+    if (v.display !== undefined && v.display !== "summarized" && v.display !== "omitted")
+      return `display to be "summarized" or "omitted"`;
+    if (v.type === "adaptive" || v.type === "disabled") return undefined;
+    if (v.type !== "enabled") return `type "enabled", "adaptive" or "disabled"`;
+    const budget = v.budgetTokens;
+    if (typeof budget !== "number" || !Number.isInteger(budget) || budget < 1024)
+      return "budgetTokens to be a whole number ≥ 1024 (Anthropic's minimum)";
+    if (o.maxTokens !== undefined && budget >= o.maxTokens)
+      return `budgetTokens below maxTokens (${o.maxTokens}): the thinking counts toward the output limit`;
+    return undefined;
+  },
+  effort: oneOf(["low", "medium", "high", "xhigh", "max"]),
   tools,
   allowedTools: stringList,
   disallowedTools: stringList,
   permissionMode: oneOf(PERMISSION_MODES),
   allowDangerouslySkipPermissions: boolean,
   permissionRules: object,
+  settingSources: (v) =>
+    Array.isArray(v) && v.every((s) => s === "user" || s === "project" || s === "local")
+      ? undefined
+      : `an array of "user", "project" and "local"`,
+  settings: (v) =>
+    (typeof v === "string" && v !== "") || isObject(v)
+      ? undefined
+      : "the path of a settings file or a settings object",
   canUseTool: fn,
   permissionPrompts: oneOf(["host", "none"]),
   additionalDirectories: stringList,
@@ -168,6 +191,14 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   getSteeringMessages: fn,
   getFollowUpMessages: fn,
   retry: object,
+  providerTimeouts: (v) =>
+    isObject(v) &&
+    ["connectMs", "firstByteMs", "idleMs"].every(
+      (k) => v[k] === undefined || (typeof v[k] === "number" && (v[k] as number) >= 0),
+    )
+      ? undefined
+      : "{ connectMs?, firstByteMs?, idleMs? } in milliseconds ≥ 0",
+  proxy: (v) => (v === false || (typeof v === "string" && v !== "") ? undefined : "a proxy URL or false"),
   toolConcurrency: wholeNumber(1),
   mcpServers: object,
   mcpStartupTimeoutMs: (v) => (typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds ≥ 0"),
@@ -195,7 +226,6 @@ const REFUSED = {
   agent: "running the main thread as a named agent is not supported",
   betas: "API beta flags are not sent by Goat",
   enableFileCheckpointing: "file checkpoints are not supported",
-  effort: "effort levels are not supported",
   extraArgs: "Goat runs in-process and has no CLI to pass extra flags to; use the matching option",
   managedSettings: "managed (policy) settings are not supported",
   onElicitation: "MCP elicitation is not supported (Goat declines every elicitation)",
@@ -204,12 +234,9 @@ const REFUSED = {
   plugins: "plugins are not supported",
   projectConfigRoot: "a separate project configuration root is not supported",
   resumeDropsTurn: "the truncating-resume guard is not supported; resume without it",
-  settingSources: "settings files are not read by query()",
-  settings: "settings files are not read by query()",
   skills: "skills are not supported",
   spawnClaudeCodeProcess: "Goat runs in-process and spawns no Claude Code process",
   taskBudget: "API-side task budgets are not supported",
-  thinking: "use maxThinkingTokens",
   toolAliases: "tool name aliases are not supported",
 } as const;
 export const REFUSED_OPTIONS: Readonly<Record<string, string>> = Object.freeze(REFUSED);

@@ -6,7 +6,7 @@ import type { ModelInfo } from "../llm/models.js";
 import type { ProviderSpec } from "../llm/resolve.js";
 import type { RetryOptions } from "../llm/retry.js";
 import type { ProviderTimeouts } from "../llm/timeouts.js";
-import type { Message } from "../llm/types.js";
+import type { Message, ThinkingConfig } from "../llm/types.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import type { CanUseTool } from "../permissions/types.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
@@ -44,7 +44,20 @@ export interface QueryOptions {
   maxTokens?: number;
   temperature?: number;
   stopSequences?: string[];
-  /** Extended-thinking budget in tokens (0 or absent: off). */
+  /**
+   * Extended thinking: `{ type: "enabled", budgetTokens }` (a fixed budget, ≥ 1024 and below
+   * `maxTokens`), `{ type: "adaptive" }` (the model decides; a fixed budget on Claude models without
+   * adaptive thinking), or `{ type: "disabled" }`. Anthropic gets it as its `thinking` field; OpenAI's
+   * API as `reasoning_effort`; other OpenAI-compatible gateways in Anthropic's form, as LiteLLM takes it.
+   */
+  thinking?: ThinkingConfig;
+  /**
+   * How hard the model works: Anthropic's `output_config.effort`, OpenAI's `reasoning_effort`. Sent
+   * only to models that take it (a known model that does not gets a one-time warning instead), fitted
+   * to the nearest level the model takes.
+   */
+  effort?: "low" | "medium" | "high" | "xhigh" | "max";
+  /** @deprecated Use `thinking`. A fixed thinking budget in tokens (0 or absent: off). */
   maxThinkingTokens?: number;
   /** Built-in tool names (`'Read'`, `'Bash'`, …) and tools made with `defineTool`, mixed. Default: the core tools. */
   tools?: Array<string | Tool> | { type: "preset"; preset: "claude_code" | "goat" };
@@ -55,6 +68,18 @@ export interface QueryOptions {
   permissionMode?: PermissionModeName;
   /** Required to switch to `bypassPermissions` later with `setPermissionMode` (starting in it needs nothing). */
   allowDangerouslySkipPermissions?: boolean;
+  /**
+   * Which settings files to read, as the CLI reads them: `user` (`$GOAT_HOME/settings.json`),
+   * `project` (`<cwd>/.goat/settings.json`), `local` (`<cwd>/.goat/settings.local.json`). Default
+   * none (the Claude Agent SDK's default). Their permissions, hooks, env (filling in unset variables)
+   * and model apply; an option given here wins over a file, and lists add up.
+   */
+  settingSources?: Array<"user" | "project" | "local">;
+  /**
+   * One more settings layer, above the files: the path of a settings file (relative to `cwd`), or the
+   * settings as an object (`{ model, permissions: { allow }, hooks, env }`).
+   */
+  settings?: string | Record<string, unknown>;
   /** Rules from settings files (`permissions: {allow, deny, ask}`), Claude Code's syntax. */
   permissionRules?: { allow?: string[]; deny?: string[]; ask?: string[] };
   /** Asked when the rules say "ask". Without it, "ask" means deny. */

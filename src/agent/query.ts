@@ -16,6 +16,7 @@ import { buildResultMessage } from "./result-message.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import type { PermissionModeName, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
 import { createSdkStream } from "./sdk-stream.js";
+import { withSettings } from "./settings-options.js";
 import type { AgentState } from "./state.js";
 
 /** A user message as `query()` takes it in multi-turn mode (the SDK's `SDKUserMessage`). */
@@ -79,7 +80,7 @@ export function query(params: {
   options?: QueryOptions;
 }): Query {
   const { warnings } = checkOptions(params.options);
-  const options = params.options ?? {};
+  const options = withSettings(params.options ?? {});
   const output = createAsyncQueue<SDKMessage>();
   const inputs = createAsyncQueue<AgentMessage>();
   const streamFor = (parentToolUseId?: string) =>

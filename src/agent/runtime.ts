@@ -19,6 +19,7 @@ import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
 import type { LoopConfig } from "./loop-config.js";
 import { createModelCaller } from "./model-caller.js";
 import type { QueryOptions } from "./options.js";
+import { createSessionReasoning } from "./reasoning.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
 import { openSession, type SessionBinding } from "./session-binding.js";
 import { createSessionHooks } from "./session-hooks.js";
@@ -82,7 +83,6 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   }
   const configuredModel = expandModelAlias(options.model ?? defaultModel(env));
   let modelOverride: string | undefined;
-  let thinkingBudget = options.maxThinkingTokens;
 
   const providerSpecs: ProviderSpec[] = options.provider
     ? Array.isArray(options.provider)
@@ -162,6 +162,18 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     }),
   );
 
+  const maxTokens =
+    options.maxTokens ?? Math.min(32_000, catalog.get(configuredModel)?.maxOutputTokens ?? 8192);
+  const reasoning = createSessionReasoning(
+    {
+      thinking: options.thinking,
+      effort: options.effort,
+      maxThinkingTokens: options.maxThinkingTokens,
+      maxTokens,
+    },
+    catalog,
+    report,
+  );
   const loopConfig: LoopConfig = {
     sessionId,
     cwd,
@@ -176,10 +188,10 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     },
     maxTurns: options.maxTurns,
     maxBudgetUsd: options.maxBudgetUsd,
-    maxTokens: options.maxTokens ?? Math.min(32_000, catalog.get(configuredModel)?.maxOutputTokens ?? 8192),
+    maxTokens,
     temperature: options.temperature,
     stopSequences: options.stopSequences,
-    getThinkingBudget: () => thinkingBudget,
+    getReasoning: (model) => reasoning.forModel(model),
     stopWhen: [
       ...(options.stopWhen === undefined ? [] : [options.stopWhen].flat()),
       ...(options.outputFormat ? [() => structured?.done() === true] : []),
@@ -333,7 +345,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       permissions.setMode(mode);
     },
     setThinkingBudget(tokens) {
-      thinkingBudget = tokens;
+      reasoning.setThinkingBudget(tokens);
     },
     steer(message, interruptTools) {
       steering.push(message);

@@ -3,7 +3,7 @@
  * on the last message, so each turn of a long session reads the previous turns from the cache.
  */
 import { type JsonCache, objectJson, rawJson } from "./body-json.js";
-import type { ContentBlock, Message, ModelRequest, ToolDefinition } from "./types.js";
+import type { ContentBlock, Message, ModelRequest, ThinkingConfig, ToolDefinition } from "./types.js";
 
 const DEFAULT_MAX_TOKENS = 8192;
 
@@ -54,10 +54,30 @@ function bodyFields(request: ModelRequest, messages: unknown, tools: unknown): R
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.stopSequences && request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
   if (request.toolChoice) body.tool_choice = request.toolChoice;
-  if (request.thinkingBudget && request.thinkingBudget > 0) {
-    body.thinking = { type: "enabled", budget_tokens: request.thinkingBudget };
-  }
+  const thinking = wireThinking(requestThinking(request));
+  if (thinking) body.thinking = thinking;
+  if (request.effort) body.output_config = { effort: request.effort };
   return body;
+}
+
+/** The request's thinking: `thinking`, else the deprecated `thinkingBudget` as a fixed budget. */
+export function requestThinking(request: ModelRequest): ThinkingConfig | undefined {
+  if (request.thinking) return request.thinking;
+  if (request.thinkingBudget && request.thinkingBudget > 0)
+    return { type: "enabled", budgetTokens: request.thinkingBudget };
+  return undefined;
+}
+
+/** Anthropic's `thinking` field (also the form LiteLLM passes through to Anthropic models). */
+export function wireThinking(thinking: ThinkingConfig | undefined): Record<string, unknown> | undefined {
+  if (!thinking) return undefined;
+  if (thinking.type === "disabled") return { type: "disabled" };
+  const out: Record<string, unknown> =
+    thinking.type === "enabled"
+      ? { type: "enabled", budget_tokens: thinking.budgetTokens }
+      : { type: "adaptive" };
+  if (thinking.display) out.display = thinking.display;
+  return out;
 }
 
 function wireTool(t: ToolDefinition): Record<string, unknown> {

@@ -31,6 +31,8 @@ export interface JsonCache {
 interface Entry {
   message: Message;
   json: string;
+  /** The encoder that wrote `json` (OpenAI's differs for its own API and for gateways). */
+  encode: (message: Message) => string;
   /** The values the JSON was built from, in `collect` order. */
   seen: unknown[];
 }
@@ -51,6 +53,7 @@ export function createJsonCache(): JsonCache {
       while (
         kept < limit &&
         sent[kept].message === messages[kept] &&
+        sent[kept].encode === encode &&
         unchanged(sent[kept].seen, messages[kept])
       )
         kept++;
@@ -64,10 +67,10 @@ export function createJsonCache(): JsonCache {
       for (let i = kept; i < count; i++) {
         const message = messages[i];
         let entry = byMessage.get(message);
-        if (entry === undefined || !unchanged(entry.seen, message)) {
+        if (entry === undefined || entry.encode !== encode || !unchanged(entry.seen, message)) {
           const seen: unknown[] = [];
           collect(message, seen);
-          entry = { message, json: encode(message), seen };
+          entry = { message, json: encode(message), encode, seen };
           byMessage.set(message, entry);
         }
         sent.push(entry);

@@ -9,6 +9,8 @@
  * contract differs.
  */
 
+import type { EffortLevel } from "./types.js";
+
 /** Prices in USD per million tokens. */
 export interface ModelPricing {
   input: number;
@@ -34,6 +36,13 @@ export interface ModelInfo {
   pricing: ModelPricing;
   /** True when the model can reason (extended thinking, reasoning effort). */
   reasoning?: boolean;
+  /**
+   * The `effort` levels the model takes, lowest first (default: none for Anthropic models, low to
+   * high for OpenAI reasoning models). Effort is not sent to a known model that takes none.
+   */
+  effortLevels?: EffortLevel[];
+  /** True when the model takes `thinking: { type: "adaptive" }` (else adaptive becomes a fixed budget). */
+  adaptiveThinking?: boolean;
 }
 
 /** Anthropic cache writes cost 1.25x input and reads 0.1x input (5-minute cache). */

@@ -3,13 +3,16 @@
  * accepts (LiteLLM, vLLM, Ollama, llama.cpp): one `tool` message per tool_result right after the
  * assistant message that asked for it, never an array of results inside a user message.
  */
+import { requestThinking, wireThinking } from "./anthropic-request.js";
 import { type JsonCache, objectJson, rawJson } from "./body-json.js";
 import type {
   ContentBlock,
+  EffortLevel,
   ImageBlock,
   Message,
   ModelRequest,
   TextBlock,
+  ThinkingConfig,
   ToolChoice,
   ToolDefinition,
 } from "./types.js";
@@ -24,7 +27,7 @@ type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { u
 export function openaiRequestBody(request: ModelRequest, officialApi: boolean): Record<string, unknown> {
   const messages: WireMessage[] = [];
   if (request.system) messages.push({ role: "system", content: request.system });
-  for (const m of request.messages) pushMessage(messages, m);
+  for (const m of request.messages) pushMessage(messages, m, !officialApi);
   return bodyFields(
     request,
     officialApi,
@@ -41,7 +44,11 @@ export function openaiRequestBody(request: ModelRequest, officialApi: boolean): 
 export function openaiRequestJson(request: ModelRequest, officialApi: boolean, cache: JsonCache): string {
   // A one-message request has nothing to reuse: one JSON.stringify is cheaper than the pieces.
   if (request.messages.length <= 1) return JSON.stringify(openaiRequestBody(request, officialApi));
-  let messages = cache.messages(request.messages, request.messages.length, encodeMessage);
+  let messages = cache.messages(
+    request.messages,
+    request.messages.length,
+    officialApi ? encodeMessage : encodeGatewayMessage,
+  );
   if (request.system) {
     const system = JSON.stringify({ role: "system", content: request.system });
     messages = messages === "" ? system : `${system},${messages}`;
@@ -75,7 +82,34 @@ function bodyFields(
   if (request.stopSequences && request.stopSequences.length > 0) body.stop = request.stopSequences;
   if (tools !== undefined) body.tools = tools;
   if (request.toolChoice) body.tool_choice = wireToolChoice(request.toolChoice);
+  addReasoning(body, request, officialApi);
   return body;
+}
+
+/**
+ * Thinking and effort. OpenAI's API takes only `reasoning_effort` (a fixed thinking budget becomes the
+ * nearest effort). Gateways get `reasoning_effort` when an effort is asked for, and the thinking
+ * setting in Anthropic's form, `thinking: { type, budget_tokens }`, which LiteLLM documents and passes
+ * on to Anthropic models (servers that do not know it ignore it).
+ */
+function addReasoning(body: Record<string, unknown>, request: ModelRequest, officialApi: boolean): void {
+  const thinking = requestThinking(request);
+  if (officialApi) {
+    const effort = request.effort ?? effortForBudget(thinking);
+    if (effort) body.reasoning_effort = effort === "max" ? "xhigh" : effort;
+    return;
+  }
+  if (request.effort) body.reasoning_effort = request.effort;
+  const wire = wireThinking(thinking);
+  if (wire) body.thinking = wire;
+}
+
+/** The effort closest to a fixed thinking budget (LiteLLM maps low/medium/high to 1k/2k/4k tokens). */
+function effortForBudget(thinking: ThinkingConfig | undefined): EffortLevel | undefined {
+  if (thinking?.type !== "enabled") return undefined;
+  if (thinking.budgetTokens < 2048) return "low";
+  if (thinking.budgetTokens < 8192) return "medium";
+  return "high";
 }
 
 function wireTool(t: ToolDefinition): WireMessage {
@@ -90,7 +124,14 @@ const encodeTool = (t: ToolDefinition): string => JSON.stringify(wireTool(t));
 /** The wire messages one neutral message becomes (none, one, or one per tool result), comma-joined. */
 function encodeMessage(m: Message): string {
   const out: WireMessage[] = [];
-  pushMessage(out, m);
+  pushMessage(out, m, false);
+  return out.map((w) => JSON.stringify(w)).join(",");
+}
+
+/** The same for a gateway, whose assistant messages carry signed thinking back (see assistantMessage). */
+function encodeGatewayMessage(m: Message): string {
+  const out: WireMessage[] = [];
+  pushMessage(out, m, true);
   return out.map((w) => JSON.stringify(w)).join(",");
 }
 
@@ -107,13 +148,13 @@ function wireToolChoice(choice: ToolChoice): unknown {
   }
 }
 
-function pushMessage(out: WireMessage[], message: Message): void {
+function pushMessage(out: WireMessage[], message: Message, gateway: boolean): void {
   if (typeof message.content === "string") {
     out.push({ role: message.role, content: message.content });
     return;
   }
   if (message.role === "assistant") {
-    out.push(assistantMessage(message.content));
+    out.push(assistantMessage(message.content, gateway));
     return;
   }
   // Tool results first (they must follow the assistant's tool_calls), then the user's own parts.
@@ -166,7 +207,7 @@ function toolResultText(
   return text;
 }
 
-function assistantMessage(content: ContentBlock[]): WireMessage {
+function assistantMessage(content: ContentBlock[], gateway: boolean): WireMessage {
   const text = content
     .filter((b): b is TextBlock => b.type === "text")
     .map((b) => b.text)
@@ -176,9 +217,21 @@ function assistantMessage(content: ContentBlock[]): WireMessage {
       ? [{ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input) } }]
       : [],
   );
-  // Thinking blocks are dropped: Chat Completions has no field that takes them back.
   const out: WireMessage = { role: "assistant", content: text === "" && toolCalls.length > 0 ? null : text };
   if (toolCalls.length > 0) out.tool_calls = toolCalls;
+  // Chat Completions has no field for thinking; LiteLLM takes signed thinking back as `thinking_blocks`
+  // (Anthropic needs it with tool calls). OpenAI's own API never signs thinking, so it gets none.
+  if (gateway) {
+    const signed = content.flatMap(
+      (b): Array<Record<string, string>> =>
+        b.type === "thinking" && b.signature
+          ? [{ type: "thinking", thinking: b.thinking, signature: b.signature }]
+          : b.type === "redacted_thinking"
+            ? [{ type: "redacted_thinking", data: b.data }]
+            : [],
+    );
+    if (signed.length > 0) out.thinking_blocks = signed;
+  }
   return out;
 }
 

@@ -95,7 +95,7 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
   const toolById = new Map<string, OpenTool>();
   const toolByWireIndex = new Map<number, OpenTool>();
   let text: { index: number; text: string } | undefined;
-  let thinking: { index: number; thinking: string } | undefined;
+  let thinking: { index: number; thinking: string; signature?: string } | undefined;
   let id: string | undefined;
   let started = false;
   let finish: string | undefined;
@@ -107,8 +107,11 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
       text = undefined;
     }
     if (thinking) {
-      content[thinking.index] = { type: "thinking", thinking: thinking.thinking };
-      out.push({ type: "thinking_end", index: thinking.index, thinking: thinking.thinking });
+      const { index, signature } = thinking;
+      content[index] = signature
+        ? { type: "thinking", thinking: thinking.thinking, signature }
+        : { type: "thinking", thinking: thinking.thinking };
+      out.push({ type: "thinking_end", index, thinking: thinking.thinking, signature });
       thinking = undefined;
     }
   };
@@ -198,6 +201,12 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
         thinking.thinking += reasoning;
         self.afterFirstDelta = true;
         out.push({ type: "thinking_delta", index: thinking.index, delta: reasoning });
+      }
+      // LiteLLM sends an Anthropic model's thinking signature in `thinking_blocks`; it must go back.
+      if (thinking && Array.isArray(d.thinking_blocks)) {
+        for (const b of d.thinking_blocks) {
+          if (typeof b?.signature === "string" && b.signature !== "") thinking.signature = b.signature;
+        }
       }
       if (typeof d.content === "string" && d.content !== "") {
         if (!text) {

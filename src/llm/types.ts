@@ -132,6 +132,21 @@ export type ToolChoice =
   | { type: "none" }
   | { type: "tool"; name: string };
 
+/**
+ * Extended thinking for one call: a fixed token budget, adaptive (the model decides how much to
+ * think), or off. `display` asks Anthropic for summarized or omitted thinking text.
+ */
+export type ThinkingConfig =
+  | { type: "enabled"; budgetTokens: number; display?: "summarized" | "omitted" }
+  | { type: "adaptive"; display?: "summarized" | "omitted" }
+  | { type: "disabled" };
+
+/**
+ * How hard the model works: Anthropic's `output_config.effort` (`low` … `max`), OpenAI's
+ * `reasoning_effort` (`minimal` … `xhigh`).
+ */
+export type EffortLevel = "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+
 /** One model call, independent of the provider. */
 export interface ModelRequest {
   /** Model id without the provider prefix (the provider is chosen separately). */
@@ -143,8 +158,12 @@ export interface ModelRequest {
   temperature?: number;
   stopSequences?: string[];
   toolChoice?: ToolChoice;
-  /** Extended-thinking budget in tokens; 0 or absent turns thinking off. */
+  /** Extended thinking; wins over `thinkingBudget`. */
+  thinking?: ThinkingConfig;
+  /** @deprecated Use `thinking: { type: "enabled", budgetTokens }`. 0 or absent: no thinking. */
   thinkingBudget?: number;
+  /** Reasoning effort; sent as the provider defines it. */
+  effort?: EffortLevel;
   signal?: AbortSignal;
   headers?: Record<string, string>;
 }

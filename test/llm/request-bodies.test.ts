@@ -219,6 +219,8 @@ describe("OpenAI request", () => {
       temperature: 0.5,
       stop: ["###"],
       tool_choice: "auto",
+      // A gateway gets the thinking setting in Anthropic's form, which LiteLLM passes on.
+      thinking: { type: "enabled", budget_tokens: 2048 },
       tools: [
         {
           type: "function",
@@ -245,6 +247,8 @@ describe("OpenAI request", () => {
             { id: "call_1", type: "function", function: { name: "Read", arguments: '{"file_path":"/a"}' } },
             { id: "call_2", type: "function", function: { name: "Read", arguments: "{}" } },
           ],
+          // Signed thinking goes back to a gateway as LiteLLM's thinking_blocks.
+          thinking_blocks: [{ type: "thinking", thinking: "Need to read.", signature: "sig-1" }],
         },
         { role: "tool", tool_call_id: "call_1", content: "A" },
         { role: "tool", tool_call_id: "call_2", content: "Error: file_path is required" },

@@ -52,6 +52,8 @@ export interface MessageOptions extends DeliveryOptions {
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
   /** OpenAI tool-call ids on the first chunk only (OpenAI) or on every chunk (some gateways). */
   toolCallIds?: "first" | "every";
+  /** OpenAI: send thinking signatures in `thinking_blocks`, as LiteLLM does for Anthropic models. */
+  litellmThinkingBlocks?: boolean;
   /** OpenAI: end without `data: [DONE]` (some gateways). */
   omitDone?: boolean;
   /** An error event in the stream after this many events (Anthropic `event: error`, OpenAI `{error}`). */

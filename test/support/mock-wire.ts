@@ -136,9 +136,12 @@ export function openaiEvents(r: MessageReply, model: string, includeUsage: boole
   let toolIndex = 0;
   r.content.forEach((b, i) => {
     if (b.type === "text") for (const p of pieces(b.text, size)) out.push(delta({ content: p }));
-    else if (b.type === "thinking")
+    else if (b.type === "thinking") {
       for (const p of pieces(b.thinking, size)) out.push(delta({ reasoning_content: p }));
-    else if (b.type === "tool_use") {
+      // LiteLLM serving an Anthropic model adds the signature as a thinking block.
+      if (r.litellmThinkingBlocks && b.signature)
+        out.push(delta({ thinking_blocks: [{ type: "thinking", thinking: "", signature: b.signature }] }));
+    } else if (b.type === "tool_use") {
       const index = toolIndex++;
       const callId = toolId(b, i, "call_mock");
       out.push(

@@ -1,0 +1,182 @@
+/**
+ * Settings files, read by the CLI and by `query()` (its `settingSources` and `settings` options):
+ * `$GOAT_HOME/settings.json` (default `~/.goat`), `<cwd>/.goat/settings.json`,
+ * `<cwd>/.goat/settings.local.json` and `--settings FILE` (or the `settings` option), merged in that
+ * order (later files win for single values, lists concatenate).
+ * A file that exists but is not a JSON object is an error naming the file: a silently ignored setting
+ * (a deny rule, a hook) is worse than not starting.
+ */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { GoatError } from "../errors.js";
+import { parseHookSettings } from "../hooks/settings.js";
+import type { HookEvent, SettingsHooks } from "../hooks/types.js";
+import { mergeSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "../sandbox/settings.js";
+
+/** The `permissions` key of a settings file (Claude Code's shape). */
+export interface PermissionSettings {
+  allow: string[];
+  deny: string[];
+  ask: string[];
+  defaultMode?: string;
+  additionalDirectories: string[];
+}
+
+/** The merged settings. */
+export interface CliSettings {
+  model?: string;
+  permissions: PermissionSettings;
+  /** Settings-file hooks in Claude Code's shape, per event, concatenated in file order. */
+  hooks: SettingsHooks;
+  env: Record<string, string>;
+  /** The `sandbox` values of the files merged (Claude Code's shape), when any file has one. */
+  sandbox?: SandboxSettings;
+  /** Each file's raw `mcpServers` value, in file order (parsed later, and only when present). */
+  mcpServers: Array<{ file: string; value: Record<string, unknown> }>;
+  /** Files that were read, in order. */
+  files: string[];
+}
+
+/** A settings file that cannot be used; the message names the file. */
+export class SettingsError extends GoatError {
+  override name = "SettingsError";
+  override readonly code: string = "invalid_settings";
+}
+
+/** Goat's home folder: `$GOAT_HOME`, else `~/.goat`. */
+export function goatHomeDir(env: Record<string, string | undefined>): string {
+  return env.GOAT_HOME && env.GOAT_HOME.length > 0 ? env.GOAT_HOME : join(homedir(), ".goat");
+}
+
+/** The settings files to read for `cwd`, user first; `extra` (the `--settings` file) last. */
+export function settingsFiles(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  extra?: string,
+  sources: readonly string[] = ["user", "project", "local"],
+): string[] {
+  const files: string[] = [];
+  if (sources.includes("user")) files.push(join(goatHomeDir(env), "settings.json"));
+  if (sources.includes("project")) files.push(join(cwd, ".goat", "settings.json"));
+  if (sources.includes("local")) files.push(join(cwd, ".goat", "settings.local.json"));
+  // The --settings path is relative to where the user typed it, not to --cwd.
+  if (extra !== undefined) files.push(resolve(extra));
+  return files;
+}
+
+/**
+ * Reads and merges the files, then `inline` (the `settings` option given as an object), which wins.
+ * Missing files are skipped, except `required` ones (the `--settings` file or `settings` path).
+ */
+export function loadSettings(
+  files: string[],
+  required: ReadonlySet<string> = new Set(),
+  inline?: unknown,
+): CliSettings {
+  const merged: CliSettings = {
+    permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
+    hooks: {},
+    env: {},
+    mcpServers: [],
+    files: [],
+  };
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && !required.has(file)) continue;
+      throw new SettingsError(
+        code === "ENOENT"
+          ? `settings file ${file} does not exist`
+          : `cannot read settings file ${file}: ${(error as Error).message}`,
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new SettingsError(`invalid JSON in settings file ${file}: ${(error as Error).message}`);
+    }
+    if (json === null || typeof json !== "object" || Array.isArray(json)) {
+      throw new SettingsError(`settings file ${file} must hold a JSON object`);
+    }
+    mergeInto(merged, json as Record<string, unknown>, `settings file ${file}`, file);
+    merged.files.push(file);
+  }
+  if (inline !== undefined) {
+    if (inline === null || typeof inline !== "object" || Array.isArray(inline)) {
+      throw new SettingsError(`the "settings" option must be an object or the path of a settings file`);
+    }
+    mergeInto(merged, inline as Record<string, unknown>, `the "settings" option`, `the "settings" option`);
+  }
+  return merged;
+}
+
+function mergeInto(into: CliSettings, json: Record<string, unknown>, where: string, file: string): void {
+  if (json.model !== undefined) {
+    if (typeof json.model !== "string" || json.model === "") {
+      throw new SettingsError(`"model" in ${where} must be a non-empty string`);
+    }
+    into.model = json.model;
+  }
+  if (json.permissions !== undefined) {
+    const p = objectAt(json.permissions, "permissions", where);
+    for (const key of ["allow", "deny", "ask", "additionalDirectories"] as const) {
+      if (p[key] !== undefined)
+        into.permissions[key].push(...stringList(p[key], `permissions.${key}`, where));
+    }
+    if (p.defaultMode !== undefined) {
+      if (typeof p.defaultMode !== "string") {
+        throw new SettingsError(`"permissions.defaultMode" in ${where} must be a string`);
+      }
+      into.permissions.defaultMode = p.defaultMode;
+    }
+  }
+  if (json.hooks !== undefined) {
+    let hooks: SettingsHooks;
+    try {
+      hooks = parseHookSettings(json.hooks, file);
+    } catch (error) {
+      throw new SettingsError((error as Error).message);
+    }
+    for (const event of Object.keys(hooks) as HookEvent[]) {
+      into.hooks[event] = [...(into.hooks[event] ?? []), ...(hooks[event] ?? [])];
+    }
+  }
+  if (json.sandbox !== undefined) {
+    try {
+      resolveSandboxSettings(json.sandbox, `"sandbox" in ${where}`);
+    } catch (error) {
+      throw new SettingsError((error as Error).message);
+    }
+    into.sandbox = mergeSandboxSettings([into.sandbox ?? {}, json.sandbox as SandboxSettings]);
+  }
+  if (json.mcpServers !== undefined) {
+    into.mcpServers.push({ file, value: objectAt(json.mcpServers, "mcpServers", where) });
+  }
+  if (json.env !== undefined) {
+    for (const [name, value] of Object.entries(objectAt(json.env, "env", where))) {
+      if (typeof value !== "string") {
+        throw new SettingsError(`"env.${name}" in ${where} must be a string`);
+      }
+      into.env[name] = value;
+    }
+  }
+}
+
+function objectAt(value: unknown, key: string, where: string): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new SettingsError(`"${key}" in ${where} must be an object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function stringList(value: unknown, key: string, where: string): string[] {
+  if (!Array.isArray(value) || value.some((x) => typeof x !== "string")) {
+    throw new SettingsError(`"${key}" in ${where} must be an array of strings`);
+  }
+  return value as string[];
+}
