@@ -4,9 +4,11 @@
  * questions, slash commands. Ctrl-C interrupts the turn (the session stays usable); Ctrl-C twice at
  * an empty prompt, Ctrl-D or /exit leave.
  */
+
 import { createInterface } from "node:readline";
 import type { QueryOptions } from "../agent/options.js";
 import { type Query, query } from "../agent/query.js";
+import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
 import type { CliArgs } from "./args.js";
 import { type CliConfig, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
@@ -164,11 +166,25 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     rl.prompt();
   });
 
+  // A process manager's SIGTERM or the terminal closing (SIGHUP): end the session as /exit does,
+  // which interrupts the run and kills its tools, and exit with the conventional status.
+  const onTerm = () => exit(143);
+  const onHup = () => exit(129);
+  process.once("SIGTERM", onTerm);
+  process.once("SIGHUP", onHup);
+  process.once("exit", killTrackedGroupsNow);
+
   rl.on("close", () => {
     if (exiting) return;
     exiting = true;
     renderer.endLine();
-    void stop(session).then(() => finish(exitCode));
+    void stop(session)
+      .then(() => killTrackedGroups())
+      .then(() => {
+        process.off("SIGTERM", onTerm);
+        process.off("SIGHUP", onHup);
+        finish(exitCode);
+      });
   });
 
   out.write(
