@@ -5,9 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
+import { GoatError } from "../errors.js";
 import { createModelCatalog } from "../llm/catalog.js";
-import { computeCost } from "../llm/cost.js";
+import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
 import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
+import type { Usage } from "../llm/types.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
@@ -95,6 +97,12 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   registry.resolve(configuredModel);
   const catalog = createModelCatalog(options.models ?? []);
   const report = (message: string) => emit({ type: "warning", message });
+  const prices = createPriceList(catalog, options.modelPricing);
+  const fallbackModel = options.fallbackModel && expandModelAlias(options.fallbackModel);
+  if (options.maxBudgetUsd !== undefined) {
+    for (const model of [configuredModel, fallbackModel]) if (model) assertPriced(model, prices);
+  }
+  const costOf = createCostOf(prices, report);
 
   const tools = createSessionTools(options, cwd, () => subagentParent());
   const hooks = createSessionHooks({
@@ -122,7 +130,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const session = createLoopSession();
   const callModel = createModelCaller(registry, {
     retry: options.retry,
-    fallbackModel: options.fallbackModel && expandModelAlias(options.fallbackModel),
+    fallbackModel,
   });
   const summarizer =
     options.compactor ??
@@ -170,7 +178,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     },
     steeringInterruptsTools: () => steeringUrgent,
     getFollowUpMessages: options.getFollowUpMessages,
-    costOf: (model, usage) => computeCost(usage, catalog.get(model)).costUsd,
+    costOf,
     contextWindowOf: (model) => catalog.get(model)?.contextWindow,
     maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
     toolConcurrency: options.toolConcurrency,
@@ -243,6 +251,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       sessionId = binding.sessionId;
       loopConfig.sessionId = sessionId;
       session.messages = binding.messages;
+      session.priorCostUsd = binding.priorCostUsd;
       // Servers connect in parallel; the first model call waits for them only up to a bound.
       await tools.startMcp(controller.signal, options.mcpStartupTimeoutMs ?? 5_000);
       await hooks.sessionStart(binding.resumed ? "resume" : "startup", configuredModel, controller.signal);
@@ -287,6 +296,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     abort: () => controller.abort(),
     setModel(model) {
       if (model !== undefined) registry.resolve(model);
+      if (model !== undefined && options.maxBudgetUsd !== undefined)
+        assertPriced(expandModelAlias(model), prices);
       modelOverride = model === undefined ? undefined : expandModelAlias(model);
       binding?.recordModelChange(model ?? configuredModel);
     },
@@ -324,5 +335,33 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     debugTrace(event) {
       debugLog?.(event);
     },
+  };
+}
+
+/** Refuses a budget that could never fire: the model's calls would all count as $0. */
+function assertPriced(model: string, prices: PriceList): void {
+  if (prices.priceOf(model)) return;
+  throw new GoatError(
+    `maxBudgetUsd is set, but no price is known for the model "${model}", so the budget could never be enforced. Give its price in USD per million tokens: modelPricing: { "${model}": { input: 3, output: 15 } } (the query() option, or the key of that name in the goat settings file), or register the model in models.`,
+    { code: "invalid_option" },
+  );
+}
+
+/** Prices each call; a model with no price counts as $0 and is reported once per session. */
+function createCostOf(
+  prices: PriceList,
+  report: (message: string) => void,
+): (model: string, usage: Usage) => number {
+  const unpriced = new Set<string>();
+  return (model, usage) => {
+    const price = prices.priceOf(model);
+    if (price) return costAt(usage, price);
+    if (!unpriced.has(model)) {
+      unpriced.add(model);
+      report(
+        `No price is known for the model "${model}": its calls count as $0 in total_cost_usd. Give one with modelPricing: { "${model}": { input, output } } (USD per million tokens).`,
+      );
+    }
+    return 0;
   };
 }

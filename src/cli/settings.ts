@@ -4,12 +4,14 @@
  * A file that exists but is not a JSON object is an error naming the file: a silently ignored setting
  * (a deny rule, a hook) is worse than not starting.
  */
+
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { GoatError } from "../errors.js";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
+import type { ModelPriceInput } from "../llm/cost.js";
 
 /** The `permissions` key of a settings file (Claude Code's shape). */
 export interface PermissionSettings {
@@ -27,6 +29,8 @@ export interface CliSettings {
   /** Settings-file hooks in Claude Code's shape, per event, concatenated in file order. */
   hooks: SettingsHooks;
   env: Record<string, string>;
+  /** Prices of models the catalog does not know, USD per million tokens (checked by `query()`). */
+  modelPricing: Record<string, ModelPriceInput>;
   /** Each file's raw `mcpServers` value, in file order (parsed later, and only when present). */
   mcpServers: Array<{ file: string; value: Record<string, unknown> }>;
   /** Files that were read, in order. */
@@ -66,6 +70,7 @@ export function loadSettings(files: string[], required: ReadonlySet<string> = ne
     permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
     hooks: {},
     env: {},
+    modelPricing: {},
     mcpServers: [],
     files: [],
   };
@@ -129,6 +134,11 @@ function mergeInto(into: CliSettings, json: Record<string, unknown>, file: strin
   }
   if (json.mcpServers !== undefined) {
     into.mcpServers.push({ file, value: objectAt(json.mcpServers, "mcpServers", file) });
+  }
+  if (json.modelPricing !== undefined) {
+    for (const [model, price] of Object.entries(objectAt(json.modelPricing, "modelPricing", file))) {
+      into.modelPricing[model] = objectAt(price, `modelPricing.${model}`, file) as unknown as ModelPriceInput;
+    }
   }
   if (json.env !== undefined) {
     for (const [name, value] of Object.entries(objectAt(json.env, "env", file))) {
