@@ -124,6 +124,8 @@ export interface LoopConfig {
   compactionReserveTokens?: number;
   /** Most tool calls running at once. */
   toolConcurrency?: number;
+  /** The time limit of a call to `tool` in ms (undefined or 0: none). */
+  toolTimeoutOf?: (tool: Tool) => number | undefined;
   beforeToolCall?: (info: ToolCallInfo) => Promise<BeforeToolCallDecision>;
   afterToolCall?: (
     info: ToolCallInfo & { result: ToolResult; isError: boolean },

@@ -127,6 +127,12 @@ export interface QueryOptions {
   proxy?: string | false;
   /** Most tool calls running at once (default 10). */
   toolConcurrency?: number;
+  /**
+   * Longest a call of a custom or MCP tool may run, in ms (default 10 minutes; 0: no limit). When it
+   * is hit, the tool's signal is aborted and the model gets a time-limit error. A tool's own
+   * `timeoutMs` (`defineTool`) and an MCP server's `toolTimeoutMs` win over it.
+   */
+  toolTimeoutMs?: number;
   /** MCP servers by name: stdio, HTTP, SSE, or in-process (`createSdkMcpServer`). Tools appear as `mcp__<server>__<tool>`. */
   mcpServers?: Record<string, McpServerConfig>;
   /** How long the first model call waits for MCP servers to connect (default 5 s); late ones join later. */

@@ -12,6 +12,7 @@ import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../
 import type { Usage } from "../llm/types.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
+import type { Tool } from "../tools/types.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
 import { createLoopSession, type LoopSession } from "./context.js";
 import { createDebugLog } from "./debug-log.js";
@@ -182,6 +183,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     contextWindowOf: (model) => catalog.get(model)?.contextWindow,
     maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
     toolConcurrency: options.toolConcurrency,
+    toolTimeoutOf: toolTimeouts(options, tools.staticTools),
     compact,
     beforeToolCall: createBeforeToolCall(hooks.runner, permissions, report),
     afterToolCall: createAfterToolCall(hooks.runner, report),
@@ -364,4 +366,29 @@ function createCostOf(
     }
     return 0;
   };
+}
+
+/** The default time limit of a custom or MCP tool call: generous, yet a hung call ends. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Each tool's time limit: its own `timeoutMs` (an MCP tool's comes from its server's config), else
+ * `toolTimeoutMs` (default 10 minutes) for custom and MCP tools; built-in tools keep their own rules.
+ */
+function toolTimeouts(
+  options: QueryOptions,
+  staticTools: readonly Tool[],
+): (tool: Tool) => number | undefined {
+  const fallback = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  if (typeof fallback !== "number" || !Number.isFinite(fallback) || fallback < 0) {
+    throw new GoatError(
+      `toolTimeoutMs must be a number of milliseconds ≥ 0 (0: no limit), got ${String(fallback)}`,
+      {
+        code: "invalid_option",
+      },
+    );
+  }
+  const own = new Set(Array.isArray(options.tools) ? options.tools.filter((t) => typeof t !== "string") : []);
+  const builtIn = new Set(staticTools.filter((t) => !own.has(t)));
+  return (tool) => tool.timeoutMs ?? (builtIn.has(tool) ? undefined : fallback);
 }
