@@ -101,8 +101,8 @@ export { createAnthropicProvider } from "./llm/anthropic.js";
 export type { ModelCatalog } from "./llm/catalog.js";
 /** Model limits and prices, and the cost of a call. */
 export { createModelCatalog } from "./llm/catalog.js";
-/** Cost of a call. */
-export type { CallCost } from "./llm/cost.js";
+/** Cost of a call, and a price given in `modelPricing`. */
+export type { CallCost, ModelPriceInput } from "./llm/cost.js";
 /** The cost of one call from its usage. */
 export { computeCost } from "./llm/cost.js";
 /** What kind of provider error. */

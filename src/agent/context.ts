@@ -21,7 +21,10 @@ export interface ModelUsage {
 /** What lives across runs of one session: the history and what it has cost so far. */
 export interface LoopSession {
   messages: AgentMessage[];
+  /** Cost of this process's calls (all runs of the query). */
   totalCostUsd: number;
+  /** Cost recorded in the transcript before this process took the session over (a resume). */
+  priorCostUsd: number;
   usage: Usage;
   modelUsage: Record<string, ModelUsage>;
   /** Usage reported by the last model call, the base of the next token estimate. */
@@ -32,7 +35,14 @@ export interface LoopSession {
 
 /** A new, empty session history. */
 export function createLoopSession(messages: AgentMessage[] = []): LoopSession {
-  return { messages, totalCostUsd: 0, usage: emptyUsage(), modelUsage: {}, lastCallMessageCount: 0 };
+  return {
+    messages,
+    totalCostUsd: 0,
+    priorCostUsd: 0,
+    usage: emptyUsage(),
+    modelUsage: {},
+    lastCallMessageCount: 0,
+  };
 }
 
 /** The prefix the default `convertToLlm` puts before a compaction summary. */

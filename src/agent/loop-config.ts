@@ -20,11 +20,16 @@ import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { MutableAgentState } from "./state.js";
 import type { StopCondition } from "./stop-conditions.js";
 
-/** Streams one model call for `model` (`provider/model`), with retries already applied. */
+/**
+ * Streams one model call for `model` (`provider/model`), with retries already applied. When another
+ * model answers instead (the fallback model), `onFallback` is told which before its first event, so
+ * the answer is priced and recorded under the model that gave it.
+ */
 export type ModelCaller = (
   model: string,
   request: Omit<ModelRequest, "model">,
   onRetry: (info: { attempt: number; maxRetries: number; delayMs: number; error: ProviderError }) => void,
+  onFallback?: (model: string, cause: ProviderError) => void,
 ) => ModelStream;
 
 /** What `beforeToolCall` decides: run (maybe with changed input), or refuse with a message. */
@@ -130,6 +135,8 @@ export interface LoopConfig {
   compactionReserveTokens?: number;
   /** Most tool calls running at once. */
   toolConcurrency?: number;
+  /** The time limit of a call to `tool` in ms (undefined or 0: none). */
+  toolTimeoutOf?: (tool: Tool) => number | undefined;
   beforeToolCall?: (info: ToolCallInfo) => Promise<BeforeToolCallDecision>;
   afterToolCall?: (
     info: ToolCallInfo & { result: ToolResult; isError: boolean },

@@ -12,6 +12,7 @@ import type {
   StopReason,
   ToolDefinition,
   ToolResultBlock,
+  ToolUseBlock,
   Usage,
 } from "../llm/types.js";
 import { addUsage, emptyUsage, toolCallsOf } from "../llm/types.js";
@@ -26,7 +27,7 @@ import {
 import type { AgentMessage, ExitReason, TurnEndReason } from "./events.js";
 import type { LoopConfig } from "./loop-config.js";
 import { type StepResult, shouldStop } from "./stop-conditions.js";
-import { runToolBatch, type ToolBatchOutcome } from "./tool-scheduler.js";
+import { errorResult, runToolBatch, type ToolBatchOutcome } from "./tool-scheduler.js";
 
 /** How a run ended and what it did. */
 export interface RunOutcome {
@@ -143,6 +144,12 @@ export async function agentLoop(
           continue;
         }
 
+        if (calls.length > 0 && budgetSpent(run)) {
+          // This answer took the run over its budget: its tools must not run, yet each call is answered.
+          answerUnrun(run, step, message, calls, budgetExhaustedText(run));
+          return finishRun(run, "max_budget");
+        }
+
         if (calls.length > 0) {
           await config.persistBarrier?.();
           config.state.set("tool_executing", step);
@@ -194,9 +201,32 @@ function checkTermination(run: RunState): ExitReason | undefined {
   if (run.signal.aborted) return abortReason(run);
   if (config.maxTurns !== undefined && config.maxTurns > 0 && run.turns >= config.maxTurns)
     return "max_turns";
-  if (config.maxBudgetUsd !== undefined && run.session.totalCostUsd >= config.maxBudgetUsd)
-    return "max_budget";
+  if (budgetSpent(run)) return "max_budget";
   return undefined;
+}
+
+function budgetSpent(run: RunState): boolean {
+  const budget = run.config.maxBudgetUsd;
+  return budget !== undefined && run.session.totalCostUsd >= budget;
+}
+
+function budgetExhaustedText(run: RunState): string {
+  const spent = run.session.totalCostUsd.toFixed(4);
+  return `Budget exhausted: not run, because the answer that asked for it took the session to $${spent}, past its budget of $${run.config.maxBudgetUsd} (maxBudgetUsd).`;
+}
+
+/** Answers every call of `message` without running it (the pairing stays intact) and ends the turn. */
+function answerUnrun(
+  run: RunState,
+  step: number,
+  message: AssistantMessage,
+  calls: ToolUseBlock[],
+  text: string,
+): void {
+  const results = calls.map((call) => errorResult(call, text));
+  appendToolResults(run, { results, additionalContext: [], steered: false, permissionDenials: [] });
+  recordStep(run, step, message, results);
+  run.config.emit({ type: "turn_end", step, message, toolResults: results, reason: "tools_executed" });
 }
 
 /** Proactive compaction, then `transformContext`, then `convertToLlm` (always in that order). */
@@ -236,6 +266,8 @@ async function callModel(run: RunState, messages: Message[], step: number): Prom
   const started = Date.now();
   let partialText = "";
   let final: AssistantMessage | undefined;
+  // The model whose answer this is: the fallback's, when the primary was unavailable.
+  let answeredBy = model;
   try {
     const stream = config.callModel(
       model,
@@ -253,6 +285,13 @@ async function callModel(run: RunState, messages: Message[], step: number): Prom
       (info) => {
         config.state.set("retry_wait", step);
         config.emit({ type: "retry", ...info });
+      },
+      (fallback, cause) => {
+        answeredBy = fallback;
+        config.emit({
+          type: "warning",
+          message: `${model} is unavailable (${cause.kind}); the fallback model ${fallback} answers this call.`,
+        });
       },
     );
     for await (const event of stream) {
@@ -274,13 +313,13 @@ async function callModel(run: RunState, messages: Message[], step: number): Prom
   run.apiMs += Date.now() - started;
   run.turns++;
   const usage = final.usage ?? emptyUsage();
-  const cost = config.costOf(model, usage);
+  const cost = config.costOf(answeredBy, usage);
   run.costUsd += cost;
   run.lastCallCost = cost;
   addUsage(run.usage, usage);
-  recordUsage(session, model, usage, cost, {
-    contextWindow: config.contextWindowOf?.(model),
-    maxOutputTokens: config.maxOutputTokensOf?.(model),
+  recordUsage(session, answeredBy, usage, cost, {
+    contextWindow: config.contextWindowOf?.(answeredBy),
+    maxOutputTokens: config.maxOutputTokensOf?.(answeredBy),
   });
   session.lastCallUsage = usage;
   run.lastStopReason = final.stop_reason ?? null;

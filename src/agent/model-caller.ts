@@ -16,7 +16,7 @@ export function createModelCaller(
   registry: ProviderRegistry,
   options: { retry?: RetryOptions; fallbackModel?: string },
 ): ModelCaller {
-  return (model, request, onRetry) => {
+  return (model, request, onRetry, onFallback) => {
     if (!options.fallbackModel || options.fallbackModel === model) {
       // The common case pays for one generator layer, not two: this sits on every stream event.
       const primary = registry.resolve(model);
@@ -52,6 +52,7 @@ export function createModelCaller(
           FALLBACK_KINDS.has(error.kind);
         if (!usable) throw error;
         const second = registry.resolve(fallback);
+        onFallback?.(fallback, error);
         yield* streamWithRetry(
           second.provider,
           { ...request, model: second.modelId },

@@ -210,9 +210,11 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   debugFile: anyString,
   env,
   sandbox: object,
-  providerTimeouts: object,
-  proxy: (v) =>
-    v === false || (typeof v === "string" && v.trim() !== "") ? undefined : "a proxy URL or false",
+  modelPricing: object,
+  toolTimeoutMs: (v) =>
+    typeof v === "number" && Number.isFinite(v) && v >= 0
+      ? undefined
+      : "a number of milliseconds ≥ 0 (0: no limit)",
 };
 
 /** Every option `query()` accepts and acts on. */

@@ -2,6 +2,7 @@
  * The options of `query()` and `Agent`: the Claude Agent SDK's names where they exist, plus Goat's own.
  */
 import type { CommandHookEntry, HookCallback, HookEvent } from "../hooks/types.js";
+import type { ModelPriceInput } from "../llm/cost.js";
 import type { ModelInfo } from "../llm/models.js";
 import type { ProviderSpec } from "../llm/resolve.js";
 import type { RetryOptions } from "../llm/retry.js";
@@ -36,9 +37,19 @@ export interface QueryOptions {
   provider?: ProviderSpec | ProviderSpec[];
   /** Extra models or price overrides for the cost ledger. */
   models?: ModelInfo[];
+  /**
+   * Prices of models the catalog does not know (or yours differ), in USD per million tokens, keyed by
+   * `provider/model` or bare id: `{ "litellm/my-model": { input: 0.5, output: 1.5 } }`. A model with no
+   * price counts as $0 (warned once), and `maxBudgetUsd` refuses to start with one.
+   */
+  modelPricing?: Record<string, ModelPriceInput>;
   /** Called before each request for the provider's key (seed 001 get_api_key). */
   getApiKey?: (provider: string) => string | undefined | Promise<string | undefined>;
   maxTurns?: number;
+  /**
+   * Ends the run with `error_max_budget_usd` once the session's cost reaches this; the answer that
+   * crosses it has its tool calls answered "budget exhausted" instead of run. Needs a price for the model.
+   */
   maxBudgetUsd?: number;
   /** Output token limit of each call. Defaults to the model's maximum, capped at 32,000. */
   maxTokens?: number;
@@ -163,6 +174,12 @@ export interface QueryOptions {
   proxy?: string | false;
   /** Most tool calls running at once (default 10). */
   toolConcurrency?: number;
+  /**
+   * Longest a call of a custom or MCP tool may run, in ms (default 10 minutes; 0: no limit). When it
+   * is hit, the tool's signal is aborted and the model gets a time-limit error. A tool's own
+   * `timeoutMs` (`defineTool`) and an MCP server's `toolTimeoutMs` win over it.
+   */
+  toolTimeoutMs?: number;
   /** MCP servers by name: stdio, HTTP, SSE, or in-process (`createSdkMcpServer`). Tools appear as `mcp__<server>__<tool>`. */
   mcpServers?: Record<string, McpServerConfig>;
   /** How long the first model call waits for MCP servers to connect (default 5 s); late ones join later. */

@@ -59,6 +59,8 @@ export function buildResultMessage(
     num_turns: outcome.numTurns,
     stop_reason: outcome.stopReason,
     total_cost_usd: session.totalCostUsd,
+    run_cost_usd: outcome.costUsd,
+    session_total_cost_usd: session.priorCostUsd + session.totalCostUsd,
     usage: { ...outcome.usage },
     modelUsage: structuredClone(session.modelUsage),
     permission_denials: outcome.permissionDenials.slice(),

@@ -5,9 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
+import { GoatError } from "../errors.js";
 import { createModelCatalog } from "../llm/catalog.js";
-import { computeCost } from "../llm/cost.js";
+import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
 import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
+import type { Usage } from "../llm/types.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
@@ -99,6 +101,12 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   registry.resolve(configuredModel);
   const catalog = createModelCatalog(options.models ?? []);
   const report = (message: string) => emit({ type: "warning", message });
+  const prices = createPriceList(catalog, options.modelPricing);
+  const fallbackModel = options.fallbackModel && expandModelAlias(options.fallbackModel);
+  if (options.maxBudgetUsd !== undefined) {
+    for (const model of [configuredModel, fallbackModel]) if (model) assertPriced(model, prices);
+  }
+  const costOf = createCostOf(prices, report);
 
   // Built only when asked for: a session without the sandbox never loads or checks anything for it.
   // Checked even when off, so a typo in a safety setting is an error rather than ignored.
@@ -143,7 +151,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const session = createLoopSession();
   const callModel = createModelCaller(registry, {
     retry: options.retry,
-    fallbackModel: options.fallbackModel && expandModelAlias(options.fallbackModel),
+    fallbackModel,
   });
   const summarizer =
     options.compactor ??
@@ -206,10 +214,11 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     },
     steeringInterruptsTools: () => steeringUrgent,
     getFollowUpMessages: options.getFollowUpMessages,
-    costOf: (model, usage) => computeCost(usage, catalog.get(model)).costUsd,
+    costOf,
     contextWindowOf: (model) => catalog.get(model)?.contextWindow,
     maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
     toolConcurrency: options.toolConcurrency,
+    toolTimeoutOf: toolTimeouts(options, tools.staticTools),
     compact,
     beforeToolCall: createBeforeToolCall(hooks.runner, permissions, report),
     afterToolCall: createAfterToolCall(hooks.runner, report),
@@ -283,6 +292,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       sessionId = binding.sessionId;
       loopConfig.sessionId = sessionId;
       session.messages = binding.messages;
+      session.priorCostUsd = binding.priorCostUsd;
       // Servers connect in parallel; the first model call waits for them only up to a bound.
       await tools.startMcp(controller.signal, options.mcpStartupTimeoutMs ?? 5_000);
       if (options.outputFormat) structured = await createStructuredOutput(options.outputFormat);
@@ -338,6 +348,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     abort: () => controller.abort(),
     setModel(model) {
       if (model !== undefined) registry.resolve(model);
+      if (model !== undefined && options.maxBudgetUsd !== undefined)
+        assertPriced(expandModelAlias(model), prices);
       modelOverride = model === undefined ? undefined : expandModelAlias(model);
       binding?.recordModelChange(model ?? configuredModel);
     },
@@ -385,4 +397,57 @@ function memoizeLast<A, B, R>(f: (a: A, b: B) => R): (a: A, b: B) => R {
     if (!last || last.a !== a || last.b !== b) last = { a, b, r: f(a, b) };
     return last.r;
   };
+}
+
+/** Refuses a budget that could never fire: the model's calls would all count as $0. */
+function assertPriced(model: string, prices: PriceList): void {
+  if (prices.priceOf(model)) return;
+  throw new GoatError(
+    `maxBudgetUsd is set, but no price is known for the model "${model}", so the budget could never be enforced. Give its price in USD per million tokens: modelPricing: { "${model}": { input: 3, output: 15 } } (the query() option, or the key of that name in the goat settings file), or register the model in models.`,
+    { code: "invalid_option" },
+  );
+}
+
+/** Prices each call; a model with no price counts as $0 and is reported once per session. */
+function createCostOf(
+  prices: PriceList,
+  report: (message: string) => void,
+): (model: string, usage: Usage) => number {
+  const unpriced = new Set<string>();
+  return (model, usage) => {
+    const price = prices.priceOf(model);
+    if (price) return costAt(usage, price);
+    if (!unpriced.has(model)) {
+      unpriced.add(model);
+      report(
+        `No price is known for the model "${model}": its calls count as $0 in total_cost_usd. Give one with modelPricing: { "${model}": { input, output } } (USD per million tokens).`,
+      );
+    }
+    return 0;
+  };
+}
+
+/** The default time limit of a custom or MCP tool call: generous, yet a hung call ends. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Each tool's time limit: its own `timeoutMs` (an MCP tool's comes from its server's config), else
+ * `toolTimeoutMs` (default 10 minutes) for custom and MCP tools; built-in tools keep their own rules.
+ */
+function toolTimeouts(
+  options: QueryOptions,
+  staticTools: readonly Tool[],
+): (tool: Tool) => number | undefined {
+  const fallback = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  if (typeof fallback !== "number" || !Number.isFinite(fallback) || fallback < 0) {
+    throw new GoatError(
+      `toolTimeoutMs must be a number of milliseconds ≥ 0 (0: no limit), got ${String(fallback)}`,
+      {
+        code: "invalid_option",
+      },
+    );
+  }
+  const own = new Set(Array.isArray(options.tools) ? options.tools.filter((t) => typeof t !== "string") : []);
+  const builtIn = new Set(staticTools.filter((t) => !own.has(t)));
+  return (tool) => tool.timeoutMs ?? (builtIn.has(tool) ? undefined : fallback);
 }

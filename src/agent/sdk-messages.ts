@@ -147,6 +147,13 @@ interface SDKResultBase {
   stop_reason: StopReason | null;
   /** Running total for this query() (all runs, all models). */
   total_cost_usd: number;
+  /** This run's own cost (a Goat addition). */
+  run_cost_usd: number;
+  /**
+   * The session's whole cost: every run recorded in its transcript, earlier processes' included
+   * (a resumed session), plus this query's (a Goat addition).
+   */
+  session_total_cost_usd: number;
   usage: Usage;
   modelUsage: Record<string, ModelUsage>;
   permission_denials: SDKPermissionDenial[];

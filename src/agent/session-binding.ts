@@ -37,6 +37,8 @@ export interface SessionBinding {
   messages: AgentMessage[];
   /** True when an earlier session was loaded. */
   resumed: boolean;
+  /** The cost of the runs the loaded transcript records (0 for a new session). */
+  priorCostUsd: number;
   /** Where the transcript is written ("" when not persisted). */
   transcriptPath: string;
   /** Appends a message as soon as it joins the history. */
@@ -69,6 +71,7 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
   let sessionId = options.sessionId ?? randomUUID();
   let messages: AgentMessage[] = [];
   let parentUuid: string | undefined;
+  let priorCostUsd = 0;
   let needsHeader = true;
   if (resumeId) {
     if (options.forkSession) {
@@ -81,17 +84,19 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
       const state = await loadResumeState(sessionId, { store });
       messages = state.messages;
       parentUuid = state.lastUuid;
+      priorCostUsd = state.totalCostUsd;
     } else {
       const state = await loadResumeState(resumeId, { store, resumeAt: options.resumeSessionAt });
       sessionId = resumeId;
       messages = state.messages;
       parentUuid = state.lastUuid;
+      priorCostUsd = state.totalCostUsd;
     }
     needsHeader = false;
   }
 
   if (!persist && !options.sessionStore)
-    return memoryOnlyBinding(sessionId, messages, resumeId !== undefined);
+    return memoryOnlyBinding(sessionId, messages, resumeId !== undefined, priorCostUsd);
   const recorder: SessionRecorder = createSessionRecorder({ store, sessionId, parentUuid });
   // Which entry holds each message, so a compaction can name the messages it kept.
   const uuids = new WeakMap<AgentMessage, string>();
@@ -126,6 +131,7 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
     sessionId,
     messages,
     resumed: resumeId !== undefined,
+    priorCostUsd,
     transcriptPath: "home" in store ? sessionFilePath(String(store.home), options.cwd, sessionId) : "",
     recordMessage: (message) => recordMessage(message),
     recordCompaction(info) {
@@ -145,7 +151,8 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
         type: "result",
         subtype: result.subtype,
         num_turns: result.num_turns,
-        total_cost_usd: result.total_cost_usd,
+        // The run's own cost: entries are summed to get a session's total (resume, session lists).
+        total_cost_usd: result.run_cost_usd,
         usage: result.usage,
         duration_ms: result.duration_ms,
       });
@@ -165,12 +172,18 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
  * With `persistSession: false` and no store of the user's, nothing would ever read the transcript:
  * recording it (a uuid, a timestamp and a JSON copy per message) would be pure per-turn cost.
  */
-function memoryOnlyBinding(sessionId: string, messages: AgentMessage[], resumed: boolean): SessionBinding {
+function memoryOnlyBinding(
+  sessionId: string,
+  messages: AgentMessage[],
+  resumed: boolean,
+  priorCostUsd: number,
+): SessionBinding {
   const nothing = () => {};
   return {
     sessionId,
     messages,
     resumed,
+    priorCostUsd,
     transcriptPath: "",
     recordMessage: nothing,
     recordCompaction: nothing,

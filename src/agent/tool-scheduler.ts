@@ -187,9 +187,12 @@ async function runOneCallUnguarded(
 
   const started = Date.now();
   config.emit({ type: "tool_execution_start", toolUseId: call.id, name: call.name, input });
+  const limitMs = config.toolTimeoutOf?.(tool);
+  // Only a tool with a time limit pays for its own signal and timer.
+  const limit = limitMs ? createTimeLimit(signal, limitMs) : undefined;
   let result: ToolResult = await untilInterrupted(
     runTool(tool, input, {
-      signal,
+      signal: limit?.signal ?? signal,
       cwd: config.cwd,
       sessionId: config.sessionId,
       toolUseId: call.id,
@@ -205,6 +208,7 @@ async function runOneCallUnguarded(
     }),
     signal,
     call.name,
+    limit,
   );
   if (config.afterToolCall) {
     const after = await config.afterToolCall({ ...info, result, isError: result.isError === true });
@@ -233,28 +237,77 @@ async function runOneCallUnguarded(
 /** How long an interrupted tool gets to return its own result before the loop answers for it. */
 const INTERRUPT_GRACE_MS = 50;
 
+/** A tool call's time limit: its own signal (aborted by the run's or by the timer) and the timer's promise. */
+interface TimeLimit {
+  signal: AbortSignal;
+  ms: number;
+  /** Resolves when the limit is hit. */
+  reached: Promise<void>;
+  clear(): void;
+}
+
+function createTimeLimit(runSignal: AbortSignal, ms: number): TimeLimit {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const reached = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`time limit of ${ms} ms reached`));
+      resolve();
+    }, ms);
+  });
+  return {
+    signal: AbortSignal.any([runSignal, controller.signal]),
+    ms,
+    reached,
+    clear: () => clearTimeout(timer),
+  };
+}
+
 /**
- * Resolves with the tool's result, or, once the signal aborts, with an "interrupted" result after a
- * short grace: a tool that ignores its signal cannot hold an interrupt up.
+ * Resolves with the tool's result; once the run's signal aborts, with an "interrupted" result after a
+ * short grace (a tool that ignores its signal cannot hold an interrupt up); once the call's time limit
+ * is hit, at once with a time-limit error (the tool's signal is aborted so it stops its work).
  */
-function untilInterrupted(work: Promise<ToolResult>, signal: AbortSignal, name: string): Promise<ToolResult> {
+function untilInterrupted(
+  work: Promise<ToolResult>,
+  signal: AbortSignal,
+  name: string,
+  limit?: TimeLimit,
+): Promise<ToolResult> {
   const interrupted: ToolResult = {
     content: `${name} was interrupted by the user before it finished.`,
     isError: true,
   };
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const settle = (result: ToolResult) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      limit?.clear();
+      signal.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
     const onAbort = () => {
-      timer = setTimeout(() => resolve(interrupted), INTERRUPT_GRACE_MS);
+      timer = setTimeout(() => settle(interrupted), INTERRUPT_GRACE_MS);
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
-    work.then((result) => {
-      if (timer) clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve(result);
+    limit?.reached.then(() => {
+      if (!signal.aborted) settle(timeLimitResult(name, limit.ms));
     });
+    work.then(settle);
   });
+}
+
+function timeLimitResult(name: string, ms: number): ToolResult {
+  const span =
+    ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
+  return {
+    content: `${name} did not finish within its time limit of ${span} and was stopped. Try a smaller request, or another way to get the result.`,
+    isError: true,
+  };
 }
 
 /** An error result for a call that never ran (or could not). */

@@ -59,6 +59,7 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     fallbackModel: args.fallbackModel,
     maxTurns: args.maxTurns,
     maxBudgetUsd: args.maxBudgetUsd,
+    modelPricing: Object.keys(settings.modelPricing).length > 0 ? settings.modelPricing : undefined,
     permissionMode: mode as PermissionModeName | undefined,
     allowedTools: args.allowedTools,
     disallowedTools: args.disallowedTools,

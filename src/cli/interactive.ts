@@ -8,6 +8,7 @@
 import type { QueryOptions } from "../agent/options.js";
 import { type Query, query } from "../agent/query.js";
 import { defaultModel } from "../agent/runtime.js";
+import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
 import type { CliArgs } from "./args.js";
 import { type CliConfig, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
@@ -111,11 +112,22 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     exiting = true;
     status.end();
     user.close();
-    void stop(session).then(() => {
-      screen.close();
-      finish(code);
-    });
+    void stop(session)
+      .then(() => killTrackedGroups())
+      .then(() => {
+        process.off("SIGTERM", onTerm);
+        process.off("SIGHUP", onHup);
+        screen.close();
+        finish(code);
+      });
   };
+  // A process manager's SIGTERM or the terminal closing (SIGHUP): end the session as /exit does,
+  // which interrupts the run and kills its tools, and exit with the conventional status.
+  const onTerm = () => exit(143);
+  const onHup = () => exit(129);
+  process.once("SIGTERM", onTerm);
+  process.once("SIGHUP", onHup);
+  process.once("exit", killTrackedGroupsNow);
 
   const sendPrompt = (text: string) => {
     // The prompt stays in the transcript, as typed.

@@ -50,9 +50,13 @@ async function main(argv: string[]): Promise<number> {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
-    onSigint(handler) {
-      process.on("SIGINT", handler);
-      return () => process.off("SIGINT", handler);
+    onSignal(handler) {
+      const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+      const listeners = signals.map((signal) => [signal, () => handler(signal)] as const);
+      for (const [signal, listener] of listeners) process.on(signal, listener);
+      return () => {
+        for (const [signal, listener] of listeners) process.off(signal, listener);
+      };
     },
   });
 }

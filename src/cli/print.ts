@@ -1,12 +1,15 @@
 /**
  * Print mode (`goat -p`): one session, its output in `text` (the final answer), `json` (the result
  * message) or `stream-json` (every SDK message, one JSON object per line, as Claude Code writes them).
- * Exit status: 0 on success, 1 on an error result, 130 when interrupted by SIGINT.
+ * Exit status: 0 on success, 1 on an error result, 130 / 143 / 129 after SIGINT / SIGTERM / SIGHUP (the
+ * run interrupted, every tool process group killed, the transcript flushed), 141 when stdout's reader
+ * went away (`goat -p … | head -1`), silently.
  * With `--input-format stream-json`, stdin also carries control requests (`control-session.ts`).
  */
 import type { Readable, Writable } from "node:stream";
 import { query, type SDKUserMessageInput } from "../agent/query.js";
 import type { SDKResultMessage } from "../agent/sdk-messages.js";
+import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { type CliConfig, withMcpServers } from "./config.js";
 import type { ControlSession } from "./control-session.js";
@@ -17,9 +20,17 @@ export interface PrintIO {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable;
   stderr: Writable;
-  /** Registers the SIGINT handler; returns a function that removes it. */
-  onSigint: (handler: () => void) => () => void;
+  /** Registers the handler of SIGINT, SIGTERM and SIGHUP; returns a function that removes it. */
+  onSignal: (handler: (signal: StopSignal) => void) => () => void;
 }
+
+/** The signals print mode answers: Ctrl-C, a process manager's stop, the terminal going away. */
+export type StopSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
+
+/** The conventional exit status after each signal (128 + its number). */
+const SIGNAL_EXIT: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+/** The exit status when stdout's reader went away (128 + SIGPIPE), as a Unix tool killed by SIGPIPE. */
+const BROKEN_PIPE_EXIT = 141;
 
 /** Runs print mode to the end and returns the exit status. */
 export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO): Promise<number> {
@@ -37,22 +48,47 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
   const q = query({ prompt, options });
   control?.attach(q);
 
+  // The last resort if the program exits some other way: nothing of ours outlives it.
+  process.once("exit", killTrackedGroupsNow);
   let interrupted = false;
-  const removeSigint = io.onSigint(() => {
+  let stoppedBy: StopSignal | undefined;
+  const removeSignals = io.onSignal((signal) => {
+    if (signal !== "SIGINT") {
+      // A process manager or the closing terminal ends the program: interrupt the run (every tool
+      // call answered, tools' process groups killed), end the session, flush the transcript.
+      stoppedBy = signal;
+      interrupted = true;
+      void q.interrupt();
+      q.close();
+      return;
+    }
     if (interrupted) {
       // A second Ctrl-C: the user does not want to wait for the run to wind down.
       q.close();
       return;
     }
+    stoppedBy = signal;
     interrupted = true;
     void q.interrupt();
   });
+  // `goat -p … | head -1`: once the reader is gone, stop quietly instead of dying on EPIPE.
+  let stdoutGone = false;
+  const onStdoutError = (): void => {
+    if (stdoutGone) return;
+    stdoutGone = true;
+    q.close();
+  };
+  // Stays attached: a write racing the close may still report its error after the session ended.
+  io.stdout.on("error", onStdoutError);
+  const write = (text: string): void => {
+    if (!stdoutGone) io.stdout.write(text);
+  };
 
   let last: SDKResultMessage | undefined;
   try {
     for await (const message of q) {
-      if (args.outputFormat === "stream-json") io.stdout.write(`${JSON.stringify(message)}\n`);
-      else if (message.type === "result") writeResult(message, args.outputFormat, io);
+      if (args.outputFormat === "stream-json") write(`${JSON.stringify(message)}\n`);
+      else if (message.type === "result") writeResult(message, args.outputFormat, write, io.stderr);
       else if (message.type === "system" && message.subtype === "informational") {
         io.stderr.write(`goat: ${message.content}\n`);
       } else if (message.type === "system" && message.subtype === "api_retry") {
@@ -66,10 +102,14 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
       }
     }
   } finally {
-    removeSigint();
     control?.close();
+    // The session killed its tools' groups as it ended; this waits for any still dying (a
+    // SIGTERM-deaf child gets SIGKILL), so the program never exits with a tool process left behind.
+    await killTrackedGroups();
+    removeSignals();
   }
-  if (interrupted) return 130;
+  if (stoppedBy) return SIGNAL_EXIT[stoppedBy];
+  if (stdoutGone) return BROKEN_PIPE_EXIT;
   if (!last) {
     io.stderr.write("goat: the session ended without a result\n");
     return 1;
@@ -77,17 +117,22 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
   return last.is_error ? 1 : 0;
 }
 
-function writeResult(result: SDKResultMessage, format: "text" | "json", io: PrintIO): void {
+function writeResult(
+  result: SDKResultMessage,
+  format: "text" | "json",
+  write: (text: string) => void,
+  stderr: Writable,
+): void {
   if (format === "json") {
-    io.stdout.write(`${JSON.stringify(result)}\n`);
+    write(`${JSON.stringify(result)}\n`);
     return;
   }
   if (result.is_error) {
-    io.stderr.write(`goat: ${resultErrorText(result)}\n`);
+    stderr.write(`goat: ${resultErrorText(result)}\n`);
     return;
   }
   const text = result.result ?? "";
-  io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
 /** The text to show for an error result: its errors, else its final text, else its subtype. */

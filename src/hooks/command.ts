@@ -4,6 +4,7 @@
  * The process gets its own process group so a timeout or an abort kills everything it started.
  */
 import { spawn } from "node:child_process";
+import { trackChildGroup } from "../tools/process-tree.js";
 
 /** How a command hook process ended. */
 export interface CommandRunResult {
@@ -61,6 +62,7 @@ export function runCommandHook(
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    trackChildGroup(child);
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {

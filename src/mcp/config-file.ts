@@ -12,11 +12,13 @@ const stdioSchema = z.looseObject({
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
   env: stringRecord.optional(),
+  toolTimeoutMs: z.number().min(0).optional(),
 });
 const remoteSchema = z.looseObject({
   type: z.enum(["http", "sse"]),
   url: z.string().url(),
   headers: stringRecord.optional(),
+  toolTimeoutMs: z.number().min(0).optional(),
 });
 
 /** Servers read from a config, and why the others were skipped (by server name). */

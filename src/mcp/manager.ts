@@ -68,18 +68,24 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       for (let i = 2; taken.has(name); i++) name = `${mcpToolName(entry.name, info.name).slice(0, 120)}_${i}`;
       taken.add(name);
       tools.push(
-        adaptMcpTool(entry.name, info, name, async (toolName, args, ctx, onProgress) => {
-          const conn = entry.conn;
-          if (!conn || entry.status !== "connected") {
-            throw new Error(`MCP server "${entry.name}" is not connected (${entry.error ?? entry.status})`);
-          }
-          running.set(ctx.toolUseId, ctx);
-          try {
-            return await conn.call(toolName, args, ctx, onProgress);
-          } finally {
-            running.delete(ctx.toolUseId);
-          }
-        }),
+        adaptMcpTool(
+          entry.name,
+          info,
+          name,
+          async (toolName, args, ctx, onProgress) => {
+            const conn = entry.conn;
+            if (!conn || entry.status !== "connected") {
+              throw new Error(`MCP server "${entry.name}" is not connected (${entry.error ?? entry.status})`);
+            }
+            running.set(ctx.toolUseId, ctx);
+            try {
+              return await conn.call(toolName, args, ctx, onProgress);
+            } finally {
+              running.delete(ctx.toolUseId);
+            }
+          },
+          entry.config.toolTimeoutMs,
+        ),
       );
     }
     return tools;

@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { killProcessGroup } from "../tools/process-tree.js";
+import { killProcessGroup, trackChildGroup } from "../tools/process-tree.js";
 
 /** How much of the server's stderr is kept for error messages. */
 const STDERR_TAIL_BYTES = 4096;
@@ -62,6 +62,7 @@ export function createStdioTransport(params: StdioParams): GroupStdioTransport {
           detached: true,
         });
         child = proc;
+        trackChildGroup(proc);
         proc.once("error", (err) => {
           exited ??= `could not be started (${err.message})`;
           reject(err);

@@ -49,11 +49,21 @@ export function sideEffectOf(annotations: ToolAnnotations | undefined): SideEffe
 
 const permissiveInput = z.looseObject({});
 
-/** Makes the Goat tool for one MCP tool; `goatName` is its already de-duplicated Goat name. */
-export function adaptMcpTool(server: string, info: McpToolInfo, goatName: string, call: McpCall): Tool {
+/**
+ * Makes the Goat tool for one MCP tool; `goatName` is its already de-duplicated Goat name and
+ * `timeoutMs` the server's own limit on a call, when its config gives one.
+ */
+export function adaptMcpTool(
+  server: string,
+  info: McpToolInfo,
+  goatName: string,
+  call: McpCall,
+  timeoutMs?: number,
+): Tool {
   const jsonSchema: Record<string, unknown> = { ...info.inputSchema, type: "object" };
   return {
     name: goatName,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     description: info.description ?? info.title ?? `Tool ${info.name} of MCP server ${server}`,
     inputSchema: permissiveInput as z.ZodType<Record<string, unknown>>,
     jsonSchema,

@@ -10,8 +10,17 @@ import type { Tool } from "../tools/types.js";
 
 export type { CallToolResult, ToolAnnotations };
 
+/** Settings every kind of server accepts. */
+export interface McpServerLimits {
+  /**
+   * How long one of this server's tool calls may run before it is stopped (its signal aborted, the
+   * call cancelled) and answered with a time-limit error. Default: the session's `toolTimeoutMs`.
+   */
+  toolTimeoutMs?: number;
+}
+
 /** A server run as a child process speaking JSON-RPC on its stdin and stdout. */
-export interface McpStdioServerConfig {
+export interface McpStdioServerConfig extends McpServerLimits {
   type?: "stdio";
   command: string;
   args?: string[];
@@ -20,14 +29,14 @@ export interface McpStdioServerConfig {
 }
 
 /** A server reached over Streamable HTTP. */
-export interface McpHttpServerConfig {
+export interface McpHttpServerConfig extends McpServerLimits {
   type: "http";
   url: string;
   headers?: Record<string, string>;
 }
 
 /** A server reached over the older HTTP+SSE transport. */
-export interface McpSSEServerConfig {
+export interface McpSSEServerConfig extends McpServerLimits {
   type: "sse";
   url: string;
   headers?: Record<string, string>;
@@ -65,7 +74,7 @@ export interface McpTransportServerInstance {
 }
 
 /** An in-process server, made with `createSdkMcpServer`. */
-export interface McpSdkServerConfigWithInstance {
+export interface McpSdkServerConfigWithInstance extends McpServerLimits {
   type: "sdk";
   name: string;
   /**

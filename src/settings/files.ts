@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { GoatError } from "../errors.js";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
+import type { ModelPriceInput } from "../llm/cost.js";
 import { mergeSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "../sandbox/settings.js";
 
 /** The `permissions` key of a settings file (Claude Code's shape). */
@@ -30,6 +31,8 @@ export interface CliSettings {
   /** Settings-file hooks in Claude Code's shape, per event, concatenated in file order. */
   hooks: SettingsHooks;
   env: Record<string, string>;
+  /** Prices of models the catalog does not know, USD per million tokens (checked by `query()`). */
+  modelPricing: Record<string, ModelPriceInput>;
   /** The `sandbox` values of the files merged (Claude Code's shape), when any file has one. */
   sandbox?: SandboxSettings;
   /** Each file's raw `mcpServers` value, in file order (parsed later, and only when present). */
@@ -78,6 +81,7 @@ export function loadSettings(
     permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
     hooks: {},
     env: {},
+    modelPricing: {},
     mcpServers: [],
     files: [],
   };
@@ -156,6 +160,15 @@ function mergeInto(into: CliSettings, json: Record<string, unknown>, where: stri
   }
   if (json.mcpServers !== undefined) {
     into.mcpServers.push({ file, value: objectAt(json.mcpServers, "mcpServers", where) });
+  }
+  if (json.modelPricing !== undefined) {
+    for (const [model, price] of Object.entries(objectAt(json.modelPricing, "modelPricing", where))) {
+      into.modelPricing[model] = objectAt(
+        price,
+        `modelPricing.${model}`,
+        where,
+      ) as unknown as ModelPriceInput;
+    }
   }
   if (json.env !== undefined) {
     for (const [name, value] of Object.entries(objectAt(json.env, "env", where))) {

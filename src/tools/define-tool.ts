@@ -13,6 +13,8 @@ export interface ToolSpec<TInput, TDetails> {
   /** Defaults to `mutating`: a tool is assumed unsafe to run concurrently unless it says otherwise. */
   sideEffect?: SideEffect;
   resourceKey?: (input: TInput, ctx: { cwd: string }) => string | undefined;
+  /** Longest a call may run (ms; 0 for no limit); default the session's `toolTimeoutMs` (10 minutes). */
+  timeoutMs?: number;
   execute: (input: TInput, ctx: ToolContext) => Promise<ToolResult<TDetails>> | ToolResult<TDetails>;
 }
 
@@ -41,8 +43,17 @@ export function defineTool<TInput, TDetails = unknown>(
     jsonSchema: toJsonSchema(spec.inputSchema),
     sideEffect: spec.sideEffect ?? "mutating",
     resourceKey: spec.resourceKey,
+    ...(spec.timeoutMs !== undefined ? { timeoutMs: checkedTimeout(spec.name, spec.timeoutMs) } : {}),
     execute: async (input, ctx) => spec.execute(input, ctx),
   };
+}
+
+function checkedTimeout(name: string, ms: unknown): number {
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0)
+    throw new TypeError(
+      `Tool "${name}": timeoutMs must be a number of milliseconds ≥ 0 (0: no limit), got ${String(ms)}`,
+    );
+  return ms;
 }
 
 /** Derives the JSON Schema the model sees from a zod schema. */

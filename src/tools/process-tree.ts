@@ -11,6 +11,51 @@ import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 1500;
 
+/**
+ * The process groups this process started whose end it has not yet seen. Process-wide on purpose,
+ * unlike all session state: the groups are OS processes of this process, and a program that is being
+ * terminated (SIGTERM, SIGHUP) must find every one of them, whichever session started it.
+ */
+const liveGroups = new Set<number>();
+
+/**
+ * Records the process group a detached child leads, so `killTrackedGroups` finds it; forgotten once
+ * the child closed and nothing of its group runs any more (or when `killProcessGroup` ended it).
+ */
+export function trackChildGroup(child: ChildProcess): void {
+  const pgid = child.pid;
+  if (pgid === undefined) return;
+  liveGroups.add(pgid);
+  child.once("close", () => forgetGroupIfGone(pgid));
+}
+
+/** Forgets a group once it is gone (a pgid may be reused by an unrelated process later). */
+function forgetGroupIfGone(pgid: number): void {
+  if (!isGroupAlive(pgid)) liveGroups.delete(pgid);
+}
+
+/** How many tracked groups still have a running process. */
+export function trackedGroupCount(): number {
+  for (const pgid of liveGroups) forgetGroupIfGone(pgid);
+  return liveGroups.size;
+}
+
+/**
+ * Kills every tracked group (SIGTERM, then SIGKILL after `graceMs`) and resolves once they are gone:
+ * the last thing a program does before it exits, so no tool process outlives it.
+ */
+export async function killTrackedGroups(graceMs: number = KILL_GRACE_MS): Promise<void> {
+  await Promise.all([...liveGroups].map((pgid) => killProcessGroup(pgid, graceMs)));
+}
+
+/** SIGKILLs every tracked group at once, synchronously (for an `exit` handler, where nothing can wait). */
+export function killTrackedGroupsNow(): void {
+  for (const pgid of liveGroups) {
+    if (isGroupAlive(pgid)) signalGroup(pgid, "SIGKILL");
+  }
+  liveGroups.clear();
+}
+
 /** Finds `bash` on PATH (or in /bin, /usr/bin), falling back to `/bin/sh` when there is none. */
 export function resolveShell(envPath: string | undefined = process.env.PATH): string {
   const dirs = [...(envPath ?? "").split(path.delimiter).filter(Boolean), "/bin", "/usr/bin"];
@@ -36,12 +81,14 @@ export function spawnShell(command: string, cwd: string, wrap?: ShellWrapper): C
   // On one line so the shell's own error messages keep the user's line numbers.
   const argv = [resolveShell(), "-c", `exec 2>&1; ${command}`];
   if (!wrap) {
-    return spawn(argv[0], argv.slice(1), {
+    const plain = spawn(argv[0], argv.slice(1), {
       cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
       env: process.env,
     });
+    trackChildGroup(plain);
+    return plain;
   }
   const launch = wrap(argv);
   const child = spawn(launch.file, launch.args, {
@@ -57,6 +104,7 @@ export function spawnShell(command: string, cwd: string, wrap?: ShellWrapper): C
     fd3.on("error", () => {});
     fd3.end(launch.fd3);
   }
+  trackChildGroup(child);
   return child;
 }
 
@@ -125,10 +173,14 @@ function readProcStat(pid: number): { state: string; pgrp: number } | undefined 
  * Resolves once the group is gone (or shortly after SIGKILL). Never rejects.
  */
 export async function killProcessGroup(pgid: number, graceMs: number = KILL_GRACE_MS): Promise<void> {
-  if (!signalGroup(pgid, "SIGTERM")) return;
-  if (await waitForGroupExit(pgid, graceMs)) return;
-  signalGroup(pgid, "SIGKILL");
-  await waitForGroupExit(pgid, 1000);
+  try {
+    if (!signalGroup(pgid, "SIGTERM")) return;
+    if (await waitForGroupExit(pgid, graceMs)) return;
+    signalGroup(pgid, "SIGKILL");
+    await waitForGroupExit(pgid, 1000);
+  } finally {
+    forgetGroupIfGone(pgid);
+  }
 }
 
 /** Polls until group `pgid` has no running process; resolves false if it still has one after `ms`. */

@@ -71,6 +71,12 @@ export interface Tool<TInput = any, TDetails = unknown> {
    * calls with different keys may run together. Absent means "may touch anything".
    */
   resourceKey?(input: TInput, ctx: { cwd: string }): string | undefined;
+  /**
+   * How long one call may run before its signal is aborted and the model gets a time-limit error
+   * (0: no limit). Unset, a custom or MCP tool gets the session's `toolTimeoutMs` (10 minutes by
+   * default) and a built-in tool its own rules (Bash has its `timeout` parameter).
+   */
+  readonly timeoutMs?: number;
   /** Runs the tool. May throw: the caller turns a throw into an `is_error` result. */
   execute(input: TInput, ctx: ToolContext): Promise<ToolResult<TDetails>>;
 }
