@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import type { QueryOptions } from "../agent/options.js";
 import { type Query, query } from "../agent/query.js";
 import type { CliArgs } from "./args.js";
-import { type CliConfig, withMcpServers } from "./config.js";
+import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
@@ -24,7 +24,8 @@ interface Session {
 
 /** Runs the interactive session until the user leaves; resolves with the exit status. */
 export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promise<number> {
-  const config = await withMcpServers(cliConfig, args);
+  const withServers = await withMcpServers(cliConfig, args);
+  const config = { ...withServers, options: withMainAgent(withServers.options, args.agent) };
   const out = process.stdout;
   const fancy = fancyOutput(out, process.env);
   const style = createStyle(fancy);
@@ -58,7 +59,8 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
       rl.prompt();
       rl.setPrompt(style.bold("> "));
     });
-  const canUseTool = createPermissionPrompt(ask, config.cwd);
+  // --permission-prompts none: a call that would ask is denied without asking.
+  const canUseTool = args.permissionPrompts === "none" ? undefined : createPermissionPrompt(ask, config.cwd);
 
   const start = (extra: Partial<QueryOptions>): Session => {
     const input = createInputQueue();

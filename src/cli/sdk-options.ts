@@ -30,6 +30,8 @@ export interface ClaudeSdkOptions {
   settingSources?: Array<"user" | "project" | "local">;
   /** `--include-hook-events`: hook_started / hook_response system messages. */
   includeHookEvents?: boolean;
+  /** The `sandbox` settings (the TypeScript SDK merges its `sandbox` option into `--settings`). */
+  sandbox?: Record<string, unknown>;
 }
 
 /** `QueryOptions` with the Claude options the CLI may set. */

@@ -29,8 +29,17 @@ export interface CliSettings {
   env: Record<string, string>;
   /** Each file's raw `mcpServers` value, in file order (parsed later, and only when present). */
   mcpServers: Array<{ file: string; value: Record<string, unknown> }>;
+  /** The `sandbox` key (Claude's sandbox settings, which the TypeScript SDK merges into `--settings`). */
+  sandbox?: Record<string, unknown>;
   /** Files that were read, in order. */
   files: string[];
+}
+
+/** Settings given as JSON text rather than a file (`--settings '{…}'`, as the Agent SDKs pass them). */
+export interface InlineSettings {
+  /** Names the source in messages. */
+  origin: string;
+  json: Record<string, unknown>;
 }
 
 /** A settings file that cannot be used; the message names the file. */
@@ -60,8 +69,15 @@ export function settingsFiles(
   return files;
 }
 
-/** Reads and merges the files. Missing files are skipped, except `required` ones (the `--settings` file). */
-export function loadSettings(files: string[], required: ReadonlySet<string> = new Set()): CliSettings {
+/**
+ * Reads and merges the files, then `inline` (highest precedence). Missing files are skipped, except
+ * `required` ones (the `--settings` file).
+ */
+export function loadSettings(
+  files: string[],
+  required: ReadonlySet<string> = new Set(),
+  inline?: InlineSettings,
+): CliSettings {
   const merged: CliSettings = {
     permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
     hooks: {},
@@ -94,7 +110,23 @@ export function loadSettings(files: string[], required: ReadonlySet<string> = ne
     mergeInto(merged, json as Record<string, unknown>, file);
     merged.files.push(file);
   }
+  if (inline) mergeInto(merged, inline.json, inline.origin);
   return merged;
+}
+
+/** Parses `--settings` text that is inline JSON (it starts with `{`); undefined for a file path. */
+export function inlineSettings(value: string | undefined): InlineSettings | undefined {
+  if (value === undefined || !value.trimStart().startsWith("{")) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch (error) {
+    throw new SettingsError(`invalid JSON in --settings: ${(error as Error).message}`);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw new SettingsError("--settings JSON must be an object");
+  }
+  return { origin: "--settings JSON", json: json as Record<string, unknown> };
 }
 
 function mergeInto(into: CliSettings, json: Record<string, unknown>, file: string): void {
@@ -126,6 +158,9 @@ function mergeInto(into: CliSettings, json: Record<string, unknown>, file: strin
     for (const event of Object.keys(hooks) as HookEvent[]) {
       into.hooks[event] = [...(into.hooks[event] ?? []), ...(hooks[event] ?? [])];
     }
+  }
+  if (json.sandbox !== undefined) {
+    into.sandbox = { ...into.sandbox, ...objectAt(json.sandbox, "sandbox", file) };
   }
   if (json.mcpServers !== undefined) {
     into.mcpServers.push({ file, value: objectAt(json.mcpServers, "mcpServers", file) });
