@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { GoatError } from "../errors.js";
+import { closestFlag, setAsideUnknownFlags } from "./unknown-flags.js";
 
 /** A mistake in the command line: printed as one line, exit status 1. */
 export class UsageError extends GoatError {
@@ -20,6 +21,11 @@ export type InputFormat = "text" | "stream-json";
 const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
 /** A permission mode name as the flag takes it. */
 export type CliPermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** `--thinking`: adaptive (the model decides), enabled (a budget), or off. */
+export type CliThinking = "adaptive" | "enabled" | "disabled";
+
+const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 
 /** The parsed command line. */
 export interface CliArgs {
@@ -37,6 +43,37 @@ export interface CliArgs {
   permissionMode?: CliPermissionMode;
   /** `--permission-prompt-tool stdio`: permission questions go to the stream-json host as control requests. */
   permissionPromptTool?: "stdio";
+  /** `--permission-prompts none`: a call that would ask is denied at once (the host is never asked). */
+  permissionPrompts?: "host" | "none";
+  /** `--allow-dangerously-skip-permissions`: `bypassPermissions` may be switched to later. */
+  allowDangerouslySkipPermissions: boolean;
+  /** `--tools`: the base set of built-in tools (`[]`: none), or `"default"`. */
+  tools?: string[] | "default";
+  /** `--thinking`. */
+  thinking?: CliThinking;
+  /** `--max-thinking-tokens`: a thinking budget (0: off). */
+  maxThinkingTokens?: number;
+  /** `--effort`. */
+  effort?: (typeof EFFORTS)[number];
+  /** `--json-schema`: the final answer must be JSON matching this schema. */
+  jsonSchema?: Record<string, unknown>;
+  /** `--agent NAME`: the main thread runs as this subagent (its prompt, tools and model). */
+  agent?: string;
+  /** `--session-id`: the id of a new session. */
+  sessionId?: string;
+  /** `--resume-session-at UUID`: resume from this message instead of the latest. */
+  resumeSessionAt?: string;
+  /** `--include-hook-events`: hook started / response system messages on the stream. */
+  includeHookEvents: boolean;
+  /** `--debug-file PATH`: the debug trace goes to this file. */
+  debugFile?: string;
+  /** `--system-prompt-file PATH`. */
+  systemPromptFile?: string;
+  /**
+   * Flags accepted without effect: known Claude Code flags Goat has no counterpart for, and (under an
+   * SDK) unknown ones. The program reports them in one warning line.
+   */
+  ignoredFlags: string[];
   allowedTools: string[];
   disallowedTools: string[];
   systemPrompt?: string;
@@ -93,15 +130,74 @@ const OPTIONS = {
   "strict-mcp-config": { type: "boolean" },
   agents: { type: "string" },
   debug: { type: "boolean" },
+  "debug-file": { type: "string" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
+  // Flags the Claude Agent SDKs pass (TypeScript sdk.mjs, Python subprocess_cli.py).
+  "permission-prompts": { type: "string" },
+  "allow-dangerously-skip-permissions": { type: "boolean" },
+  "dangerously-skip-permissions": { type: "boolean" },
+  tools: { type: "string" },
+  thinking: { type: "string" },
+  "max-thinking-tokens": { type: "string" },
+  effort: { type: "string" },
+  "json-schema": { type: "string" },
+  agent: { type: "string" },
+  "session-id": { type: "string" },
+  "resume-session-at": { type: "string" },
+  "include-hook-events": { type: "boolean" },
+  "system-prompt-file": { type: "string" },
+  // Goat always reads initialize before the first turn, and applies what it can of it.
+  "await-initialize": { type: "boolean" },
+  "initialize-fields": { type: "string" },
+  // Accepted without effect (see IGNORED).
+  "thinking-display": { type: "string" },
+  "task-budget": { type: "string" },
+  betas: { type: "string" },
+  channels: { type: "string", multiple: true },
+  "session-mirror": { type: "boolean" },
+  "project-config-root": { type: "string" },
+  "plugin-dir": { type: "string", multiple: true },
+  "plugin-dir-no-mcp": { type: "string", multiple: true },
+  "resume-drops-turn": { type: "string" },
+  "managed-settings": { type: "string" },
+  "managed-settings-in-initialize": { type: "boolean" },
 } as const;
+
+/**
+ * Claude Code flags with no counterpart in Goat, and why: accepted, reported once, never fatal.
+ * Exported for the help text and the README's support table.
+ */
+export const IGNORED_FLAGS: Readonly<Record<string, string>> = {
+  "thinking-display": "thinking is shown as the provider returns it",
+  "task-budget": "an Anthropic API beta",
+  betas: "Anthropic API beta headers",
+  channels: "Claude Code channels",
+  "session-mirror": "transcripts are written by Goat's session store",
+  "project-config-root": "project settings are read from the working directory",
+  "plugin-dir": "Claude Code plugins",
+  "plugin-dir-no-mcp": "Claude Code plugins",
+  "resume-drops-turn": "a Claude Code resume check",
+  "managed-settings": "managed (policy) settings",
+  "managed-settings-in-initialize": "managed (policy) settings",
+};
+
+const KNOWN_FLAGS: ReadonlySet<string> = new Set(Object.keys(OPTIONS));
+
+/** Whether the command line asks for stream-json input: the Agent SDKs always do. */
+function underSdk(argv: string[]): boolean {
+  return argv.some(
+    (w, i) => w === "--input-format=stream-json" || (w === "--input-format" && argv[i + 1] === "stream-json"),
+  );
+}
 
 /** Parses `argv` (without node and the script). Throws `UsageError` for anything it cannot accept. */
 export function parseCliArgs(argv: string[]): CliArgs {
+  // Under an SDK an unknown flag is set aside (reported once); a person gets an error and a suggestion.
+  const setAside = underSdk(argv) ? setAsideUnknownFlags(argv, KNOWN_FLAGS) : { argv, unknown: [] };
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: setAside.argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(explainParseError(error));
   }
@@ -126,7 +222,33 @@ export function parseCliArgs(argv: string[]): CliArgs {
       v["permission-mode"] === undefined
         ? undefined
         : oneOf("--permission-mode", v["permission-mode"], PERMISSION_MODES, "default"),
-    permissionPromptTool: permissionPromptTool(v["permission-prompt-tool"]),
+    permissionPromptTool: v["permission-prompt-tool"] === "stdio" ? "stdio" : undefined,
+    permissionPrompts:
+      v["permission-prompts"] === undefined
+        ? undefined
+        : oneOf("--permission-prompts", v["permission-prompts"], ["host", "none"] as const, "host"),
+    allowDangerouslySkipPermissions:
+      v["allow-dangerously-skip-permissions"] === true || v["dangerously-skip-permissions"] === true,
+    tools: toolsFlag(v.tools),
+    thinking:
+      v.thinking === undefined
+        ? undefined
+        : oneOf<CliThinking>("--thinking", v.thinking, ["adaptive", "enabled", "disabled"], "adaptive"),
+    maxThinkingTokens: wholeNumber("--max-thinking-tokens", v["max-thinking-tokens"]),
+    effort: v.effort === undefined ? undefined : oneOf("--effort", v.effort, EFFORTS, "medium"),
+    jsonSchema: jsonObject("--json-schema", v["json-schema"]),
+    agent: nonEmpty("--agent", v.agent),
+    sessionId: nonEmpty("--session-id", v["session-id"]),
+    resumeSessionAt: nonEmpty("--resume-session-at", v["resume-session-at"]),
+    includeHookEvents: v["include-hook-events"] === true,
+    debugFile: nonEmpty("--debug-file", v["debug-file"]),
+    systemPromptFile: nonEmpty("--system-prompt-file", v["system-prompt-file"]),
+    ignoredFlags: [
+      ...Object.keys(IGNORED_FLAGS)
+        .filter((name) => v[name as keyof typeof v] !== undefined)
+        .map((name) => `--${name}`),
+      ...setAside.unknown,
+    ],
     allowedTools: splitToolLists([...(v.allowedTools ?? []), ...(v["allowed-tools"] ?? [])]),
     disallowedTools: splitToolLists([...(v.disallowedTools ?? []), ...(v["disallowed-tools"] ?? [])]),
     systemPrompt: v["system-prompt"],
@@ -143,7 +265,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     mcpConfig: (v["mcp-config"] ?? []).map((value) => nonEmpty("--mcp-config", value) as string),
     strictMcpConfig: v["strict-mcp-config"] === true,
     agents: nonEmpty("--agents", v.agents),
-    debug: v.debug === true,
+    debug: v.debug === true || v["debug-file"] !== undefined,
     version: v.version === true,
     help: v.help === true,
   };
@@ -155,6 +277,22 @@ export function parseCliArgs(argv: string[]): CliArgs {
   }
   if (args.inputFormat === "stream-json" && args.outputFormat !== "stream-json") {
     throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  }
+  if (v["dangerously-skip-permissions"] === true) {
+    if (args.permissionMode !== undefined && args.permissionMode !== "bypassPermissions") {
+      throw new UsageError(
+        `--dangerously-skip-permissions means --permission-mode bypassPermissions, not ${args.permissionMode}; give one of them`,
+      );
+    }
+    args.permissionMode = "bypassPermissions";
+  }
+  const promptTool = v["permission-prompt-tool"];
+  if (promptTool !== undefined && promptTool !== "stdio") {
+    // An MCP tool that answers permission questions: Goat asks only a host (stdio); without one, "ask" denies.
+    args.ignoredFlags.push(`--permission-prompt-tool ${promptTool}`);
+  }
+  if (args.systemPrompt !== undefined && args.systemPromptFile !== undefined) {
+    throw new UsageError("--system-prompt and --system-prompt-file both set the prompt; give one of them");
   }
   if (args.permissionPromptTool !== undefined && args.inputFormat !== "stream-json") {
     throw new UsageError(
@@ -192,7 +330,11 @@ export function splitToolLists(values: string[]): string[] {
 function explainParseError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
-  if (unknown) return `unknown option ${unknown[1]}; see goat --help for the flags`;
+  if (unknown) {
+    const flag = unknown[1].split("=")[0];
+    const near = flag.startsWith("--") ? closestFlag(flag, KNOWN_FLAGS) : undefined;
+    return `unknown option ${flag}${near ? `; did you mean ${near}?` : ""} (see goat --help for the flags)`;
+  }
   const missing = /Option '([^']+?)(?: <value>)?' argument missing/.exec(message);
   if (missing) return `${missing[1].split(", ").pop()} needs a value`;
   return `${message.split("\n")[0]}; see goat --help`;
@@ -209,14 +351,6 @@ function oneOf<T extends string>(
   throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
 }
 
-function permissionPromptTool(value: string | undefined): "stdio" | undefined {
-  if (value === undefined) return undefined;
-  if (value === "stdio") return value;
-  throw new UsageError(
-    `--permission-prompt-tool supports only "stdio" (control requests on stdout, answers on stdin); got "${value}"`,
-  );
-}
-
 function nonEmpty(flag: string, value: string | undefined): string | undefined {
   if (value !== undefined && value.trim() === "") throw new UsageError(`${flag} needs a non-empty value`);
   return value;
@@ -228,6 +362,36 @@ function positiveInt(flag: string, value: string | undefined): number | undefine
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`${flag} must be a whole number ≥ 1 (got "${value}")`);
   return n;
+}
+
+function wholeNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 0)
+    throw new UsageError(`${flag} must be a whole number ≥ 0 (got "${value}")`);
+  return n;
+}
+
+/** `--tools`: a comma list of tool names, `""` for none, `default` for the default set. */
+function toolsFlag(value: string | undefined): string[] | "default" | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "default") return "default";
+  return splitToolLists([value]);
+}
+
+/** A flag whose value is a JSON object (a schema). */
+function jsonObject(flag: string, value: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch (error) {
+    throw new UsageError(`${flag} must be a JSON object: ${(error as Error).message}`);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw new UsageError(`${flag} must be a JSON object (a JSON Schema), not ${JSON.stringify(json)}`);
+  }
+  return json as Record<string, unknown>;
 }
 
 function positiveNumber(flag: string, value: string | undefined): number | undefined {

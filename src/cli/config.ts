@@ -3,18 +3,19 @@
  * up front that the chosen model's provider has a key, so a missing key is one clear line rather than
  * an HTTP 401 deep in a run.
  */
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { QueryOptions } from "../agent/options.js";
 import type { PermissionModeName } from "../agent/sdk-messages.js";
+import { builtinTools } from "../tools/builtin.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
-import { type CliSettings, loadSettings, settingsFiles } from "./settings.js";
+import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
+import { type CliSettings, inlineSettings, loadSettings, settingsFiles } from "./settings.js";
 
 /** What a run of the CLI needs besides the prompt. */
 export interface CliConfig {
-  options: QueryOptions;
+  options: CliQueryOptions;
   settings: CliSettings;
   cwd: string;
   /** The model the CLI asked for (undefined: the runtime's default). */
@@ -36,8 +37,16 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
   if (args.cwd !== undefined && !isDirectory(cwd)) {
     throw new UsageError(`--cwd ${args.cwd} is not a directory; give an existing folder`);
   }
-  const files = settingsFiles(cwd, env, args.settings, args.settingSources);
-  const settings = loadSettings(files, new Set(args.settings !== undefined ? [files[files.length - 1]] : []));
+  // --settings is a file, or inline JSON as the Agent SDKs pass it (with the host's sandbox merged in).
+  const inline = inlineSettings(args.settings);
+  const settingsFile = inline ? undefined : args.settings;
+  const files = settingsFiles(cwd, env, settingsFile, args.settingSources);
+  const settings = loadSettings(
+    files,
+    new Set(settingsFile !== undefined ? [files[files.length - 1]] : []),
+    inline,
+    "--settings JSON",
+  );
   // Settings `env` fills in the environment; variables the user exported themselves win.
   for (const [name, value] of Object.entries(settings.env)) if (env[name] === undefined) env[name] = value;
 
@@ -46,14 +55,9 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     throw new UsageError(`permissions.defaultMode must be one of ${MODES.join(", ")} (got "${mode}")`);
   }
   const model = args.model ?? env.GOAT_MODEL ?? settings.model;
-  const systemPrompt =
-    args.systemPrompt !== undefined
-      ? args.appendSystemPrompt !== undefined
-        ? `${args.systemPrompt}\n\n${args.appendSystemPrompt}`
-        : args.systemPrompt
-      : { type: "preset" as const, preset: "goat" as const, append: args.appendSystemPrompt };
+  const systemPrompt = buildSystemPrompt(args);
 
-  const options: QueryOptions = {
+  const options: CliQueryOptions = {
     cwd,
     model,
     fallbackModel: args.fallbackModel,
@@ -83,6 +87,18 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     forkSession: args.forkSession || undefined,
     persistSession: args.persistSession,
     debug: args.debug || undefined,
+    debugFile: args.debugFile,
+    sessionId: args.sessionId,
+    resumeSessionAt: args.resumeSessionAt,
+    allowDangerouslySkipPermissions: args.allowDangerouslySkipPermissions || undefined,
+    tools: toolsOption(args),
+    maxThinkingTokens: args.maxThinkingTokens,
+    thinking: thinkingOption(args),
+    effort: args.effort,
+    outputFormat: args.jsonSchema ? { type: "json_schema", schema: args.jsonSchema } : undefined,
+    includeHookEvents: args.includeHookEvents || undefined,
+    // The TypeScript SDK's enableFileCheckpointing reaches the CLI as this variable.
+    enableFileCheckpointing: env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING === "true" || undefined,
     env,
   };
   if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
@@ -114,6 +130,73 @@ export async function withMcpServers(config: CliConfig, args: CliArgs): Promise<
     ...config,
     options: mcpServers ? { ...config.options, mcpServers } : config.options,
     hostMcpServers: resolved.hostServers,
+  };
+}
+
+/** The prompt flags: `--system-prompt ""` (what the Python SDK sends when its caller chose none) keeps Goat's. */
+function buildSystemPrompt(args: CliArgs): CliQueryOptions["systemPrompt"] {
+  let custom = args.systemPrompt;
+  if (args.systemPromptFile !== undefined) {
+    try {
+      custom = readFileSync(resolve(args.systemPromptFile), "utf8");
+    } catch (error) {
+      throw new UsageError(`--system-prompt-file ${args.systemPromptFile}: ${(error as Error).message}`);
+    }
+  }
+  if (custom === undefined || custom.trim() === "") {
+    return { type: "preset", preset: "goat", append: args.appendSystemPrompt };
+  }
+  return args.appendSystemPrompt !== undefined ? `${custom}\n\n${args.appendSystemPrompt}` : custom;
+}
+
+/**
+ * `--tools`: the base tool set. Names Goat has no tool for (Claude Code's WebFetch, say) are an error
+ * for a person, and left out with a warning under an SDK, where the host's list was written for Claude.
+ */
+function toolsOption(args: CliArgs): CliQueryOptions["tools"] {
+  if (args.tools === undefined || args.tools === "default") return undefined;
+  const known = new Set([...Object.keys(builtinTools), "Task"]);
+  const missing = args.tools.filter((t) => !known.has(t));
+  if (missing.length > 0 && args.inputFormat !== "stream-json") {
+    throw new UsageError(
+      `--tools: Goat has no tool ${missing.join(", ")}; its tools are ${[...known].join(", ")}`,
+    );
+  }
+  if (missing.length > 0) args.ignoredFlags.push(`--tools ${missing.join(",")} (no such Goat tool)`);
+  return args.tools.filter((t) => known.has(t));
+}
+
+/** `--thinking` and `--max-thinking-tokens` as Claude's `thinking` option. */
+function thinkingOption(args: CliArgs): ThinkingOption | undefined {
+  if (args.maxThinkingTokens !== undefined) {
+    return args.maxThinkingTokens > 0
+      ? { type: "enabled", budgetTokens: args.maxThinkingTokens }
+      : { type: "disabled" };
+  }
+  if (args.thinking === undefined) return undefined;
+  // `--thinking enabled` names no budget: the model decides how much to think, as with adaptive.
+  return args.thinking === "enabled" ? { type: "adaptive" } : { type: args.thinking };
+}
+
+/**
+ * `--agent NAME`: the main thread runs as that subagent (its prompt, its tools, its model unless
+ * `inherit`). Applied once the agents are known, after the host's `initialize`.
+ */
+export function withMainAgent(options: CliQueryOptions, name: string | undefined): CliQueryOptions {
+  if (name === undefined) return options;
+  const agent = options.agents?.[name];
+  if (!agent) {
+    const names = Object.keys(options.agents ?? {});
+    throw new UsageError(
+      `--agent ${name}: no such agent${names.length > 0 ? ` (defined: ${names.join(", ")})` : "; define it with --agents"}`,
+    );
+  }
+  return {
+    ...options,
+    systemPrompt: agent.prompt,
+    tools: agent.tools ?? options.tools,
+    model: agent.model !== undefined && agent.model !== "inherit" ? agent.model : options.model,
+    maxTurns: options.maxTurns ?? agent.maxTurns,
   };
 }
 

@@ -90,7 +90,10 @@ export async function openControlSession(
     for (const name of io.hostMcpServers) servers[name] = hostMcp.config(name);
     options.mcpServers = servers;
   }
-  if (args.permissionPromptTool === "stdio") options.canUseTool = hostCanUseTool(channel);
+  // --permission-prompts none: calls that would ask are denied, the host is never asked.
+  if (args.permissionPromptTool === "stdio" && args.permissionPrompts !== "none") {
+    options.canUseTool = hostCanUseTool(channel);
+  }
 
   const inputs = createInputQueue();
   if (args.prompt !== undefined) {

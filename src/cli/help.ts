@@ -15,10 +15,18 @@ Model and limits:
   --fallback-model MODEL      Used when the model is overloaded or unavailable
   --max-turns N               Stop after N model calls
   --max-budget-usd USD        Stop once the run has cost this much
+  --thinking MODE             adaptive | enabled | disabled
+  --max-thinking-tokens N     A thinking budget (0: off)
+  --effort LEVEL              low | medium | high | xhigh | max
+  --json-schema JSON          The final answer is JSON matching this schema (result.structured_output)
 
 Tools and permissions:
   --permission-mode MODE      default | acceptEdits | plan | bypassPermissions | dontAsk
   --permission-prompt-tool stdio  With stream-json input: ask the host (can_use_tool control requests)
+  --permission-prompts none   Deny at once what would ask (the host is never asked)
+  --dangerously-skip-permissions  Same as --permission-mode bypassPermissions
+  --allow-dangerously-skip-permissions  Allow switching to bypassPermissions later
+  --tools LIST                The base set of built-in tools ("" for none, default for all)
   --allowedTools RULES        Rules allowed without asking, comma or space separated (e.g. "Read Bash(git diff:*)")
   --disallowedTools RULES     Tools removed and rules always denied
   --add-dir DIR               Another directory the file tools may use (repeatable)
@@ -30,9 +38,11 @@ MCP servers and subagents:
   --mcp-config FILE|JSON      MCP servers in .mcp.json shape (repeatable; after settings and ./.mcp.json)
   --strict-mcp-config         Use only the servers of --mcp-config
   --agents JSON               Subagents for the Task tool: {"name": {"description", "prompt", "tools"?, "model"?}}
+  --agent NAME                Run the main thread as that agent (its prompt, tools and model)
 
 System prompt:
-  --system-prompt TEXT        Replace the built-in coding-agent prompt
+  --system-prompt TEXT        Replace the built-in coding-agent prompt ("" keeps it)
+  --system-prompt-file FILE   The same, read from a file
   --append-system-prompt TEXT Add to the system prompt
 
 Sessions:
@@ -40,15 +50,20 @@ Sessions:
   -c, --continue              Resume the latest session in this directory
   --fork-session              With --resume/--continue: continue in a new session id
   --no-session-persistence    Do not write the transcript
+  --session-id UUID           The id of a new session
+  --resume-session-at UUID    With --resume: resume from this message instead of the latest
 
 Other:
-  --settings FILE             Another settings file (after $GOAT_HOME/settings.json and .goat/settings.json)
+  --settings FILE|JSON        Another settings file, or inline JSON (after $GOAT_HOME/settings.json and .goat/settings.json)
   --setting-sources LIST      Which settings files to read: user,project,local (empty: none)
   --debug                     Trace requests and decisions on stderr
+  --debug-file FILE           The same, to a file
+  --include-hook-events       With stream-json: hook started / response messages
   -v, --version               Print the version
   -h, --help                  Print this help
 
 Environment: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
 GOAT_HOME (default ~/.goat). Settings files hold model, permissions, hooks, env and mcpServers. A key is optional when the provider's base URL is on this machine.
+Under the Claude Agent SDKs (stream-json input) a flag Goat does not know is accepted with one warning.
 Exit status: 0 success, 1 error result or usage error, 130 interrupted.
 `;

@@ -10,7 +10,7 @@ import { type Query, query } from "../agent/query.js";
 import { defaultModel } from "../agent/runtime.js";
 import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
 import type { CliArgs } from "./args.js";
-import { type CliConfig, withMcpServers } from "./config.js";
+import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
@@ -31,7 +31,8 @@ interface Session {
 
 /** Runs the interactive session until the user leaves; resolves with the exit status. */
 export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promise<number> {
-  const config = await withMcpServers(cliConfig, args);
+  const withServers = await withMcpServers(cliConfig, args);
+  const config = { ...withServers, options: withMainAgent(withServers.options, args.agent) };
   const out = process.stdout;
   const live = cursorControl(process.stdin, out, process.env);
   const style = createStyle(colorOutput(out, process.env));
@@ -60,18 +61,22 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     if (!runStarted) interruptPending = true;
     void session.q.interrupt();
   };
-  const canUseTool = createPermissionPrompt(
-    (question, keys, signal) => {
-      status.hide();
-      renderer.endLine();
-      return user.choose(question, keys, signal).finally(() => {
-        if (!signal.aborted) status.show("Running…");
-      });
-    },
-    config.cwd,
-    style,
-    interrupt,
-  );
+  // --permission-prompts none: a call that would ask is denied without asking.
+  const canUseTool =
+    args.permissionPrompts === "none"
+      ? undefined
+      : createPermissionPrompt(
+          (question, keys, signal) => {
+            status.hide();
+            renderer.endLine();
+            return user.choose(question, keys, signal).finally(() => {
+              if (!signal.aborted) status.show("Running…");
+            });
+          },
+          config.cwd,
+          style,
+          interrupt,
+        );
 
   const start = (extra: Partial<QueryOptions>): Session => {
     const input = createInputQueue();

@@ -3,7 +3,7 @@
  * The `goat` program. Start-up speed matters, so this file imports only the argument parser: the
  * agent, the providers and the interactive UI are loaded when (and only if) the mode needs them.
  */
-import { GOAT_VERSION } from "../agent/version.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../agent/version.js";
 import { type CliArgs, parseCliArgs, UsageError } from "./args.js";
 
 async function main(argv: string[]): Promise<number> {
@@ -21,7 +21,9 @@ async function main(argv: string[]): Promise<number> {
     return fail(error);
   }
   if (args.version) {
-    process.stdout.write(`${GOAT_VERSION} (goat)\n`);
+    // The Claude Code version whose protocol Goat speaks comes first: the Agent SDKs check it
+    // (the Python SDK reads the leading x.y.z and warns below 2.0.0). Goat's own version follows.
+    process.stdout.write(`${CLAUDE_CODE_PROTOCOL_VERSION} (goat ${GOAT_VERSION})\n`);
     return 0;
   }
   if (args.help) {
@@ -34,6 +36,10 @@ async function main(argv: string[]): Promise<number> {
     config = buildConfig(args, process.env);
   } catch (error) {
     return fail(error);
+  }
+  if (args.ignoredFlags.length > 0) {
+    // One line, so a host's stderr is not flooded: the flags were accepted and have no effect.
+    process.stderr.write(`goat: ignored (no counterpart in Goat): ${args.ignoredFlags.join(", ")}\n`);
   }
   const keyMessage = missingKeyMessage(config.model, process.env);
   if (keyMessage) {

@@ -7,11 +7,11 @@
  * With `--input-format stream-json`, stdin also carries control requests (`control-session.ts`).
  */
 import type { Readable, Writable } from "node:stream";
-import { query, type SDKUserMessageInput } from "../agent/query.js";
+import { type Query, query, type SDKUserMessageInput } from "../agent/query.js";
 import type { SDKResultMessage } from "../agent/sdk-messages.js";
 import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
 import { type CliArgs, UsageError } from "./args.js";
-import { type CliConfig, withMcpServers } from "./config.js";
+import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import type { ControlSession } from "./control-session.js";
 import { retryLine } from "./renderer.js";
 
@@ -45,7 +45,14 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
     prompt = control.prompt;
     options = control.options;
   } else prompt = await printPrompt(args, io);
-  const q = query({ prompt, options });
+  // --agent: known once the host's initialize (which may define the agents) has been applied.
+  let q: Query;
+  try {
+    q = query({ prompt, options: withMainAgent(options, args.agent) });
+  } catch (error) {
+    control?.close();
+    throw error;
+  }
   control?.attach(q);
 
   // The last resort if the program exits some other way: nothing of ours outlives it.

@@ -1,33 +1,25 @@
 /**
  * `query()` options of the Claude Agent SDK that the CLI passes through under their Claude names:
- * the flags and `initialize` fields the SDKs send map onto them one to one. Some are being added to
- * Goat's `QueryOptions` (issue #13: structured output, thinking, effort, file checkpoints, setting
- * sources); until a build has them, setting them has no effect, so the CLI can be ahead of the runtime
- * without a second mapping layer.
+ * the flags and `initialize` fields the SDKs send map onto them one to one. The two below are not
+ * `QueryOptions` yet: `query()` refuses file checkpointing and warns about hook events, so the CLI
+ * sets them only when the host asked for them.
  */
 import type { QueryOptions } from "../agent/options.js";
 
-/** Claude's `thinking` option: adaptive, a fixed budget, or off. */
-export type ThinkingOption =
-  | { type: "adaptive" }
-  | { type: "enabled"; budgetTokens?: number }
-  | { type: "disabled" };
+/** Claude's `thinking` option: adaptive, a fixed budget, or off (Goat's `thinking` query option). */
+export type ThinkingOption = NonNullable<QueryOptions["thinking"]>;
 
 /** Claude's effort levels (`--effort`). */
 export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
 
-/** The options the CLI sets beyond today's `QueryOptions`, with the Claude Agent SDK's names and shapes. */
+/**
+ * The options the CLI sets beyond `QueryOptions`, with the Claude Agent SDK's names and shapes
+ * (`--json-schema`, `--thinking`, `--effort`, `--setting-sources` and the sandbox settings map onto
+ * `QueryOptions` itself).
+ */
 export interface ClaudeSdkOptions {
-  /** `--json-schema` / `initialize.jsonSchema`: the final answer is JSON matching the schema. */
-  outputFormat?: { type: "json_schema"; schema: Record<string, unknown> };
-  /** `--thinking` / `--max-thinking-tokens`. */
-  thinking?: ThinkingOption;
-  /** `--effort`. */
-  effort?: (typeof EFFORT_LEVELS)[number];
   /** `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`: back files up before edits, for `rewind_files`. */
   enableFileCheckpointing?: boolean;
-  /** `--setting-sources` (the CLI reads the files itself; passed on so the runtime knows). */
-  settingSources?: Array<"user" | "project" | "local">;
   /** `--include-hook-events`: hook_started / hook_response system messages. */
   includeHookEvents?: boolean;
 }

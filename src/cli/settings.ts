@@ -5,6 +5,7 @@
 export {
   type CliSettings,
   goatHomeDir,
+  inlineSettings,
   loadSettings,
   type PermissionSettings,
   SettingsError,

@@ -47,6 +47,24 @@ export class SettingsError extends GoatError {
   override readonly code: string = "invalid_settings";
 }
 
+/**
+ * `--settings` given as JSON text rather than a file path (it starts with `{`), as the Agent SDKs pass
+ * it; undefined for a path. Invalid JSON or a non-object is an error.
+ */
+export function inlineSettings(value: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined || !value.trimStart().startsWith("{")) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch (error) {
+    throw new SettingsError(`invalid JSON in --settings: ${(error as Error).message}`);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw new SettingsError("--settings JSON must be an object");
+  }
+  return json as Record<string, unknown>;
+}
+
 /** Goat's home folder: `$GOAT_HOME`, else `~/.goat`. */
 export function goatHomeDir(env: Record<string, string | undefined>): string {
   return env.GOAT_HOME && env.GOAT_HOME.length > 0 ? env.GOAT_HOME : join(homedir(), ".goat");
@@ -76,6 +94,7 @@ export function loadSettings(
   files: string[],
   required: ReadonlySet<string> = new Set(),
   inline?: unknown,
+  inlineOrigin = `the "settings" option`,
 ): CliSettings {
   const merged: CliSettings = {
     permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
@@ -112,9 +131,9 @@ export function loadSettings(
   }
   if (inline !== undefined) {
     if (inline === null || typeof inline !== "object" || Array.isArray(inline)) {
-      throw new SettingsError(`the "settings" option must be an object or the path of a settings file`);
+      throw new SettingsError(`${inlineOrigin} must be an object or the path of a settings file`);
     }
-    mergeInto(merged, inline as Record<string, unknown>, `the "settings" option`, `the "settings" option`);
+    mergeInto(merged, inline as Record<string, unknown>, inlineOrigin, inlineOrigin);
   }
   return merged;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../../src/agent/version.js";
 import { reply } from "../support/mock-provider.js";
 import { cleanEnv, jsonLines, runCli, useCliFixture } from "./helpers.js";
 
@@ -113,6 +114,9 @@ describe("exit status and errors", () => {
     const unknown = await run(["--frobnicate"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/unknown option --frobnicate/);
+    const typo = await run(["-p", "x", "--modle", "anthropic/claude-sonnet-4-5"]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/unknown option --modle; did you mean --model\?/);
     expect(fx.mock.requests).toHaveLength(0);
   });
 
@@ -134,10 +138,14 @@ describe("exit status and errors", () => {
     expect(r.code).toBe(0);
   });
 
-  it("--version prints the version and exits 0", async () => {
+  it("--version prints the Claude Code protocol version, then Goat's, and exits 0", async () => {
     const r = await run(["--version"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+ \(goat\)\n$/);
+    expect(r.stdout).toBe(`${CLAUDE_CODE_PROTOCOL_VERSION} (goat ${GOAT_VERSION})\n`);
+    // The Python Agent SDK's check: a leading x.y.z, at least 2.0.0.
+    const [major] = /^(\d+)\.(\d+)\.(\d+)/.exec(r.stdout)!.slice(1).map(Number);
+    expect(major).toBeGreaterThanOrEqual(2);
+    expect((await run(["-v"])).stdout).toBe(r.stdout);
   });
 
   it("SIGINT during a slow stream interrupts, prints the result and exits 130", async () => {
