@@ -42,7 +42,8 @@ const result = await build({
   sourcemap: true,
   // The MCP SDK is large and only loaded when servers are configured: it stays a normal package import.
   // OpenTelemetry's API is an optional peer, loaded only when the host registered a tracer provider.
-  external: ["@modelcontextprotocol/sdk", "@opentelemetry/api"],
+  // DBOS and pg are optional peers too, loaded only by the durable-session commands (goat worker …).
+  external: ["@modelcontextprotocol/sdk", "@opentelemetry/api", "@dbos-inc/dbos-sdk", "pg"],
   // A CommonJS dependency that calls require() on a built-in needs a real require in an ES module.
   banner: {
     js: 'import { createRequire as __goatCreateRequire } from "node:module"; const require = __goatCreateRequire(import.meta.url);',

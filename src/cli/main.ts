@@ -6,10 +6,20 @@
 import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../agent/version.js";
 import { type CliArgs, parseCliArgs, UsageError } from "./args.js";
 
+/** Durable sessions on DBOS and PostgreSQL (`durable-command.ts`). */
+const DURABLE_COMMANDS = new Set(["worker", "submit", "follow", "send", "cancel"]);
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "serve") {
     try {
       return await (await import("./serve/command.js")).runServe(argv.slice(1), process.env);
+    } catch (error) {
+      return fail(error);
+    }
+  }
+  if (DURABLE_COMMANDS.has(argv[0])) {
+    try {
+      return await (await import("./durable-command.js")).runDurableCommand(argv, process.env);
     } catch (error) {
       return fail(error);
     }

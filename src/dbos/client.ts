@@ -60,8 +60,11 @@ export interface DurableClient {
    */
   cancel(workflowId: string): Promise<void>;
   status(workflowId: string): Promise<DurableSessionStatus>;
-  /** Waits for the session to end and returns its last result message (undefined when it had none). */
-  result(workflowId: string): Promise<SDKResultMessage | undefined>;
+  /**
+   * Waits for the session to end and returns its last result message (undefined when it had none).
+   * Throws when the session was cancelled or failed. Polls every `pollMs` (default 100).
+   */
+  result(workflowId: string, options?: { pollMs?: number }): Promise<SDKResultMessage | undefined>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,135 @@
+/**
+ * A throwaway PostgreSQL cluster for tests: `initdb` into a temp directory, `pg_ctl start` on a free
+ * 127.0.0.1 port with its socket in that directory, and `stop()` shuts it down and removes it all.
+ * No Docker, no shared server: each test file (or benchmark) gets its own cluster (a few seconds to start).
+ *
+ * PostgreSQL refuses to run as root, so as root the cluster is created and run as the `postgres`
+ * user (Debian's package creates it) through `runuser`; as any other user it runs as that user.
+ * `findPostgres()` says why not when the binaries are missing, so tests can skip with that reason.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+/** Where the server binaries are, or why there are none. */
+export function findPostgres() {
+  const candidates = [];
+  if (process.env.GOAT_PG_BIN) candidates.push(process.env.GOAT_PG_BIN);
+  const root = "/usr/lib/postgresql";
+  if (existsSync(root)) {
+    const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+    for (const v of versions) candidates.push(join(root, v, "bin"));
+  }
+  for (const dir of (process.env.PATH ?? "").split(":")) if (dir) candidates.push(dir);
+  for (const dir of candidates) {
+    if (existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl"))) return { bin: dir };
+  }
+  return {
+    missing:
+      "PostgreSQL server binaries (initdb, pg_ctl) not found: install Debian's `postgresql` package (CI does) or set GOAT_PG_BIN",
+  };
+}
+
+/** A port on 127.0.0.1 that was free a moment ago. */
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a server binary as the user that owns the cluster. */
+function runAs(asUser, bin, args) {
+  const [command, argv] = asUser ? ["runuser", ["-u", asUser, "--", bin, ...args]] : [bin, args];
+  const done = spawnSync(command, argv, { encoding: "utf8", timeout: 60_000 });
+  if (done.status !== 0) {
+    throw new Error(
+      `${[command, ...argv].join(" ")} failed (${done.status ?? done.signal}): ${done.stderr || done.stdout}`,
+    );
+  }
+}
+
+/** Starts a new cluster. Throws when the binaries are missing (check `findPostgres()` first). */
+export async function startPostgres() {
+  const found = findPostgres();
+  if ("missing" in found) throw new Error(found.missing);
+  const { bin } = found;
+  const asRoot = userInfo().uid === 0;
+  const asUser = asRoot ? "postgres" : undefined;
+  const dir = mkdtempSync(join(tmpdir(), "goat-pg-"));
+  if (asRoot) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, "data");
+  runAs(asUser, join(bin, "initdb"), [
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "--no-sync",
+    "-E",
+    "UTF8",
+    "--locale=C",
+  ]);
+  // A few tries: another process may take the port between freePort() and the server's bind.
+  let port = 0;
+  for (let attempt = 0; ; attempt++) {
+    port = await freePort();
+    const settings = [
+      `-p ${port}`,
+      `-k ${dir}`,
+      "-c listen_addresses=127.0.0.1",
+      // A test cluster: durability against power loss buys nothing and costs every commit a sync.
+      "-c fsync=off",
+      "-c synchronous_commit=off",
+      "-c full_page_writes=off",
+      "-c max_connections=200",
+    ].join(" ");
+    try {
+      runAs(asUser, join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-o", settings, "-w", "start"]);
+      break;
+    } catch (error) {
+      if (attempt >= 2) {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+  const urlOf = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  let stopped = false;
+  return {
+    url: urlOf("postgres"),
+    port,
+    urlOf,
+    async createDatabase(name) {
+      const client = new pg.Client({ connectionString: urlOf("postgres") });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } finally {
+        await client.end();
+      }
+      return urlOf(name);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        runAs(asUser, join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

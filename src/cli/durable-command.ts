@@ -1,0 +1,238 @@
+/**
+ * Durable sessions from the command line (goat-agent/dbos, against `DATABASE_URL`):
+ *
+ *   goat worker [--concurrency N] [--global-concurrency N] [--id ID] [--model M]
+ *               [--permission-mode MODE] [--allowedTools RULES]     run sessions from the queue
+ *   goat submit [--model M] [--max-turns N] [--cwd DIR] [--resume ID [--fork-session]]
+ *               [--detach] [--output-format text|stream-json] PROMPT
+ *                                                        queue a session, then follow it to its end
+ *   goat follow [--output-format text|stream-json] WORKFLOW_ID   follow a session from anywhere
+ *   goat send [--steer] WORKFLOW_ID TEXT                 a follow-up (or steering) message
+ *   goat cancel WORKFLOW_ID                              stop a session
+ *
+ * DBOS and `pg` are optional peer dependencies: loaded here only, with a clear message when missing.
+ */
+import { parseArgs } from "node:util";
+import type { SDKMessage } from "../agent/sdk-messages.js";
+import { UsageError } from "./args.js";
+
+type DbosModule = typeof import("../dbos/index.js");
+
+/** Runs `goat <command> …`; returns the exit status. */
+export async function runDurableCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [command, ...rest] = argv;
+  const databaseUrl = env.DATABASE_URL ?? env.GOAT_DATABASE_URL;
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (!databaseUrl)
+    throw new UsageError(`goat ${command} needs DATABASE_URL (postgres://user@host:port/database).`);
+  const dbos = await loadDbos();
+  switch (command) {
+    case "worker":
+      return runWorker(dbos, rest, databaseUrl, env);
+    case "submit":
+      return runSubmit(dbos, rest, databaseUrl);
+    case "follow":
+      return withClient(dbos, databaseUrl, async (client) => {
+        const { values, positionals } = parse(rest, { "output-format": { type: "string" } });
+        const workflowId = one(positionals, "a workflow id");
+        return follow(client, workflowId, outputFormat(values["output-format"]));
+      });
+    case "send":
+      return withClient(dbos, databaseUrl, async (client) => {
+        const { values, positionals } = parse(rest, { steer: { type: "boolean" } });
+        if (positionals.length !== 2) throw new UsageError("Usage: goat send [--steer] WORKFLOW_ID TEXT");
+        const [workflowId, text] = positionals;
+        await (values.steer ? client.steer(workflowId, text) : client.sendFollowUp(workflowId, text));
+        return 0;
+      });
+    case "cancel":
+      return withClient(dbos, databaseUrl, async (client) => {
+        await client.cancel(one(parse(rest, {}).positionals, "a workflow id"));
+        return 0;
+      });
+    default:
+      throw new UsageError(`Unknown command ${command}.`);
+  }
+}
+
+async function loadDbos(): Promise<DbosModule> {
+  try {
+    return await import("../dbos/index.js");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") {
+      throw new Error(
+        "durable sessions need @dbos-inc/dbos-sdk and pg next to goat-agent: npm install @dbos-inc/dbos-sdk pg (add -g for a global goat).",
+      );
+    }
+    throw error;
+  }
+}
+
+async function runWorker(dbos: DbosModule, argv: string[], databaseUrl: string, env: NodeJS.ProcessEnv) {
+  const { values } = parse(argv, {
+    concurrency: { type: "string" },
+    "global-concurrency": { type: "string" },
+    id: { type: "string" },
+    model: { type: "string" },
+    "permission-mode": { type: "string" },
+    allowedTools: { type: "string" },
+    queue: { type: "string" },
+  });
+  const worker = await dbos.startDurableWorker({
+    databaseUrl,
+    executorId: values.id ?? env.GOAT_WORKER_ID,
+    workerConcurrency: count(values.concurrency, "--concurrency") ?? 8,
+    globalConcurrency: count(values["global-concurrency"], "--global-concurrency"),
+    queueName: values.queue,
+    options: {
+      ...(values.model ? { model: values.model } : {}),
+      ...(values["permission-mode"] ? { permissionMode: values["permission-mode"] as never } : {}),
+      ...(values.allowedTools ? { allowedTools: values.allowedTools.split(/[,\s]+/).filter(Boolean) } : {}),
+    },
+  });
+  process.stdout.write(`goat worker ${worker.executorId}: taking durable sessions (Ctrl-C to stop)\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+  await worker.stop();
+  return 0;
+}
+
+async function runSubmit(dbos: DbosModule, argv: string[], databaseUrl: string) {
+  const { values, positionals } = parse(argv, {
+    model: { type: "string" },
+    "max-turns": { type: "string" },
+    cwd: { type: "string" },
+    resume: { type: "string" },
+    "fork-session": { type: "boolean" },
+    "session-id": { type: "string" },
+    detach: { type: "boolean" },
+    "output-format": { type: "string" },
+  });
+  const prompt = positionals.join(" ").trim();
+  if (prompt === "") throw new UsageError("Usage: goat submit [options] PROMPT");
+  const format = outputFormat(values["output-format"]);
+  return withClient(dbos, databaseUrl, async (client) => {
+    const handle = await client.submit({
+      prompt,
+      ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
+      ...(values.resume ? { resume: values.resume } : {}),
+      ...(values["fork-session"] ? { forkSession: true } : {}),
+      options: {
+        cwd: values.cwd ?? process.cwd(),
+        ...(values.model ? { model: values.model } : {}),
+        ...(values["max-turns"] ? { maxTurns: count(values["max-turns"], "--max-turns") } : {}),
+      },
+    });
+    if (values.detach) {
+      process.stdout.write(
+        format === "stream-json"
+          ? `${JSON.stringify(handle)}\n`
+          : `${handle.workflowId} (session ${handle.sessionId})\n`,
+      );
+      return 0;
+    }
+    if (format === "text")
+      process.stderr.write(`goat: session ${handle.sessionId}, workflow ${handle.workflowId}\n`);
+    return follow(client, handle.workflowId, format);
+  });
+}
+
+/** Prints a session's messages until it ends; the exit status says whether it succeeded. */
+async function follow(
+  client: Awaited<ReturnType<DbosModule["createDurableClient"]>>,
+  workflowId: string,
+  format: "text" | "stream-json",
+): Promise<number> {
+  let last: SDKMessage | undefined;
+  const stop = new AbortController();
+  const onSigint = () => stop.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    for await (const message of client.follow(workflowId, { signal: stop.signal })) {
+      last = message;
+      if (format === "stream-json") process.stdout.write(`${JSON.stringify(message)}\n`);
+      else writeText(message);
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+  if (stop.signal.aborted) return 130;
+  const status = await client.status(workflowId);
+  if (format === "text" && status !== "SUCCESS") process.stderr.write(`goat: the session ended ${status}\n`);
+  return last?.type === "result" && last.subtype === "success" && status === "SUCCESS" ? 0 : 1;
+}
+
+/** The readable view: the model's text, one line per tool call, errors on stderr. */
+function writeText(message: SDKMessage): void {
+  if (message.type === "assistant") {
+    for (const block of message.message.content) {
+      if (block.type === "text" && block.text.trim() !== "") process.stdout.write(`${block.text}\n`);
+      else if (block.type === "tool_use") {
+        const input = JSON.stringify(block.input);
+        process.stdout.write(`● ${block.name}(${input.length > 120 ? `${input.slice(0, 119)}…` : input})\n`);
+      }
+    }
+  } else if (message.type === "result" && message.subtype !== "success") {
+    process.stderr.write(
+      `goat: ${message.subtype}${"errors" in message ? `: ${message.errors.join("; ")}` : ""}\n`,
+    );
+  }
+}
+
+async function withClient(
+  dbos: DbosModule,
+  databaseUrl: string,
+  body: (client: Awaited<ReturnType<DbosModule["createDurableClient"]>>) => Promise<number>,
+): Promise<number> {
+  const client = await dbos.createDurableClient({ databaseUrl });
+  try {
+    return await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+type FlagSpecs = Record<string, { type: "string" | "boolean" }>;
+
+/** Parses flags strictly (an unknown flag is a usage error); string flags come back as strings. */
+function parse(argv: string[], options: FlagSpecs): { values: Flags; positionals: string[] } {
+  const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  return { values: parsed.values as Flags, positionals: parsed.positionals };
+}
+
+/** Parsed flag values: strings for string flags, true for boolean ones. */
+type Flags = Record<string, string | undefined> & { steer?: boolean; detach?: boolean; "fork-session"?: boolean };
+
+function one(positionals: string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`Expected ${what}.`);
+  return positionals[0];
+}
+
+function count(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} expects a positive whole number, got ${JSON.stringify(value)}.`);
+  return n;
+}
+
+function outputFormat(value: string | undefined): "text" | "stream-json" {
+  if (value === undefined || value === "text") return "text";
+  if (value === "stream-json") return value;
+  throw new UsageError(`--output-format expects text or stream-json, got ${JSON.stringify(value)}.`);
+}
+
+const USAGE = `Durable sessions (DBOS on PostgreSQL; needs DATABASE_URL and npm install @dbos-inc/dbos-sdk pg):
+  goat worker [--concurrency N] [--global-concurrency N] [--id ID] [--model M]
+              [--permission-mode MODE] [--allowedTools RULES]
+  goat submit [--model M] [--max-turns N] [--cwd DIR] [--resume ID [--fork-session]]
+              [--detach] [--output-format text|stream-json] PROMPT
+  goat follow [--output-format text|stream-json] WORKFLOW_ID
+  goat send [--steer] WORKFLOW_ID TEXT
+  goat cancel WORKFLOW_ID
+`;

@@ -1,0 +1,101 @@
+/**
+ * The durable-session commands of the real `goat` bin: `goat worker` against DATABASE_URL in one
+ * process, `goat submit` (following to the end, or detached), `goat follow` from another process,
+ * `goat cancel`, and the clear errors for a missing DATABASE_URL.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildIfStale, CLI, cleanEnv, jsonLines, runCli } from "../cli/helpers.js";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { findPostgres, startPostgres, type TestPostgres } from "../support/postgres.js";
+import { waitFor } from "./helpers.js";
+
+const found = findPostgres();
+const missing = "missing" in found ? found.missing : undefined;
+if (missing) describe("goat worker / submit / follow", () => it.skip(missing, () => {}));
+
+describe.skipIf(missing !== undefined)("goat worker / submit / follow", () => {
+  let server: TestPostgres;
+  let mock: MockProvider;
+  let env: Record<string, string>;
+  let worker: ChildProcess | undefined;
+  let workerOutput = "";
+
+  beforeAll(async () => {
+    buildIfStale();
+    server = await startPostgres();
+    mock = await startMockProvider();
+    env = cleanEnv({
+      DATABASE_URL: await server.createDatabase("cli"),
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+      GOAT_MODEL: "anthropic/claude-test",
+    });
+    worker = spawn(process.execPath, [CLI, "worker", "--concurrency", "2", "--id", "cli-worker"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    worker.stdout?.on("data", (d) => {
+      workerOutput += d;
+    });
+    worker.stderr?.on("data", (d) => {
+      workerOutput += d;
+    });
+    await waitFor("the worker to start", () => workerOutput.includes("taking durable sessions"), 60_000);
+  }, 120_000);
+  afterAll(async () => {
+    if (worker && worker.exitCode === null) {
+      const exited = new Promise((r) => worker?.once("exit", r));
+      worker.kill("SIGKILL");
+      await exited;
+    }
+    await mock?.close();
+    await server?.stop();
+  });
+
+  it("submits a session and prints its answer, following it to the end", async () => {
+    mock.enqueue(reply.text("Hello from a durable session"));
+    const run = await runCli(["submit", "say hello"], { env, timeoutMs: 60_000 });
+    expect(run.stderr).toMatch(/session [0-9a-f-]{36}, workflow [0-9a-f-]{36}/);
+    expect(run.stdout).toBe("Hello from a durable session\n");
+    expect(run.code).toBe(0);
+  }, 90_000);
+
+  it("submits detached, follows from another process as JSON lines, and cancels", async () => {
+    mock.enqueue(reply.text("first"));
+    const detached = await runCli(["submit", "--detach", "--output-format", "stream-json", "quick"], {
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(detached.code).toBe(0);
+    const { workflowId } = JSON.parse(detached.stdout);
+    const followed = await runCli(["follow", "--output-format", "stream-json", workflowId], {
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(followed.code).toBe(0);
+    const messages = jsonLines(followed.stdout);
+    expect(messages.map((m) => m.type)).toEqual(["system", "assistant", "result"]);
+    expect(messages.at(-1)).toMatchObject({ subtype: "success", result: "first" });
+
+    // A slow answer, cancelled while it streams: follow ends, and says so.
+    mock.enqueue(reply.text("a very slow answer that never finishes", { delayMs: 1000, chunkSize: 1 }));
+    const slow = await runCli(["submit", "--detach", "slow one"], { env, timeoutMs: 60_000 });
+    const slowId = slow.stdout.split(" ")[0];
+    await waitFor("the slow call", () =>
+      mock.requests.some((r) => JSON.stringify(r.body).includes("slow one")),
+    );
+    const cancel = await runCli(["cancel", slowId], { env, timeoutMs: 60_000 });
+    expect(cancel.code).toBe(0);
+    const after = await runCli(["follow", slowId], { env, timeoutMs: 60_000 });
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain("the session ended CANCELLED");
+  }, 120_000);
+
+  it("says what is missing without DATABASE_URL", async () => {
+    const { DATABASE_URL: _, ...withoutDb } = env;
+    const run = await runCli(["submit", "x"], { env: withoutDb });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("goat submit needs DATABASE_URL");
+  });
+});
