@@ -13,6 +13,7 @@ import { type CliConfig, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
+import { loadRich, richIfLoaded } from "./rich-loader.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { createStatusLine } from "./status-line.js";
 import { colorOutput, createStyle, cursorControl } from "./style.js";
@@ -80,6 +81,12 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     });
     const consumed = (async () => {
       for await (const message of q) {
+        // Answers are rendered as markdown: wait for the renderer (started loading at the first prompt).
+        if (
+          (message.type === "stream_event" || message.type === "assistant" || message.type === "user") &&
+          !richIfLoaded()
+        )
+          await loadRich().catch(() => undefined);
         if (message.type === "system" && message.subtype === "init") {
           runStarted = true;
           if (interruptPending) {
@@ -127,6 +134,8 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     pendingTurns++;
     if (pendingTurns === 1) status.begin("Thinking…");
     else renderer.note(style.dim("(queued: sent when the current answer ends)"));
+    // After the first paint: load the markdown renderer while the model thinks.
+    setImmediate(() => void loadRich().catch(() => undefined));
     user.setPromptVisible(live);
     session.input.push(text);
   };
