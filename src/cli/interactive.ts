@@ -22,6 +22,7 @@ import { createRawInput } from "./terminal/raw-input.js";
 import { createScreen } from "./terminal/screen.js";
 import type { UserInput } from "./terminal/user-input.js";
 import { safe } from "./tool-output.js";
+import { replayTranscript } from "./transcript-replay.js";
 
 interface Session {
   q: Query;
@@ -30,7 +31,11 @@ interface Session {
 }
 
 /** Runs the interactive session until the user leaves; resolves with the exit status. */
-export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promise<number> {
+export async function runInteractive(
+  args: CliArgs,
+  cliConfig: CliConfig,
+  options: { pickSession?: boolean } = {},
+): Promise<number> {
   const config = await withMcpServers(cliConfig);
   const out = process.stdout;
   const live = cursorControl(process.stdin, out, process.env);
@@ -58,7 +63,7 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     renderer.interrupted();
     status.end();
     if (!runStarted) interruptPending = true;
-    void session.q.interrupt();
+    void current().q.interrupt();
   };
   const canUseTool = createPermissionPrompt(
     (question, keys, signal) => {
@@ -105,9 +110,28 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     })().catch((error) => renderer.note(style.red(`session error: ${(error as Error).message}`)));
     return { q, input, consumed };
   };
-  let session = start({});
+  // Started once the user has picked a session (`goat --resume` without an id), else right away.
+  let session: Session | undefined = options.pickSession ? undefined : start({});
+  const current = () => {
+    session ??= start({});
+    return session;
+  };
 
-  const stop = async (s: Session) => {
+  /** Shows the conversation of a resumed session, so the user sees where it left off. */
+  const replay = async (sessionId: string) => {
+    const [{ getSessionMessages }, rich] = await Promise.all([
+      import("../session/index.js"),
+      loadRich().catch(() => undefined),
+    ]);
+    const messages = await getSessionMessages(sessionId).catch(() => []);
+    const markdown = (text: string) =>
+      rich?.renderMarkdown(text, screen.columns - 1, style.enabled) ?? `${text}\n`;
+    screen.print(replayTranscript(messages, style, config.cwd, markdown));
+    renderer.note(style.dim(`(resumed session ${sessionId})`));
+  };
+
+  const stop = async (s: Session | undefined) => {
+    if (!s) return;
     s.input.close();
     s.q.close();
     await s.consumed;
@@ -137,7 +161,7 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     // After the first paint: load the markdown renderer while the model thinks.
     setImmediate(() => void loadRich().catch(() => undefined));
     user.setPromptVisible(live);
-    session.input.push(text);
+    current().input.push(text);
   };
 
   const submit = (text: string) => {
@@ -157,7 +181,7 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
       if (live) screen.print(`${style.bold(">")} ${safe(trimmed)}\n`);
       user.setPromptVisible(false);
       void runSlashCommand(trimmed, {
-        query: () => session.q,
+        query: () => current().q,
         cwd: config.cwd,
         model: () => renderer.model ?? config.model,
         note: (t) => renderer.note(t),
@@ -170,6 +194,7 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
               ? { resume: opts.resume, continue: undefined }
               : { resume: undefined, continue: undefined },
           );
+          if (opts.resume) await replay(opts.resume);
         },
         exit,
       }).finally(() => {
@@ -180,12 +205,6 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     sendPrompt(text);
   };
 
-  const model = config.model ?? defaultModel(process.env);
-  const mode = config.options.permissionMode ?? "default";
-  screen.print(
-    `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${style.dim(`· session ${session.q.sessionId.slice(0, 8)}`)}\n` +
-      `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
-  );
   user.start({
     submit,
     ctrlC(hadText) {
@@ -208,6 +227,33 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     eof: () => exit(0),
   });
 
+  const printBanner = (sessionId: string | undefined) => {
+    const model = config.model ?? defaultModel(process.env);
+    const mode = config.options.permissionMode ?? "default";
+    screen.print(
+      `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${sessionId ? style.dim(`· session ${sessionId.slice(0, 8)}`) : ""}\n` +
+        `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
+    );
+  };
+  if (options.pickSession) {
+    printBanner(undefined);
+    const { summarizeSessions, describeSession } = await import("./session-list.js");
+    const sessions = await summarizeSessions(config.cwd, process.env, 30);
+    const n =
+      sessions.length > 0
+        ? await user.pick("Resume which session?", sessions.map(describeSession))
+        : undefined;
+    if (sessions.length === 0) renderer.note("no earlier sessions in this directory: starting a new one");
+    const picked = n === undefined ? undefined : sessions[n].sessionId;
+    session = start(
+      picked ? { resume: picked, continue: undefined, forkSession: config.options.forkSession } : {},
+    );
+    if (picked) await replay(picked);
+  } else {
+    const resumed = typeof config.options.resume === "string" ? config.options.resume : undefined;
+    printBanner(resumed ?? current().q.sessionId);
+    if (resumed) await replay(resumed);
+  }
   // `goat "explain this repo"`: the session starts with that prompt already sent, as `claude "…"` does.
   if (args.prompt !== undefined && args.prompt.trim() !== "") sendPrompt(args.prompt);
   return finished;
