@@ -86,11 +86,9 @@ export async function runInteractive(
     });
     const consumed = (async () => {
       for await (const message of q) {
-        // Answers are rendered as markdown: wait for the renderer (started loading at the first prompt).
-        if (
-          (message.type === "stream_event" || message.type === "assistant" || message.type === "user") &&
-          !richIfLoaded()
-        )
+        // Answers are rendered as markdown: streamed text shows as written at once, and a whole message
+        // waits for the renderer (started loading at the first prompt).
+        if ((message.type === "assistant" || message.type === "user") && !richIfLoaded())
           await loadRich().catch(() => undefined);
         if (message.type === "system" && message.subtype === "init") {
           runStarted = true;

@@ -3,36 +3,45 @@
  * (paragraph, list, table, fenced code) is rendered once it is complete, that is, after a blank line
  * outside a code fence or after a closing fence. The block still being written is shown as it is, in
  * the live region, until then. At the end of the text block the rest is rendered whatever its state.
+ * While the renderer is not loaded yet (`render` returns undefined), everything stays in the live
+ * region as written, so the first words show at once; `flush()` renders it once the renderer is there.
  */
 
 /** One streamed markdown text. */
 export interface MarkdownStream {
   push(delta: string): void;
-  /** The text block ended: renders what is left. */
+  /** The text block ended: renders what is left (or keeps it until `flush` if it cannot yet). */
   end(): void;
-  /** Whether anything was pushed since the last `end()`. */
+  /** Renders what waits for the renderer; true when nothing is left waiting. */
+  flush(): boolean;
+  /** Whether text is held (pushed and not yet printed). */
   readonly active: boolean;
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
- * Creates a stream: `render` turns complete markdown into terminal text, `print` writes it, `preview`
- * shows the unfinished block (an empty list clears it).
+ * Creates a stream: `render` turns complete markdown into terminal text (undefined while it cannot
+ * yet), `print` writes it, `preview` shows the unfinished text (an empty list clears it).
  */
 export function createMarkdownStream(
-  render: (markdown: string) => string,
+  render: (markdown: string) => string | undefined,
   print: (text: string) => void,
   preview: (lines: string[]) => void,
 ): MarkdownStream {
   let buffer = "";
   let blocks = 0;
   let active = false;
+  let ended = false;
 
-  const emit = (markdown: string) => {
-    if (markdown.trim() === "") return;
+  /** Renders and prints `markdown`; false when the renderer is not there yet. */
+  const emit = (markdown: string): boolean => {
+    if (markdown.trim() === "") return true;
+    const rendered = render(markdown);
+    if (rendered === undefined) return false;
     // One blank line between blocks, none before the first.
-    print(`${blocks++ > 0 ? "\n" : ""}${render(markdown)}`);
+    print(`${blocks++ > 0 ? "\n" : ""}${rendered}`);
+    return true;
   };
 
   /** The end of the last complete block in `buffer` (0 when there is none yet). */
@@ -62,29 +71,41 @@ export function createMarkdownStream(
     return cut;
   };
 
+  const settle = (): boolean => {
+    const cut = ended ? buffer.length : completeUpTo();
+    if (cut > 0) {
+      preview([]);
+      if (emit(buffer.slice(0, cut))) buffer = buffer.slice(cut);
+    }
+    preview(buffer === "" ? [] : buffer.split("\n"));
+    if (ended && buffer === "") {
+      ended = false;
+      active = false;
+      blocks = 0;
+      return true;
+    }
+    return buffer === "";
+  };
+
   return {
     get active() {
       return active;
     },
     push(delta) {
+      if (ended) {
+        // A new text block while the last one waits for the renderer: keep them apart.
+        buffer += "\n\n";
+        ended = false;
+      }
       active = true;
       buffer += delta;
-      const cut = completeUpTo();
-      if (cut > 0) {
-        const done = buffer.slice(0, cut);
-        buffer = buffer.slice(cut);
-        preview([]);
-        emit(done);
-      }
-      preview(buffer === "" ? [] : buffer.split("\n"));
+      settle();
     },
     end() {
-      const rest = buffer;
-      buffer = "";
-      preview([]);
-      emit(rest);
-      blocks = 0;
-      active = false;
+      if (!active) return;
+      ended = true;
+      settle();
     },
+    flush: () => settle(),
   };
 }

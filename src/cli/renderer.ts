@@ -6,7 +6,7 @@
  */
 import type { SDKMessage, SDKResultMessage } from "../agent/sdk-messages.js";
 import { createMarkdownStream } from "./markdown-stream.js";
-import { richIfLoaded } from "./rich-loader.js";
+import { richFailed, richIfLoaded } from "./rich-loader.js";
 import type { StatusLine } from "./status-line.js";
 import { compact } from "./status-line.js";
 import type { Style } from "./style.js";
@@ -58,7 +58,8 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
   // Markdown is rendered once the lazily loaded renderer is there (the interactive mode waits for it
   // before handing over answer text); until then, or if it failed to load, text shows as written.
   const renderMarkdown = (markdown: string) =>
-    richIfLoaded()?.renderMarkdown(markdown, screen.columns - 1, style.enabled) ?? markdown;
+    richIfLoaded()?.renderMarkdown(markdown, screen.columns - 1, style.enabled) ??
+    (richFailed() ? `${markdown.replace(/\s+$/, "")}\n` : undefined);
   const markdown = createMarkdownStream(renderMarkdown, print, (lines) => screen.setLive("preview", lines));
   const line = (text: string) => {
     screen.endLine();
@@ -204,11 +205,15 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
           turnOut += u.output_tokens;
           callIn = callChars = callOut = 0;
           updateTokens();
-          if (markdown.active) markdown.end();
+          if (markdown.active) {
+            markdown.end();
+            markdown.flush();
+          }
           for (const block of m.message.content) {
             if (block.type === "text" && !streamedText && block.text) {
               screen.endLine();
-              print(renderMarkdown(safe(block.text)));
+              const text = safe(block.text);
+              print(renderMarkdown(text) ?? `${text}\n`);
             }
             if (block.type === "tool_use") {
               const label = toolCallLabel(block.name, block.input, cwd);

@@ -9,14 +9,26 @@ export type Rich = typeof import("./rich/index.js");
 
 let loading: Promise<Rich> | undefined;
 let loaded: Rich | undefined;
+let failed = false;
 
 /** Starts loading (once) and resolves with the module. */
 export function loadRich(): Promise<Rich> {
-  loading ??= import("./rich/index.js").then((m) => {
-    loaded = m;
-    return m;
-  });
+  loading ??= import("./rich/index.js").then(
+    (m) => {
+      loaded = m;
+      return m;
+    },
+    (error) => {
+      failed = true;
+      throw error;
+    },
+  );
   return loading;
+}
+
+/** Whether loading failed (answers are then shown as written). */
+export function richFailed(): boolean {
+  return failed;
 }
 
 /** The module if it has loaded, else undefined. */
