@@ -203,6 +203,17 @@ export async function runInteractive(
     sendPrompt(text);
   };
 
+  const printBanner = (sessionId: string | undefined) => {
+    const model = config.model ?? defaultModel(process.env);
+    const mode = config.options.permissionMode ?? "default";
+    screen.print(
+      `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${sessionId ? style.dim(`· session ${sessionId.slice(0, 8)}`) : ""}\n` +
+        `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
+    );
+  };
+  const resumed = typeof config.options.resume === "string" ? config.options.resume : undefined;
+  // The banner first: in plain mode the input writes its "> " as it starts.
+  printBanner(options.pickSession ? undefined : (resumed ?? current().q.sessionId));
   user.start({
     submit,
     ctrlC(hadText) {
@@ -224,17 +235,7 @@ export async function runInteractive(
     escape: interrupt,
     eof: () => exit(0),
   });
-
-  const printBanner = (sessionId: string | undefined) => {
-    const model = config.model ?? defaultModel(process.env);
-    const mode = config.options.permissionMode ?? "default";
-    screen.print(
-      `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${sessionId ? style.dim(`· session ${sessionId.slice(0, 8)}`) : ""}\n` +
-        `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
-    );
-  };
   if (options.pickSession) {
-    printBanner(undefined);
     const { summarizeSessions, describeSession } = await import("./session-list.js");
     const sessions = await summarizeSessions(config.cwd, process.env, 30);
     const n =
@@ -247,11 +248,7 @@ export async function runInteractive(
       picked ? { resume: picked, continue: undefined, forkSession: config.options.forkSession } : {},
     );
     if (picked) await replay(picked);
-  } else {
-    const resumed = typeof config.options.resume === "string" ? config.options.resume : undefined;
-    printBanner(resumed ?? current().q.sessionId);
-    if (resumed) await replay(resumed);
-  }
+  } else if (resumed) await replay(resumed);
   // `goat "explain this repo"`: the session starts with that prompt already sent, as `claude "…"` does.
   if (args.prompt !== undefined && args.prompt.trim() !== "") sendPrompt(args.prompt);
   return finished;

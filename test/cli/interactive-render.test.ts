@@ -117,6 +117,20 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
+  it("TERM=dumb: plain lines, no status line, no escape sequences; a retry is one line", async () => {
+    fx.mock.enqueue(reply.error(429, { headers: { "retry-after": "1" } }), reply.text("Plain **answer**."));
+    pty = startPty([], fx.env, fx.work.path, { term: "dumb" });
+    let at = await pty.waitFor("> ");
+    pty.type("hello\r");
+    at = await pty.waitFor(/retrying in 1s \(attempt 1\/\d+\): rate limited \(429\)/, { from: at });
+    at = await pty.waitFor("Plain answer.", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
+    expect(pty.raw()).not.toContain("\x1b");
+    expect(pty.output()).not.toContain("Thinking");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("shows thinking dimmed before the answer", async () => {
     fx.mock.enqueue(reply.thinking("Weighing the options.\nPicking one.", "The answer is 42."));
     pty = startPty([], fx.env, fx.work.path);

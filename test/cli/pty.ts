@@ -30,10 +30,15 @@ const COLUMNS = 200;
 const ROWS = 50;
 
 /** Starts `node dist/bin/goat.js args…` in a pty. */
-export function startPty(args: string[], env: Record<string, string>, cwd: string): PtySession {
+export function startPty(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  options: { term?: string } = {},
+): PtySession {
   const command = ["node", CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const child: ChildProcess = spawn("script", ["-qfec", command, "/dev/null"], {
-    env: { ...env, TERM: "xterm", COLUMNS: String(COLUMNS), LINES: String(ROWS) },
+    env: { ...env, TERM: options.term ?? "xterm", COLUMNS: String(COLUMNS), LINES: String(ROWS) },
     cwd,
     stdio: ["pipe", "pipe", "pipe"],
   });
