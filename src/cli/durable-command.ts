@@ -206,7 +206,11 @@ function parse(argv: string[], options: FlagSpecs): { values: Flags; positionals
 }
 
 /** Parsed flag values: strings for string flags, true for boolean ones. */
-type Flags = Record<string, string | undefined> & { steer?: boolean; detach?: boolean; "fork-session"?: boolean };
+type Flags = Record<string, string | undefined> & {
+  steer?: boolean;
+  detach?: boolean;
+  "fork-session"?: boolean;
+};
 
 function one(positionals: string[], what: string): string {
   if (positionals.length !== 1) throw new UsageError(`Expected ${what}.`);

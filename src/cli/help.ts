@@ -1,5 +1,6 @@
 /** The text of `goat --help`. */
 export const HELP_TEXT = `Usage: goat [options] [prompt]
+       goat sessions [--cwd DIR] [--limit N]   List this directory's sessions
 
 Goat, a coding agent. Without -p in a terminal: an interactive session. With -p: one session, printed.
 
@@ -46,7 +47,7 @@ System prompt:
   --append-system-prompt TEXT Add to the system prompt
 
 Sessions:
-  -r, --resume ID             Resume a session
+  -r, --resume [ID]           Resume a session (without ID, in a terminal: pick one)
   -c, --continue              Resume the latest session in this directory
   --fork-session              With --resume/--continue: continue in a new session id
   --no-session-persistence    Do not write the transcript

@@ -14,6 +14,7 @@ import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
+import { loadRich, richIfLoaded } from "./rich-loader.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { createStatusLine } from "./status-line.js";
 import { colorOutput, createStyle, cursorControl } from "./style.js";
@@ -22,6 +23,7 @@ import { createRawInput } from "./terminal/raw-input.js";
 import { createScreen } from "./terminal/screen.js";
 import type { UserInput } from "./terminal/user-input.js";
 import { safe } from "./tool-output.js";
+import { replayTranscript } from "./transcript-replay.js";
 
 interface Session {
   q: Query;
@@ -30,7 +32,11 @@ interface Session {
 }
 
 /** Runs the interactive session until the user leaves; resolves with the exit status. */
-export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promise<number> {
+export async function runInteractive(
+  args: CliArgs,
+  cliConfig: CliConfig,
+  options: { pickSession?: boolean } = {},
+): Promise<number> {
   const withServers = await withMcpServers(cliConfig, args);
   const config = { ...withServers, options: withMainAgent(withServers.options, args.agent) };
   const out = process.stdout;
@@ -59,7 +65,7 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     renderer.interrupted();
     status.end();
     if (!runStarted) interruptPending = true;
-    void session.q.interrupt();
+    void current().q.interrupt();
   };
   // --permission-prompts none: a call that would ask is denied without asking.
   const canUseTool =
@@ -86,6 +92,10 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     });
     const consumed = (async () => {
       for await (const message of q) {
+        // Answers are rendered as markdown: streamed text shows as written at once, and a whole message
+        // waits for the renderer (started loading at the first prompt).
+        if ((message.type === "assistant" || message.type === "user") && !richIfLoaded())
+          await loadRich().catch(() => undefined);
         if (message.type === "system" && message.subtype === "init") {
           runStarted = true;
           if (interruptPending) {
@@ -104,9 +114,28 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     })().catch((error) => renderer.note(style.red(`session error: ${(error as Error).message}`)));
     return { q, input, consumed };
   };
-  let session = start({});
+  // Started once the user has picked a session (`goat --resume` without an id), else right away.
+  let session: Session | undefined = options.pickSession ? undefined : start({});
+  const current = () => {
+    session ??= start({});
+    return session;
+  };
 
-  const stop = async (s: Session) => {
+  /** Shows the conversation of a resumed session, so the user sees where it left off. */
+  const replay = async (sessionId: string) => {
+    const [{ getSessionMessages }, rich] = await Promise.all([
+      import("../session/index.js"),
+      loadRich().catch(() => undefined),
+    ]);
+    const messages = await getSessionMessages(sessionId).catch(() => []);
+    const markdown = (text: string) =>
+      rich?.renderMarkdown(text, screen.columns - 1, style.enabled) ?? `${text}\n`;
+    screen.print(replayTranscript(messages, style, config.cwd, markdown));
+    renderer.note(style.dim(`(resumed session ${sessionId})`));
+  };
+
+  const stop = async (s: Session | undefined) => {
+    if (!s) return;
     s.input.close();
     s.q.close();
     await s.consumed;
@@ -144,8 +173,10 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     pendingTurns++;
     if (pendingTurns === 1) status.begin("Thinking…");
     else renderer.note(style.dim("(queued: sent when the current answer ends)"));
+    // After the first paint: load the markdown renderer while the model thinks.
+    setImmediate(() => void loadRich().catch(() => undefined));
     user.setPromptVisible(live);
-    session.input.push(text);
+    current().input.push(text);
   };
 
   const submit = (text: string) => {
@@ -165,7 +196,7 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
       if (live) screen.print(`${style.bold(">")} ${safe(trimmed)}\n`);
       user.setPromptVisible(false);
       void runSlashCommand(trimmed, {
-        query: () => session.q,
+        query: () => current().q,
         cwd: config.cwd,
         model: () => renderer.model ?? config.model,
         note: (t) => renderer.note(t),
@@ -178,6 +209,7 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
               ? { resume: opts.resume, continue: undefined }
               : { resume: undefined, continue: undefined },
           );
+          if (opts.resume) await replay(opts.resume);
         },
         exit,
       }).finally(() => {
@@ -188,12 +220,17 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     sendPrompt(text);
   };
 
-  const model = config.model ?? defaultModel(process.env);
-  const mode = config.options.permissionMode ?? "default";
-  screen.print(
-    `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${style.dim(`· session ${session.q.sessionId.slice(0, 8)}`)}\n` +
-      `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
-  );
+  const printBanner = (sessionId: string | undefined) => {
+    const model = config.model ?? defaultModel(process.env);
+    const mode = config.options.permissionMode ?? "default";
+    screen.print(
+      `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${sessionId ? style.dim(`· session ${sessionId.slice(0, 8)}`) : ""}\n` +
+        `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
+    );
+  };
+  const resumed = typeof config.options.resume === "string" ? config.options.resume : undefined;
+  // The banner first: in plain mode the input writes its "> " as it starts.
+  printBanner(options.pickSession ? undefined : (resumed ?? current().q.sessionId));
   user.start({
     submit,
     ctrlC(hadText) {
@@ -215,7 +252,20 @@ export async function runInteractive(args: CliArgs, cliConfig: CliConfig): Promi
     escape: interrupt,
     eof: () => exit(0),
   });
-
+  if (options.pickSession) {
+    const { summarizeSessions, describeSession } = await import("./session-list.js");
+    const sessions = await summarizeSessions(config.cwd, process.env, 30);
+    const n =
+      sessions.length > 0
+        ? await user.pick("Resume which session?", sessions.map(describeSession))
+        : undefined;
+    if (sessions.length === 0) renderer.note("no earlier sessions in this directory: starting a new one");
+    const picked = n === undefined ? undefined : sessions[n].sessionId;
+    session = start(
+      picked ? { resume: picked, continue: undefined, forkSession: config.options.forkSession } : {},
+    );
+    if (picked) await replay(picked);
+  } else if (resumed) await replay(resumed);
   // `goat "explain this repo"`: the session starts with that prompt already sent, as `claude "…"` does.
   if (args.prompt !== undefined && args.prompt.trim() !== "") sendPrompt(args.prompt);
   return finished;

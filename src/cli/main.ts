@@ -24,6 +24,10 @@ async function main(argv: string[]): Promise<number> {
       return fail(error);
     }
   }
+  if (argv[0] === "sessions")
+    return (await import("./sessions-command.js")).runSessions(argv.slice(1), process.env);
+  // `goat --resume` with no id: the interactive mode opens a picker of this directory's sessions.
+  const pickSession = takeBareResume(argv);
   let args: CliArgs;
   try {
     args = parseCliArgs(argv);
@@ -59,8 +63,9 @@ async function main(argv: string[]): Promise<number> {
   const interactive = !args.print && process.stdin.isTTY === true && args.inputFormat === "text";
   if (interactive) {
     const { runInteractive } = await import("./interactive.js");
-    return runInteractive(args, config);
+    return runInteractive(args, config, { pickSession });
   }
+  if (pickSession) return fail(new UsageError("--resume needs a session id here (goat sessions lists them)"));
   const { runPrint } = await import("./print.js");
   return runPrint(args, config, {
     stdin: process.stdin,
@@ -75,6 +80,16 @@ async function main(argv: string[]): Promise<number> {
       };
     },
   });
+}
+
+/** Removes a `--resume`/`-r` given without an id (last, or before another flag); true when there was one. */
+function takeBareResume(argv: string[]): boolean {
+  const i = argv.findIndex(
+    (a, n) => (a === "--resume" || a === "-r") && (n === argv.length - 1 || argv[n + 1].startsWith("-")),
+  );
+  if (i < 0) return false;
+  argv.splice(i, 1);
+  return true;
 }
 
 /** Prints an error as one line (a stack trace only with --debug) and returns exit status 1. */

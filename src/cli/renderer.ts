@@ -5,11 +5,13 @@
  * tools run, hidden while text streams.
  */
 import type { SDKMessage, SDKResultMessage } from "../agent/sdk-messages.js";
+import { createMarkdownStream } from "./markdown-stream.js";
+import { richFailed, richIfLoaded } from "./rich-loader.js";
 import type { StatusLine } from "./status-line.js";
 import { compact } from "./status-line.js";
 import type { Style } from "./style.js";
 import type { Screen } from "./terminal/screen.js";
-import { formatToolResult, type ToolCallInfo } from "./tool-output.js";
+import { formatToolResult, safe, type ToolCallInfo } from "./tool-output.js";
 import { toolCallLabel } from "./tool-summary.js";
 
 /** Renders messages through `screen`. */
@@ -53,6 +55,12 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
   let previousCost = 0;
 
   const print = (text: string) => screen.print(text);
+  // Markdown is rendered once the lazily loaded renderer is there (the interactive mode waits for it
+  // before handing over answer text); until then, or if it failed to load, text shows as written.
+  const renderMarkdown = (markdown: string) =>
+    richIfLoaded()?.renderMarkdown(markdown, screen.columns - 1, style.enabled) ??
+    (richFailed() ? `${markdown.replace(/\s+$/, "")}\n` : undefined);
+  const markdown = createMarkdownStream(renderMarkdown, print, (lines) => screen.setLive("preview", lines));
   const line = (text: string) => {
     screen.endLine();
     print(`${text}\n`);
@@ -83,9 +91,12 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
       updateTokens();
       return;
     }
-    if (e.type === "content_block_stop" && thinking) {
-      thinking = false;
-      screen.endLine();
+    if (e.type === "content_block_stop") {
+      if (thinking) {
+        thinking = false;
+        screen.endLine();
+      }
+      if (markdown.active) markdown.end();
       return;
     }
     if (e.type !== "content_block_delta" || !e.delta) return;
@@ -98,7 +109,7 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
       streamedText = true;
       callChars += d.text.length;
       status.hide();
-      print(d.text);
+      markdown.push(safe(d.text));
     } else if (d.type === "thinking_delta" && d.thinking) {
       if (!thinking) {
         thinking = true;
@@ -109,7 +120,7 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
       status.hide();
       // Each line styled on its own: a style left open across a newline would bleed into the live region.
       print(
-        d.thinking
+        safe(d.thinking)
           .split("\n")
           .map((part) => (part ? style.dim(part) : part))
           .join("\n  "),
@@ -191,8 +202,16 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
           turnOut += u.output_tokens;
           callIn = callChars = callOut = 0;
           updateTokens();
+          if (markdown.active) {
+            markdown.end();
+            markdown.flush();
+          }
           for (const block of m.message.content) {
-            if (block.type === "text" && !streamedText && block.text) print(block.text);
+            if (block.type === "text" && !streamedText && block.text) {
+              screen.endLine();
+              const text = safe(block.text);
+              print(renderMarkdown(text) ?? `${text}\n`);
+            }
             if (block.type === "tool_use") {
               const label = toolCallLabel(block.name, block.input, cwd);
               calls.set(block.id, { name: block.name, input: block.input as Record<string, unknown>, label });

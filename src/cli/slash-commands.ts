@@ -100,28 +100,17 @@ async function showMcpServers(ctx: SlashContext): Promise<void> {
 }
 
 async function resume(ctx: SlashContext): Promise<void> {
-  let sessions: Awaited<ReturnType<typeof import("../session/index.js").listSessions>>;
-  try {
-    const { listSessions } = await import("../session/index.js");
-    sessions = await listSessions({ cwd: ctx.cwd, limit: 10 });
-  } catch (error) {
-    ctx.note(`cannot list sessions: ${(error as Error).message}`);
-    return;
-  }
-  sessions = sessions.filter((s) => s.sessionId !== ctx.query().sessionId);
+  const { summarizeSessions, describeSession } = await import("./session-list.js");
+  const current = ctx.query().sessionId;
+  const sessions = (await summarizeSessions(ctx.cwd, process.env, 30)).filter((s) => s.sessionId !== current);
   if (sessions.length === 0) {
     ctx.note("no earlier sessions in this directory");
     return;
   }
-  const items = sessions.map((s) => {
-    const when = new Date(s.lastModified).toISOString().replace("T", " ").slice(0, 16);
-    return `${when}  ${String(s.messageCount).padStart(4)} msgs  ${s.firstPrompt.replace(/\s+/g, " ").slice(0, 60) || "(empty)"}`;
-  });
-  const n = await ctx.pick("Resume which session?", items);
+  const n = await ctx.pick("Resume which session?", sessions.map(describeSession));
   if (n === undefined) {
     ctx.note("(not resumed)");
     return;
   }
   await ctx.restart({ resume: sessions[n].sessionId });
-  ctx.note(`(resumed ${sessions[n].sessionId})`);
 }

@@ -3,6 +3,8 @@
  * lines with a count of the hidden rest, Edit and Write as a coloured diff, other tools as their first
  * line. Tool output is hostile input: control characters are made visible before anything is printed.
  */
+import { isAbsolute, relative } from "node:path";
+import { richIfLoaded } from "./rich-loader.js";
 import type { Style } from "./style.js";
 import { clipEnd } from "./terminal/text-width.js";
 import { firstResultLine } from "./tool-summary.js";
@@ -24,11 +26,21 @@ export function formatToolResult(
   isError: boolean,
   style: Style,
   columns: number,
-  _cwd: string,
+  cwd: string,
 ): string {
   const text = resultText(content);
   if (isError) return `  ⎿ ${style.red("error")}: ${safe(firstResultLine(text))}\n`;
   if (call?.name === "Bash") return bashOutput(text, style, columns);
+  const rich = richIfLoaded();
+  const input = call?.input ?? {};
+  const filePath = typeof input.file_path === "string" ? input.file_path : undefined;
+  if (rich && filePath !== undefined) {
+    const shown = shownPath(filePath, cwd);
+    if (call?.name === "Edit" && typeof input.old_string === "string" && typeof input.new_string === "string")
+      return rich.editDiff(filePath, input.old_string, input.new_string, shown, style, safe);
+    if (call?.name === "Write" && typeof input.content === "string")
+      return rich.writeView(input.content, shown, style, safe);
+  }
   const first = firstResultLine(text);
   return `  ⎿ ${style.green("ok")}${first ? `: ${safe(first)}` : ""}\n`;
 }
@@ -45,6 +57,12 @@ function bashOutput(text: string, style: Style, columns: number): string {
   const hidden = lines.length - shown.length;
   if (hidden > 0) out += `    ${style.dim(`… +${hidden} line${hidden === 1 ? "" : "s"} hidden`)}\n`;
   return out;
+}
+
+/** A path as the user would type it: relative to the working directory when inside it. */
+function shownPath(filePath: string, cwd: string): string {
+  const rel = relative(cwd, filePath);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : filePath;
 }
 
 /** The text of a tool result's content (a string or content blocks). */

@@ -16,6 +16,8 @@ const hasScript = (() => {
 })();
 
 const fx = useCliFixture("goat-keys");
+/** The line after each turn (tokens and cost): the turn is over, the next prompt goes to a new turn. */
+const TURN_FOOTER = / in · .* out · \$\d/;
 let pty: PtySession | undefined;
 afterEach(() => {
   pty?.kill();
@@ -64,13 +66,13 @@ describe.skipIf(!hasScript)("the prompt editor in a pseudo-terminal", () => {
     pty.type("one\\\rtwo\x1b[13;2uthree\r");
     at = await pty.waitFor("first answer", { from: at });
     expect(lastUserTexts(fx.mock.requests[0].body)).toEqual(["one\ntwo\nthree"]);
-    at = await pty.waitFor("> ", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
     // Ctrl-W deletes "world", Ctrl-A goes home, text typed there lands first.
     pty.type("hello world\x17\x01say ");
     pty.type("\r");
     at = await pty.waitFor("second answer", { from: at });
     expect(lastUserTexts(fx.mock.requests[1].body).at(-1)).toBe("say hello ");
-    at = await pty.waitFor("> ", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
     // Ctrl-U clears; Up recalls the previous prompt.
     pty.type("junk\x15\x1b[A\r");
     at = await pty.waitFor("third answer", { from: at });
@@ -101,7 +103,7 @@ describe.skipIf(!hasScript)("interrupts, retries and permission questions in a p
     await until(() => fx.mock.requests.length === 1);
     pty.type("\x03");
     at = await pty.waitFor("Interrupted by user", { from: at });
-    at = await pty.waitFor("> ", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("second prompt\r");
     at = await pty.waitFor("fresh answer", { from: at });
     expect(fx.mock.requests).toHaveLength(2);
@@ -135,7 +137,7 @@ describe.skipIf(!hasScript)("interrupts, retries and permission questions in a p
     at = await pty.waitFor("Allow Bash(touch never-made.txt)?", { from: at });
     pty.type("\x1b");
     at = await pty.waitFor("Interrupted by user", { from: at });
-    await pty.waitFor("> ", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
     await new Promise((r) => setTimeout(r, 300));
     expect(fx.mock.requests).toHaveLength(1);
     expect(existsSync(join(fx.work.path, "never-made.txt"))).toBe(false);

@@ -17,6 +17,8 @@ const hasScript = (() => {
 })();
 
 const fx = useCliFixture("goat-pty");
+/** The line after each turn (tokens and cost): the turn is over, the next prompt goes to a new turn. */
+const TURN_FOOTER = / in · .* out · \$\d/;
 let pty: PtySession | undefined;
 afterEach(() => {
   pty?.kill();
@@ -36,12 +38,12 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     let at = await pty.waitFor("> ");
     pty.type("first question\r");
     at = await pty.waitFor("Streaming answer here.", { from: at });
-    at = await pty.waitFor("> ", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("read the file\r");
     at = await pty.waitFor("Read(hello.txt)", { from: at });
     at = await pty.waitFor(/⎿ ok: .*hello pty/, { from: at });
     at = await pty.waitFor("The file says hello.", { from: at });
-    await pty.waitFor("> ", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("/cost\r");
     at = await pty.waitFor(/tokens: \d+ in, \d+ out/, { from: at });
     await pty.waitFor(/cost: \$\d+\.\d{4}/, { from: at });
@@ -63,11 +65,11 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     await new Promise((r) => setTimeout(r, 600));
     const interruptedAt = Date.now();
     pty.type("\x03");
-    at = await pty.waitFor("> ", { from: at, timeoutMs: 8_000 });
+    at = await pty.waitFor(TURN_FOOTER, { from: at, timeoutMs: 8_000 });
     expect(Date.now() - interruptedAt).toBeLessThan(8_000);
     pty.type("are you there?\r");
     at = await pty.waitFor("Still here after the interrupt.", { from: at });
-    await pty.waitFor("> ", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
     const last = JSON.stringify(fx.mock.requests.at(-1)?.body.messages);
     expect(last).toContain("are you there?");
     pty.type("\x04");
@@ -86,7 +88,7 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     pty.type("/model openai/gpt-4.1\r");
     at = await pty.waitFor("runs between turns", { from: at });
     at = await pty.waitFor("done waiting", { from: at, timeoutMs: 10_000 });
-    await pty.waitFor("> ", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
     expect(fx.mock.requests).toHaveLength(2);
     expect(JSON.stringify(fx.mock.requests.map((r) => r.body.messages))).not.toContain("/model");
     pty.type("\x04");
@@ -97,7 +99,7 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     fx.mock.enqueue(reply.text("This repo is a goat."), reply.text("second answer"));
     pty = startPty(["explain this repo"], fx.env, fx.work.path);
     let at = await pty.waitFor("This repo is a goat.");
-    at = await pty.waitFor("> ", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
     expect(fx.mock.requests).toHaveLength(1);
     expect(JSON.stringify(fx.mock.requests[0].body.messages)).toContain("explain this repo");
     pty.type("and then?\r");
@@ -169,7 +171,7 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     let at = await pty.waitFor("> ");
     pty.type("remember the word pineapple\r");
     at = await pty.waitFor("Noted: pineapple.", { from: at });
-    at = await pty.waitFor("> ", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("/compact keep the fruit\r");
     at = await pty.waitFor("(history compacted)", { from: at });
     expect(fx.mock.requests).toHaveLength(2);
@@ -192,7 +194,7 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     let at = await pty.waitFor("> ");
     pty.type("remember the word mango\r");
     at = await pty.waitFor("Noted: mango.", { from: at });
-    at = await pty.waitFor("> ", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("/clear\r");
     at = await pty.waitFor("(new session)", { from: at });
     pty.type("what was my word?\r");
@@ -219,7 +221,7 @@ describe.skipIf(!hasScript)("interactive mode with MCP servers", () => {
     pty.type("hi\r");
     at = await pty.waitFor("! MCP server broken failed to start (/mcp for details)", { from: at });
     at = await pty.waitFor("ready.", { from: at });
-    at = await pty.waitFor("> ", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("/mcp\r");
     await pty.waitFor(/fx: connected — \d+ tools/, { from: at });
     await pty.waitFor(/broken: failed — .+/, { from: at });

@@ -3,12 +3,20 @@
  * for text on its screen output, collect its exit status.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import xterm from "@xterm/headless";
 import { CLI } from "./helpers.js";
 
 /** A CLI running in a pseudo-terminal. */
 export interface PtySession {
   /** Everything written to the terminal so far, ANSI sequences stripped. */
   output(): string;
+  /** Everything written to the terminal so far, as written. */
+  raw(): string;
+  /**
+   * What a terminal of the same size shows after all that output (scrollback included, trailing blank
+   * lines dropped): redraws and erased text are gone, as a user would see it.
+   */
+  screen(): Promise<string>;
   type(text: string): void;
   /** Waits until `pattern` appears in the output after `from` (an index into output()). */
   waitFor(pattern: RegExp | string, options?: { from?: number; timeoutMs?: number }): Promise<number>;
@@ -16,13 +24,21 @@ export interface PtySession {
   kill(): void;
 }
 
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r/g;
+const ANSI = /\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\r/g;
+
+const COLUMNS = 200;
+const ROWS = 50;
 
 /** Starts `node dist/bin/goat.js args…` in a pty. */
-export function startPty(args: string[], env: Record<string, string>, cwd: string): PtySession {
+export function startPty(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  options: { term?: string } = {},
+): PtySession {
   const command = ["node", CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const child: ChildProcess = spawn("script", ["-qfec", command, "/dev/null"], {
-    env: { ...env, TERM: "xterm", COLUMNS: "200", LINES: "50" },
+    env: { ...env, TERM: options.term ?? "xterm", COLUMNS: String(COLUMNS), LINES: String(ROWS) },
     cwd,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -38,6 +54,24 @@ export function startPty(args: string[], env: Record<string, string>, cwd: strin
   const output = () => raw.replace(ANSI, "");
   return {
     output,
+    raw: () => raw,
+    screen: () =>
+      new Promise((resolve) => {
+        const term = new xterm.Terminal({
+          cols: COLUMNS,
+          rows: ROWS,
+          scrollback: 10_000,
+          allowProposedApi: true,
+        });
+        term.write(raw, () => {
+          const buffer = term.buffer.active;
+          const lines: string[] = [];
+          for (let i = 0; i < buffer.length; i++)
+            lines.push(buffer.getLine(i)?.translateToString(true) ?? "");
+          term.dispose();
+          resolve(lines.join("\n").replace(/\n+$/, ""));
+        });
+      }),
     type: (text) => child.stdin?.write(text),
     waitFor(pattern, options = {}) {
       const from = options.from ?? 0;

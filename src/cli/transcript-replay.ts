@@ -1,0 +1,46 @@
+/**
+ * Shows a resumed session's conversation, so the user sees where it left off: prompts, answers (as
+ * markdown), tool calls with the first line of their results. Only the last messages are shown; the
+ * rest is counted.
+ */
+import type { Message } from "../llm/types.js";
+import type { Style } from "./style.js";
+import { safe } from "./tool-output.js";
+import { firstResultLine, toolCallLabel } from "./tool-summary.js";
+
+/** Messages shown when replaying; earlier ones are counted in one line. */
+const REPLAYED = 20;
+
+/** The replay as terminal text; `markdown` renders an answer. */
+export function replayTranscript(
+  messages: Message[],
+  style: Style,
+  cwd: string,
+  markdown: (text: string) => string,
+): string {
+  const shown = messages.slice(-REPLAYED);
+  let out = "";
+  if (messages.length > shown.length)
+    out += style.dim(`… ${messages.length - shown.length} earlier messages\n`);
+  for (const m of shown) {
+    if (m.role === "user") {
+      const blocks = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
+      for (const b of blocks) {
+        if (b.type === "text" && b.text.trim() !== "") {
+          const [first, ...rest] = safe(b.text).split("\n");
+          out += `${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`;
+        } else if (b.type === "tool_result") {
+          const line = safe(firstResultLine(b.content));
+          out += `  ⎿ ${b.is_error ? style.red("error") : style.green("ok")}${line ? `: ${line}` : ""}\n`;
+        }
+      }
+    } else {
+      for (const b of m.content) {
+        if (b.type === "text" && b.text.trim() !== "") out += markdown(safe(b.text));
+        else if (b.type === "tool_use")
+          out += `${style.cyan("●")} ${style.bold(safe(toolCallLabel(b.name, b.input, cwd)))}\n`;
+      }
+    }
+  }
+  return out;
+}

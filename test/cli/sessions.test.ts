@@ -1,0 +1,65 @@
+import { execFileSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { reply } from "../support/mock-provider.js";
+import { runCli, useCliFixture } from "./helpers.js";
+import { type PtySession, startPty } from "./pty.js";
+
+const hasScript = (() => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const fx = useCliFixture("goat-sessions");
+let pty: PtySession | undefined;
+afterEach(() => {
+  pty?.kill();
+  pty = undefined;
+});
+
+describe.skipIf(!hasScript)("goat sessions and the resume picker", () => {
+  it("lists this directory's sessions, and goat --resume picks one, shows it and continues it", async () => {
+    fx.mock.enqueue(reply.text("Noted: the word is papaya.", { usage: { input: 1000, output: 100 } }));
+    const first = await runCli(["-p", "remember the word papaya"], { env: fx.env, cwd: fx.work.path });
+    expect(first.code).toBe(0);
+
+    const listed = await runCli(["sessions"], { env: fx.env, cwd: fx.work.path });
+    expect(listed.code).toBe(0);
+    const [line] = listed.stdout.split("\n");
+    expect(line).toMatch(
+      /^[0-9a-f-]{36} {2}\d{4}-\d\d-\d\d \d\d:\d\d +1 turns +\$0\.\d{4} +\d+ KB {2}remember the word papaya$/,
+    );
+    const sessionId = line.slice(0, 36);
+    // Another directory has none.
+    const elsewhere = await runCli(["sessions", "--cwd", fx.home.path], { env: fx.env, cwd: fx.work.path });
+    expect(elsewhere.stdout).toContain("No sessions in");
+
+    fx.mock.enqueue(reply.text("Your word was papaya."));
+    pty = startPty(["--resume"], fx.env, fx.work.path);
+    let at = await pty.waitFor("Resume which session?");
+    at = await pty.waitFor(/❯ +1\. .*remember the word papaya/, { from: at });
+    pty.type("\r");
+    at = await pty.waitFor(`(resumed session ${sessionId})`, { from: at });
+    const replayed = await pty.screen();
+    expect(replayed).toMatch(/> remember the word papaya\nNoted: the word is papaya\./);
+    pty.type("what was my word?\r");
+    await pty.waitFor("Your word was papaya.", { from: at });
+    const sent = JSON.stringify(fx.mock.requests.at(-1)?.body.messages);
+    expect(sent).toContain("remember the word papaya");
+    expect(sent).toContain("what was my word?");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("/help lists the commands", async () => {
+    pty = startPty([], fx.env, fx.work.path);
+    const at = await pty.waitFor("> ");
+    pty.type("/help\r");
+    await pty.waitFor(/\/resume +pick a recent session/, { from: at });
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+});
