@@ -1,6 +1,7 @@
 /**
- * `goat-agent/testing`: test your agent offline. Record a real provider's traffic once and replay it
- * deterministically (`startRecorder`, `startReplayer`).
+ * `goat-agent/testing`: test your agent offline. A scripted mock provider speaking both wire formats
+ * (`startMockProvider`, `reply`), and record/replay of a real provider's traffic (`startRecorder`,
+ * `startReplayer`).
  */
 export {
   type Cassette,
@@ -14,3 +15,21 @@ export {
   startReplayer,
   withoutSystemPrompt,
 } from "./cassette.js";
+export {
+  type MockProvider,
+  startMockProvider,
+} from "./mock-provider.js";
+export {
+  type DeliveryOptions,
+  type ErrorReply,
+  type HangupReply,
+  type MessageOptions,
+  type MessageReply,
+  type MockBlock,
+  type MockRequest,
+  type MockStopReason,
+  type MockToolCall,
+  type RawReply,
+  type Reply,
+  reply,
+} from "./mock-replies.js";

@@ -1,0 +1,171 @@
+/**
+ * A local model-provider server for tests: one scripted queue of replies, answered in the Anthropic
+ * wire format on `/v1/messages` and in the OpenAI format on `/chat/completions` (and
+ * `/v1/chat/completions`), streamed or as JSON. It records every request so tests assert on what was sent.
+ *
+ * ```ts
+ * const mock = await startMockProvider();
+ * mock.enqueue(reply.toolCalls([{ name: "Read", input: { file_path: "/x" } }]), reply.text("done"));
+ * query({ prompt: "…", options: { provider: { type: "anthropic", baseURL: mock.anthropicBaseURL, apiKey: "k" } } });
+ * ```
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { MessageReply, MockRequest, Reply } from "./mock-replies.js";
+import { anthropicEvents, errorBody, jsonBody, openaiEvents } from "./mock-wire.js";
+
+export type { MessageReply, MockBlock, MockRequest, MockToolCall, Reply } from "./mock-replies.js";
+export { reply } from "./mock-replies.js";
+
+/** A running mock provider. */
+export interface MockProvider {
+  /** Base URL for `createAnthropicProvider` (`http://127.0.0.1:PORT`). */
+  readonly anthropicBaseURL: string;
+  /** Base URL for `createOpenAIProvider` (`http://127.0.0.1:PORT/v1`). */
+  readonly openaiBaseURL: string;
+  /** Every request received, in order. */
+  readonly requests: MockRequest[];
+  /** Adds replies to the end of the queue; each request takes the first. */
+  enqueue(...replies: Reply[]): void;
+  /** The reply used when the queue is empty (default: a 500 saying "mock queue empty"). */
+  setWhenEmpty(reply: Reply): void;
+  /** Replies still queued. */
+  pending(): number;
+  /** Stops the server and closes every connection, kept-alive ones included. */
+  close(): Promise<void>;
+}
+
+const QUEUE_EMPTY: Reply = {
+  kind: "error",
+  status: 500,
+  message: "mock queue empty: the test made more model calls than it scripted",
+};
+
+/** Starts a mock provider on 127.0.0.1 with a random port. */
+export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Promise<MockProvider> {
+  const queue: Reply[] = [];
+  const requests: MockRequest[] = [];
+  let whenEmpty = options.whenEmpty ?? QUEUE_EMPTY;
+  const connections = new WeakMap<object, number>();
+  let connectionCount = 0;
+
+  const server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (b: Buffer) => parts.push(b));
+    req.on("end", () => {
+      const raw = Buffer.concat(parts).toString("utf8");
+      let body: any;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const path = (req.url ?? "/").split("?")[0];
+      const format = path.endsWith("/messages")
+        ? "anthropic"
+        : path.endsWith("/chat/completions")
+          ? "openai"
+          : undefined;
+      if (!format) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({ error: { message: `mock provider: no route for ${path}`, type: "not_found" } }),
+        );
+        return;
+      }
+      const connection = connections.get(req.socket) ?? 0;
+      const request: MockRequest = {
+        path,
+        method: req.method ?? "POST",
+        headers: req.headers,
+        body,
+        format,
+        connection,
+      };
+      requests.push(request);
+      const next = queue.length > 0 ? queue.shift()! : whenEmpty;
+      answer(next, request, res).catch((err) => {
+        res.destroy(err);
+      });
+    });
+  });
+  server.on("connection", (socket) => connections.set(socket, ++connectionCount));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    anthropicBaseURL: origin,
+    openaiBaseURL: `${origin}/v1`,
+    requests,
+    enqueue: (...replies) => {
+      queue.push(...replies);
+    },
+    setWhenEmpty: (r) => {
+      whenEmpty = r;
+    },
+    pending: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function answer(r: Reply, request: MockRequest, res: http.ServerResponse): Promise<void> {
+  let resolved = r;
+  while (typeof resolved === "function") resolved = await resolved(request);
+  const format = request.format;
+  switch (resolved.kind) {
+    case "hangup":
+      res.socket?.destroy();
+      return;
+    case "error": {
+      res.writeHead(resolved.status, { "content-type": "application/json", ...resolved.headers });
+      res.end(errorBody(format, resolved));
+      return;
+    }
+    case "raw":
+      res.writeHead(resolved.status ?? 200, { "content-type": "text/event-stream", ...resolved.headers });
+      res.end(resolved.body);
+      return;
+    case "message":
+      return answerMessage(resolved, request, res);
+  }
+}
+
+async function answerMessage(r: MessageReply, request: MockRequest, res: http.ServerResponse): Promise<void> {
+  const model: string = request.body?.model ?? "mock-model";
+  if (request.body?.stream !== true) {
+    res.writeHead(200, { "content-type": "application/json", ...r.headers });
+    res.end(JSON.stringify(jsonBody(request.format, r, model)));
+    return;
+  }
+  const events =
+    request.format === "anthropic"
+      ? anthropicEvents(r, model)
+      : openaiEvents(r, model, request.body?.stream_options?.include_usage === true);
+  if (r.malformedAfterEvents !== undefined) events.splice(r.malformedAfterEvents, 0, "data: {broken\n\n");
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...r.headers });
+  const drop = r.dropAfterEvents;
+  const delay = r.delayMs ?? 0;
+  if (delay === 0 && drop === undefined) {
+    res.end(events.join("")); // instant: one write
+    return;
+  }
+  const count = drop === undefined ? events.length : Math.min(drop, events.length);
+  for (let i = 0; i < count; i++) {
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    if (res.destroyed || res.socket?.destroyed) return; // the client went away (abort)
+    res.write(events[i]);
+  }
+  if (drop === undefined) {
+    res.end();
+    return;
+  }
+  // Flush what was written, then cut the connection without finishing the chunked body.
+  await new Promise<void>((resolve) => res.write("", () => resolve()));
+  res.socket?.destroy();
+}
