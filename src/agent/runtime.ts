@@ -261,6 +261,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
               sessionId: `${sessionId}.agent-${agentId}`,
               sessionStore: options.sessionStore,
               goatHome: env.GOAT_HOME,
+              costOf,
             });
             return { onMessage: child.recordMessage, close: child.close };
           },
@@ -288,6 +289,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         persistSession: options.persistSession,
         sessionStore: options.sessionStore,
         goatHome: env.GOAT_HOME,
+        costOf,
       });
       sessionId = binding.sessionId;
       loopConfig.sessionId = sessionId;

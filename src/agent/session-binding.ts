@@ -4,7 +4,7 @@
  * each run's result. With `persistSession: false` the same code writes to memory only.
  */
 import { randomUUID } from "node:crypto";
-import type { AssistantMessage, UserMessage } from "../llm/types.js";
+import type { AssistantMessage, Usage, UserMessage } from "../llm/types.js";
 import { forkSession, loadResumeState, mostRecentSession } from "../session/api.js";
 import { createJsonlSessionStore } from "../session/jsonl-store.js";
 import { createInMemorySessionStore } from "../session/memory-store.js";
@@ -28,6 +28,11 @@ export interface SessionBindingOptions {
   persistSession?: boolean;
   sessionStore?: SessionStore;
   goatHome?: string;
+  /**
+   * Prices a model answer; each assistant entry records its cost (`cost_usd`) with the same function
+   * the run's totals use, so transcripts, listings, the viewer and the result agree.
+   */
+  costOf?: (model: string, usage: Usage) => number;
 }
 
 /** An open session transcript. */
@@ -111,6 +116,11 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
       createdAt: new Date().toISOString(),
     });
   }
+  // What the call that produced an answer cost, priced as the run's totals are (not on copies).
+  const callCost = (message: AssistantMessage): { cost_usd?: number } => {
+    if (options.costOf === undefined || message.usage === undefined) return {};
+    return { cost_usd: options.costOf(message.model ?? options.model, message.usage) };
+  };
   const recordMessage = (message: AgentMessage, copyOf?: string) => {
     if (message.role === "custom") return;
     const payload =
@@ -118,7 +128,7 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
         ? {
             type: "assistant" as const,
             message: message as AssistantMessage,
-            ...(copyOf ? { copy_of: copyOf } : {}),
+            ...(copyOf ? { copy_of: copyOf } : callCost(message as AssistantMessage)),
           }
         : { type: "user" as const, message: message as UserMessage, ...(copyOf ? { copy_of: copyOf } : {}) };
     const entryPromise = recorder.record(payload);

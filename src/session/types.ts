@@ -46,6 +46,8 @@ export interface AssistantEntry extends EntryBase {
   type: "assistant";
   message: AssistantMessage;
   copy_of?: string;
+  /** What the model call that wrote it cost in USD, priced as the run's totals are (absent on copies). */
+  cost_usd?: number;
 }
 
 /**

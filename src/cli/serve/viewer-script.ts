@@ -186,7 +186,7 @@ export const VIEWER_SCRIPT = String.raw`
       });
       if (m.error_message) box.appendChild(el("div", "error", [(m.error_kind || "error") + ": " + m.error_message]));
       container.appendChild(box);
-      ctx.turns.push({ time: Date.parse(entry.timestamp), usage: m.usage || {}, stop: m.stop_reason });
+      ctx.turns.push({ time: Date.parse(entry.timestamp), usage: m.usage || {}, stop: m.stop_reason, cost: typeof entry.cost_usd === "number" ? entry.cost_usd : undefined });
     } else if (entry.type === "compact_boundary") {
       container.appendChild(el("details", "boundary", [el("summary", "", ["Compacted (" + entry.trigger + "): " + entry.pre_tokens + " → " + entry.post_tokens + " tokens"]), markdown(entry.summary)]));
     } else if (entry.type === "result") {
@@ -218,7 +218,7 @@ export const VIEWER_SCRIPT = String.raw`
       bar.setAttribute("x", String(i * 24 + 4)); bar.setAttribute("y", String(58 - h));
       bar.setAttribute("width", "16"); bar.setAttribute("height", String(h));
       var title = document.createElementNS(SVG, "title");
-      title.textContent = "turn " + (i + 1) + ": " + ((t.time - previous) / 1000).toFixed(1) + " s, in " + (t.usage.input_tokens || 0) + " / out " + (t.usage.output_tokens || 0) + " tokens";
+      title.textContent = "turn " + (i + 1) + ": " + ((t.time - previous) / 1000).toFixed(1) + " s, in " + (t.usage.input_tokens || 0) + " / out " + (t.usage.output_tokens || 0) + " tokens" + (t.cost !== undefined ? ", " + usd(t.cost) : "");
       bar.appendChild(title); svg.appendChild(bar);
       previous = t.time;
     });
