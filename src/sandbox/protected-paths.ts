@@ -12,7 +12,10 @@
 import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 
-/** Directories and files, relative to each writable directory, that sandboxed commands cannot change. */
+/**
+ * Directories and files, relative to each writable directory, that sandboxed commands cannot change.
+ * The same names the permission engine protects from edits (src/permissions/protected-paths.ts).
+ */
 export const PROTECTED_RELATIVE_PATHS: readonly string[] = [
   ".git/hooks",
   ".git/config",
@@ -32,6 +35,15 @@ export const PROTECTED_RELATIVE_PATHS: readonly string[] = [
   ".zshenv",
   ".zprofile",
   ".zlogin",
+  ".zlogout",
+  ".kshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".inputrc",
+  ".envrc",
+  ".claude.json",
+  ".config/git",
+  ".config/fish",
   ".gitconfig",
   ".ripgreprc",
 ];
