@@ -37,6 +37,8 @@ describe("thinking and effort on the Anthropic wire", () => {
   it("adaptive thinking and effort reach a model Goat does not know as given", async () => {
     const { body, warnings } = await bodyFor("anthropic", {
       model: "anthropic/claude-opus-9",
+      // Priced, so the only warning that could come is about thinking or effort.
+      modelPricing: { "anthropic/claude-opus-9": { input: 15, output: 75 } },
       thinking: { type: "adaptive", display: "summarized" },
       effort: "max",
     });
