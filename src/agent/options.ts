@@ -152,6 +152,9 @@ export interface QueryOptions {
   /** Write a trace of requests, responses and decisions to stderr (or to `debugFile`). */
   debug?: boolean;
   debugFile?: string;
-  /** Environment for tools and provider lookups; defaults to `process.env`. */
+  /**
+   * The session's environment (default `process.env`): providers read their keys, base URLs, proxy
+   * and timeout variables from it; Bash commands, command hooks and stdio MCP servers run with it.
+   */
   env?: Record<string, string | undefined>;
 }

@@ -113,6 +113,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     getTranscriptPath: () => binding?.transcriptPath ?? "",
     getPermissionMode: () => permissions.mode,
     report,
+    env,
   });
   const permissions = createPermissionEngine({
     cwd,
@@ -195,6 +196,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       });
     },
     toolState: createToolSessionState(),
+    env,
     state,
     emit,
   };

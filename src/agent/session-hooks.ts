@@ -45,6 +45,8 @@ export interface SessionHooksConfig {
   getTranscriptPath: () => string;
   getPermissionMode: () => string;
   report: (message: string) => void;
+  /** The environment of command hooks. */
+  env: Record<string, string | undefined>;
 }
 
 /** Builds the session's hook points. Throws at once for a misconfigured hook. */
@@ -59,6 +61,7 @@ export function createSessionHooks(config: SessionHooksConfig): SessionHooks {
     },
     cwd: config.cwd,
     getPermissionMode: config.getPermissionMode,
+    env: config.env,
   });
   const pendingContext: string[] = [];
   let stopHookActive = false;

@@ -197,6 +197,7 @@ async function runOneCallUnguarded(
       sessionId: config.sessionId,
       toolUseId: call.id,
       state: config.toolState,
+      env: config.env ?? process.env,
       onUpdate: (update) =>
         config.emit({
           type: "tool_execution_update",

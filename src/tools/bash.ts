@@ -86,6 +86,7 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult<B
   const outcome = await runCommand({
     command: input.command,
     cwd: ctx.cwd,
+    env: ctx.env,
     timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
     signal: ctx.signal,
     spillPath: () =>
@@ -102,6 +103,7 @@ function startInBackground(input: BashInput, ctx: ToolContext): ToolResult<BashD
   const shell = startBackgroundShell(ctx.state, {
     command: input.command,
     cwd: ctx.cwd,
+    env: ctx.env,
     description: input.description,
     timeoutMs: input.timeout,
   });

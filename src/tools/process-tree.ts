@@ -70,18 +70,22 @@ export function resolveShell(envPath: string | undefined = process.env.PATH): st
 }
 
 /**
- * Starts `command` with `bash -c` (or `sh -c`) in `cwd` as the leader of a new process group, stdin
- * closed. stderr is redirected into stdout inside the shell so the two arrive interleaved in the
+ * Starts `command` with `bash -c` (or `sh -c`) in `cwd` with `env`, as the leader of a new process
+ * group, stdin closed. stderr is redirected into stdout inside the shell so the two arrive interleaved in the
  * order they were written; the stderr pipe still exists for anything the shell prints before that.
  */
-export function spawnShell(command: string, cwd: string): ChildProcess {
+export function spawnShell(
+  command: string,
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+): ChildProcess {
   // On one line so the shell's own error messages keep the user's line numbers.
   const script = `exec 2>&1; ${command}`;
-  const child = spawn(resolveShell(), ["-c", script], {
+  const child = spawn(resolveShell(env.PATH), ["-c", script], {
     cwd,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: process.env,
+    env,
   });
   trackChildGroup(child);
   return child;

@@ -19,6 +19,8 @@ const PROGRESS_MAX_CHARS = 4000;
 export interface RunCommandOptions {
   command: string;
   cwd: string;
+  /** The command's environment; default `process.env`. */
+  env?: Record<string, string | undefined>;
   timeoutMs: number;
   signal: AbortSignal;
   /** Where the whole output goes if it passes the inline limit (called at most once). */
@@ -61,7 +63,7 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
       resolve({ ...outcome, output: collector.finish(), durationMs: 0 });
       return;
     }
-    const child = spawnShell(opts.command, opts.cwd);
+    const child = spawnShell(opts.command, opts.cwd, opts.env);
     const pgid = child.pid;
     let finished = false;
     const timers: NodeJS.Timeout[] = [];
