@@ -22,6 +22,15 @@ import type { AgentDefinition } from "./subagents.js";
 /** A system prompt: plain text, or the built-in coding-agent prompt with text appended. */
 export type SystemPromptOption = string | { type: "preset"; preset: "goat" | "claude_code"; append?: string };
 
+/**
+ * One matcher group of the `hooks` option. A bare callback (or command entry) stands for a group
+ * without a matcher: `PreToolUse: [check]` is `PreToolUse: [{ hooks: [check] }]`.
+ */
+export type HookMatcherOption =
+  | { matcher?: string; hooks: Array<HookCallback | CommandHookEntry>; timeout?: number }
+  | HookCallback
+  | CommandHookEntry;
+
 /** Everything `query()` accepts. All optional. */
 export interface QueryOptions {
   /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5` or `openai/gpt-4.1`. Defaults to `GOAT_MODEL`. */
@@ -72,14 +81,10 @@ export interface QueryOptions {
   additionalDirectories?: string[];
   /**
    * Hooks in the Claude Agent SDK's shape: `{ PreToolUse: [{ matcher: "Bash", hooks: [callback] }] }`.
-   * An entry of `hooks` may also be a settings-file command hook, `{ type: "command", command }`.
+   * An entry of `hooks` may also be a settings-file command hook, `{ type: "command", command }`; a
+   * callback given without its group (`{ PreToolUse: [callback] }`) matches every tool.
    */
-  hooks?: Partial<
-    Record<
-      HookEvent,
-      Array<{ matcher?: string; hooks: Array<HookCallback | CommandHookEntry>; timeout?: number }>
-    >
-  >;
+  hooks?: Partial<Record<HookEvent, HookMatcherOption[] | HookMatcherOption | HookCallback>>;
   cwd?: string;
   systemPrompt?: SystemPromptOption;
   /** Emit `stream_event` messages with the raw stream. */
