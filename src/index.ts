@@ -197,6 +197,10 @@ export { readTool } from "./tools/read.js";
 export type { ToolFilter, ToolRegistry } from "./tools/registry.js";
 /** A registry of tools with allow and disallow lists. */
 export { createToolRegistry } from "./tools/registry.js";
+/** A plain JSON Schema as a tool's input schema. */
+export type { JsonSchemaInput } from "./tools/tool-schema.js";
+/** Wraps a plain JSON Schema for `defineTool`. */
+export { jsonSchema } from "./tools/tool-schema.js";
 /** The tool contract. */
 export type {
   FileSnapshot,

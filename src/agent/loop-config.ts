@@ -151,6 +151,8 @@ export interface LoopConfig {
    */
   persistBarrier?: () => Promise<void>;
   toolState: ToolSessionState;
+  /** The environment tools run commands in (the session's `env`); default `process.env`. */
+  env?: Record<string, string | undefined>;
   state: MutableAgentState;
   emit: AgentEventListener;
 }

@@ -24,6 +24,15 @@ import type { AgentDefinition } from "./subagents.js";
 /** A system prompt: plain text, or the built-in coding-agent prompt with text appended. */
 export type SystemPromptOption = string | { type: "preset"; preset: "goat" | "claude_code"; append?: string };
 
+/**
+ * One matcher group of the `hooks` option. A bare callback (or command entry) stands for a group
+ * without a matcher: `PreToolUse: [check]` is `PreToolUse: [{ hooks: [check] }]`.
+ */
+export type HookMatcherOption =
+  | { matcher?: string; hooks: Array<HookCallback | CommandHookEntry>; timeout?: number }
+  | HookCallback
+  | CommandHookEntry;
+
 /** Everything `query()` accepts. All optional. */
 export interface QueryOptions {
   /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5` or `openai/gpt-4.1`. Defaults to `GOAT_MODEL`. */
@@ -112,14 +121,10 @@ export interface QueryOptions {
   sandbox?: SandboxSettings;
   /**
    * Hooks in the Claude Agent SDK's shape: `{ PreToolUse: [{ matcher: "Bash", hooks: [callback] }] }`.
-   * An entry of `hooks` may also be a settings-file command hook, `{ type: "command", command }`.
+   * An entry of `hooks` may also be a settings-file command hook, `{ type: "command", command }`; a
+   * callback given without its group (`{ PreToolUse: [callback] }`) matches every tool.
    */
-  hooks?: Partial<
-    Record<
-      HookEvent,
-      Array<{ matcher?: string; hooks: Array<HookCallback | CommandHookEntry>; timeout?: number }>
-    >
-  >;
+  hooks?: Partial<Record<HookEvent, HookMatcherOption[] | HookMatcherOption | HookCallback>>;
   cwd?: string;
   systemPrompt?: SystemPromptOption;
   /**
@@ -199,6 +204,9 @@ export interface QueryOptions {
   /** Write a trace of requests, responses and decisions to stderr (or to `debugFile`). */
   debug?: boolean;
   debugFile?: string;
-  /** Environment for tools and provider lookups; defaults to `process.env`. */
+  /**
+   * The session's environment (default `process.env`): providers read their keys, base URLs, proxy
+   * and timeout variables from it; Bash commands, command hooks and stdio MCP servers run with it.
+   */
   env?: Record<string, string | undefined>;
 }

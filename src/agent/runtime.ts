@@ -123,6 +123,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     getTranscriptPath: () => binding?.transcriptPath ?? "",
     getPermissionMode: () => permissions.mode,
     report,
+    env,
   });
   const permissions = createPermissionEngine({
     cwd,
@@ -234,6 +235,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       });
     },
     toolState: createToolSessionState(),
+    env,
     state,
     emit,
   };

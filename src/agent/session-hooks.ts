@@ -3,6 +3,7 @@
  * pair. Tool-level hooks live in tool-gate.ts. A hook's failure is reported as a warning and never
  * stops the session; a session without hooks pays a map lookup per hook point.
  */
+import { GoatError } from "../errors.js";
 import type { AggregatedHookResult } from "../hooks/aggregate.js";
 import { createHookRunner, type HookRunner } from "../hooks/runner.js";
 import type { HookEvent, HookEventFields, HooksConfig, SettingsHooks } from "../hooks/types.js";
@@ -45,6 +46,8 @@ export interface SessionHooksConfig {
   getTranscriptPath: () => string;
   getPermissionMode: () => string;
   report: (message: string) => void;
+  /** The environment of command hooks. */
+  env: Record<string, string | undefined>;
 }
 
 /** Builds the session's hook points. Throws at once for a misconfigured hook. */
@@ -59,6 +62,7 @@ export function createSessionHooks(config: SessionHooksConfig): SessionHooks {
     },
     cwd: config.cwd,
     getPermissionMode: config.getPermissionMode,
+    env: config.env,
   });
   const pendingContext: string[] = [];
   let stopHookActive = false;
@@ -140,12 +144,8 @@ function splitHooks(hooks: QueryOptions["hooks"]): { hooks?: HooksConfig; settin
   if (!hooks) return {};
   const callbacks: Record<string, unknown[]> = {};
   const commands: Record<string, unknown[]> = {};
-  for (const [event, matchers] of Object.entries(hooks)) {
-    for (const matcher of (matchers ?? []) as Array<{
-      matcher?: string;
-      hooks: unknown[];
-      timeout?: number;
-    }>) {
+  for (const [event, groups] of Object.entries(hooks)) {
+    for (const matcher of matcherGroups(event, groups)) {
       const fns = matcher.hooks.filter((h) => typeof h === "function");
       const cmds = matcher.hooks.filter((h) => typeof h !== "function");
       if (fns.length > 0) {
@@ -159,6 +159,52 @@ function splitHooks(hooks: QueryOptions["hooks"]): { hooks?: HooksConfig; settin
     }
   }
   return { hooks: callbacks as HooksConfig, settingsHooks: commands as SettingsHooks };
+}
+
+type MatcherGroup = { matcher?: string; hooks: unknown[]; timeout?: number };
+
+/**
+ * One event's matcher groups, accepting the shapes people write by mistake as what they mean: a bare
+ * callback or command entry (`PreToolUse: [check]`, `PreToolUse: check`) is a group that matches every
+ * tool, and a single group need not be in an array. Anything else is refused, naming where.
+ */
+function matcherGroups(event: string, value: unknown): MatcherGroup[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((entry, i) => {
+    const where = Array.isArray(value) ? `hooks.${event}[${i}]` : `hooks.${event}`;
+    if (typeof entry === "function" || isCommandEntry(entry)) return { hooks: [entry] };
+    if (typeof entry === "object" && entry !== null) {
+      const group = entry as { matcher?: unknown; hooks?: unknown; timeout?: unknown };
+      const inner =
+        typeof group.hooks === "function" || isCommandEntry(group.hooks) ? [group.hooks] : group.hooks;
+      const bad = !Array.isArray(inner)
+        ? "has no hooks array"
+        : inner.some((h) => typeof h !== "function" && !isCommandEntry(h))
+          ? 'has a hook that is neither a function nor { type: "command", command }'
+          : group.matcher !== undefined && typeof group.matcher !== "string"
+            ? "has a matcher that is not a string"
+            : undefined;
+      if (!bad) return { ...(group as MatcherGroup), hooks: inner as unknown[] };
+      throw new GoatError(
+        `${where} ${bad}: write { matcher: "Bash", hooks: [async (input) => ({})] } (matcher optional), or just the callback.`,
+        { code: "invalid_option" },
+      );
+    }
+    throw new GoatError(
+      `${where} must be a hook callback or { matcher?, hooks: [callback] }, got ${entry === null ? "null" : typeof entry}.`,
+      { code: "invalid_option" },
+    );
+  });
+}
+
+function isCommandEntry(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === "command" &&
+    typeof (value as { command?: unknown }).command === "string"
+  );
 }
 
 /** Adds hook context to a user message, where the model reads it with the prompt. */

@@ -59,7 +59,7 @@ export function createSessionTools(
   const createManager = async (servers: Record<string, McpServerConfig>, signal: AbortSignal) => {
     // Loaded only when used: programs without MCP never pay for the MCP SDK at start-up.
     const { createMcpManager } = await import("../mcp/manager.js");
-    return createMcpManager({ servers, cwd, signal });
+    return createMcpManager({ servers, cwd, signal, env: options.env });
   };
 
   return {

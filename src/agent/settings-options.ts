@@ -77,6 +77,13 @@ function mergeHooks(files: CliSettings["hooks"], own: QueryOptions["hooks"]): Qu
   const events = new Set([...Object.keys(files), ...Object.keys(own ?? {})]) as Set<keyof typeof files>;
   if (events.size === 0) return own;
   const merged: NonNullable<QueryOptions["hooks"]> = {};
-  for (const event of events) merged[event] = [...(files[event] ?? []), ...(own?.[event] ?? [])];
+  for (const event of events) {
+    // One group may be given alone (`PreToolUse: { matcher, hooks }` or a bare callback): as a list.
+    const mine = own?.[event];
+    merged[event] = [
+      ...(files[event] ?? []),
+      ...(mine === undefined ? [] : Array.isArray(mine) ? mine : [mine]),
+    ];
+  }
   return merged;
 }

@@ -9,7 +9,7 @@
  * an `is_error` result.
  */
 import type { ToolResultBlock, ToolUseBlock } from "../llm/types.js";
-import { runTool, validateToolInput } from "../tools/define-tool.js";
+import { executeValidated, validateToolInput } from "../tools/define-tool.js";
 import type { Tool, ToolResult } from "../tools/types.js";
 import type { LoopConfig, ToolCallInfo } from "./loop-config.js";
 
@@ -180,8 +180,17 @@ async function runOneCallUnguarded(
       }
       return errorResult(call, decision.message);
     }
-    input = decision.input;
     if (decision.additionalContext) outcome.additionalContext.push(decision.additionalContext);
+    if (decision.input !== input) {
+      // A hook or the permission callback replaced the input: check what it gave, as the model's was.
+      const again = validateToolInput(tool, decision.input);
+      if (!again.ok)
+        return errorResult(
+          call,
+          `The input a hook or permission callback supplied is invalid. ${again.message}`,
+        );
+      input = again.value as Record<string, unknown>;
+    }
     info.input = input;
   }
 
@@ -191,12 +200,13 @@ async function runOneCallUnguarded(
   // Only a tool with a time limit pays for its own signal and timer.
   const limit = limitMs ? createTimeLimit(signal, limitMs) : undefined;
   let result: ToolResult = await untilInterrupted(
-    runTool(tool, input, {
+    executeValidated(tool, input, {
       signal: limit?.signal ?? signal,
       cwd: config.cwd,
       sessionId: config.sessionId,
       toolUseId: call.id,
       state: config.toolState,
+      env: config.env ?? process.env,
       onUpdate: (update) =>
         config.emit({
           type: "tool_execution_update",

@@ -199,7 +199,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   try {
     parsed = parseArgs({ args: setAside.argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(explainParseError(error));
+    throw new UsageError(explainParseError(error, argv));
   }
   const v = parsed.values;
   if (parsed.positionals.length > 1) {
@@ -269,6 +269,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
     version: v.version === true,
     help: v.help === true,
   };
+  if (args.prompt !== undefined && args.prompt.trim() === "") {
+    throw new UsageError(
+      'the prompt is empty: give one (goat -p "…"), or pipe it on stdin without a prompt argument',
+    );
+  }
   if (args.resume !== undefined && args.continue) {
     throw new UsageError("--resume and --continue both pick a session to resume; use one of them");
   }
@@ -327,7 +332,7 @@ export function splitToolLists(values: string[]): string[] {
   return out;
 }
 
-function explainParseError(error: unknown): string {
+function explainParseError(error: unknown, argv: string[]): string {
   const message = error instanceof Error ? error.message : String(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
   if (unknown) {
@@ -337,7 +342,25 @@ function explainParseError(error: unknown): string {
   }
   const missing = /Option '([^']+?)(?: <value>)?' argument missing/.exec(message);
   if (missing) return `${missing[1].split(", ").pop()} needs a value`;
+  // `--max-budget-usd -1`, `-r -p hi`: the value the flag takes starts with "-", so it reads as a flag.
+  const ambiguous = /Option '([^']+?)(?: <value>)?' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const given = ambiguous[1].split(", ").pop() ?? ambiguous[1];
+    const flag = longName(given);
+    const next = argv[argv.indexOf(given) + 1] ?? "";
+    if (/^-[\d.]/.test(next))
+      return `${flag} needs a value, and "${next}" starts with "-" so it reads as a flag; write ${flag}=${next} to pass it as the value`;
+    return `${flag} needs a value, but the next argument "${next}" is a flag; put the value right after ${flag}`;
+  }
   return `${message.split("\n")[0]}; see goat --help`;
+}
+
+/** `--resume` for `-r`; long names as they are. */
+function longName(flag: string): string {
+  if (flag.startsWith("--")) return flag;
+  const short = flag.slice(1);
+  const entry = Object.entries(OPTIONS).find(([, o]) => (o as { short?: string }).short === short);
+  return entry ? `--${entry[0]}` : flag;
 }
 
 function oneOf<T extends string>(

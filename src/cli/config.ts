@@ -261,3 +261,17 @@ function isDirectory(path: string): boolean {
     return false;
   }
 }
+
+/** `--continue` in a folder with no earlier session: say so instead of quietly starting a new one. */
+export async function assertSomethingToContinue(args: CliArgs, config: CliConfig): Promise<void> {
+  if (!args.continue) return;
+  const { mostRecentSession } = await import("../session/api.js");
+  const { createJsonlSessionStore } = await import("../session/jsonl-store.js");
+  const env = config.options.env ?? process.env;
+  const home = env.GOAT_HOME && env.GOAT_HOME.length > 0 ? env.GOAT_HOME : undefined;
+  const store = createJsonlSessionStore({ home, onWarning: () => {} });
+  if (await mostRecentSession(config.cwd, store)) return;
+  throw new UsageError(
+    `--continue: there is no earlier session in ${config.cwd} to continue; start one without --continue (goat -p "…")`,
+  );
+}

@@ -90,7 +90,8 @@ export function hostHooks(
       warn(`initialize: hooks.${event} must be an array of {matcher?, hookCallbackIds}; ignored`);
       continue;
     }
-    const list = [...(hooks[event as HookEvent] ?? [])];
+    const existing = hooks[event as HookEvent];
+    const list = existing === undefined ? [] : Array.isArray(existing) ? [...existing] : [existing];
     for (const m of matchers) {
       const ids = isRecord(m) && Array.isArray(m.hookCallbackIds) ? m.hookCallbackIds : undefined;
       if (!ids || ids.some((id) => typeof id !== "string")) {

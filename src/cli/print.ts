@@ -148,12 +148,59 @@ export function resultErrorText(result: SDKResultMessage): string {
   return result.result || `the run ended with ${result.subtype}`;
 }
 
+/**
+ * The prompt of a text-input run: the argument, stdin, or both. `echo DATA | goat -p "summarise"`
+ * appends what was piped to the prompt, as Claude Code does.
+ */
 async function printPrompt(args: CliArgs, io: PrintIO): Promise<string> {
-  if (args.prompt !== undefined) return args.prompt;
+  if (args.prompt !== undefined) {
+    if (io.stdin.isTTY) return args.prompt;
+    const piped = await readPiped(io.stdin, io.stderr);
+    return piped.trim() === "" ? args.prompt : `${args.prompt}\n\n${piped}`;
+  }
   if (io.stdin.isTTY) throw new UsageError('no prompt: give one (goat -p "…") or pipe it on stdin');
   const text = await readAll(io.stdin);
   if (text.trim() === "") throw new UsageError('the prompt on stdin is empty: give one (goat -p "…")');
   return text;
+}
+
+/** How long stdin may stay open and silent beside a prompt argument before goat stops waiting for it. */
+const SILENT_STDIN_MS = 3000;
+
+/**
+ * Reads stdin to its end, unless it sends nothing at all for a while: a host that spawns
+ * `goat -p "…"` with a pipe it never writes or closes must not hang the run (said on stderr).
+ */
+function readPiped(stream: Readable, stderr: Writable): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const done = (text: string) => {
+      clearTimeout(timer);
+      stream.off("data", onData);
+      stream.off("end", onEnd);
+      stream.off("error", onError);
+      resolve(text);
+    };
+    const onData = (chunk: Buffer | string) => {
+      clearTimeout(timer);
+      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    };
+    const onEnd = () => done(Buffer.concat(chunks).toString("utf8"));
+    const onError = (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    const timer = setTimeout(() => {
+      stderr.write(
+        `goat: stdin is open but sent nothing in ${SILENT_STDIN_MS / 1000} s; running with the prompt alone\n`,
+      );
+      stream.pause();
+      done("");
+    }, SILENT_STDIN_MS);
+    stream.on("data", onData);
+    stream.once("end", onEnd);
+    stream.once("error", onError);
+  });
 }
 
 async function readAll(stream: Readable): Promise<string> {

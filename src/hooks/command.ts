@@ -25,6 +25,8 @@ export interface CommandRunOptions {
   projectDir: string;
   timeoutMs: number;
   signal: AbortSignal;
+  /** The hook's environment (the session's `env`); default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /** Output kept per stream; a hook that floods stdout must not grow memory without bound. */
@@ -58,7 +60,11 @@ export function runCommandHook(
     let graceTimer: NodeJS.Timeout | undefined;
     const child = spawn("sh", ["-c", command], {
       cwd: options.cwd,
-      env: { ...process.env, GOAT_PROJECT_DIR: options.projectDir, CLAUDE_PROJECT_DIR: options.projectDir },
+      env: {
+        ...(options.env ?? process.env),
+        GOAT_PROJECT_DIR: options.projectDir,
+        CLAUDE_PROJECT_DIR: options.projectDir,
+      },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });

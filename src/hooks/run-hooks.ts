@@ -20,6 +20,8 @@ export interface RunHooksOptions {
   toolUseID?: string;
   /** `GOAT_PROJECT_DIR` for command hooks; defaults to the input's `cwd`. */
   projectDir?: string;
+  /** The environment of command hooks; default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -120,6 +122,7 @@ async function runCommand(
     projectDir: options.projectDir ?? input.cwd,
     timeoutMs: hook.timeoutMs,
     signal: options.signal,
+    env: options.env,
   });
   const durationMs = Date.now() - started;
   const io = { stdout: ran.stdout, stderr: ran.stderr, exitCode: ran.exitCode, durationMs };

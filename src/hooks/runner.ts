@@ -22,6 +22,8 @@ export interface HookRunnerConfig {
   transcriptPath?: string;
   /** Read at each firing, because the mode can change mid-run. */
   getPermissionMode: () => string;
+  /** The environment of command hooks (the session's `env`); default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /** Fires hooks for one session. */
@@ -67,6 +69,7 @@ export function createHookRunner(config: HookRunnerConfig): HookRunner {
         signal: options.signal,
         toolUseID: options.toolUseID,
         projectDir: config.projectDir ?? config.cwd,
+        env: config.env,
       });
     },
   };

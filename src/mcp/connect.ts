@@ -33,6 +33,8 @@ export interface ConnectOptions {
   timeoutMs: number;
   toolTimeoutMs: number;
   signal: AbortSignal;
+  /** The environment stdio servers start from; default `process.env`. */
+  env?: Record<string, string | undefined>;
   lookup: ContextLookup;
   /** The connection dropped after it was established (crash, network); `reason` says why. */
   onLost(reason: string): void;
@@ -64,6 +66,7 @@ export async function connectMcpServer(
       args: config.args,
       env: config.env,
       cwd: opts.cwd,
+      baseEnv: opts.env,
     });
     transport = stdio;
   } else {

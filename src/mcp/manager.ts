@@ -102,6 +102,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           cwd: options.cwd,
           timeoutMs: connectTimeoutMs,
           toolTimeoutMs,
+          env: options.env,
           signal: closer.signal,
           lookup: (id) => running.get(id),
           onLost: (reason) => {

@@ -21,6 +21,8 @@ export interface StdioParams {
   args?: string[];
   env?: Record<string, string>;
   cwd: string;
+  /** The environment the server's own `env` is added to (the session's); default `process.env`. */
+  baseEnv?: Record<string, string | undefined>;
 }
 
 /** A stdio transport that also reports the child's pid, exit and stderr tail. */
@@ -57,7 +59,7 @@ export function createStdioTransport(params: StdioParams): GroupStdioTransport {
         if (closing) return reject(new Error("the transport was closed before it started"));
         const proc = spawn(params.command, params.args ?? [], {
           cwd: params.cwd,
-          env: { ...process.env, ...params.env },
+          env: { ...(params.baseEnv ?? process.env), ...params.env },
           stdio: ["pipe", "pipe", "pipe"],
           detached: true,
         });

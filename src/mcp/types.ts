@@ -120,6 +120,8 @@ export interface McpManagerOptions {
   connectTimeoutMs?: number;
   /** Upper bound on one tool call. Default about 27 hours (like Claude Code: effectively none). */
   toolTimeoutMs?: number;
+  /** The environment stdio servers start from (their config's `env` is added); default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The MCP servers of one session and the tools they provide. */

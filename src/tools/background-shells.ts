@@ -46,6 +46,8 @@ export interface BackgroundShell {
 export interface StartShellOptions {
   command: string;
   cwd: string;
+  /** The command's environment; default `process.env`. */
+  env?: Record<string, string | undefined>;
   description?: string;
   /** Kill the shell after this long; no limit when absent. */
   timeoutMs?: number;
@@ -56,7 +58,7 @@ export interface StartShellOptions {
 
 /** Starts `command` in the background and records it in `state`. Returns at once. */
 export function startBackgroundShell(state: ToolSessionState, opts: StartShellOptions): BackgroundShell {
-  const child = spawnShell(opts.command, opts.cwd, opts.wrap);
+  const child = spawnShell(opts.command, opts.cwd, opts.env, opts.wrap);
   let markDone!: () => void;
   const shell: BackgroundShell = {
     kind: "background-shell",

@@ -157,6 +157,7 @@ async function runBash(
     wrap,
     command: input.command,
     cwd: ctx.cwd,
+    env: ctx.env,
     timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
     signal: ctx.signal,
     spillPath: () =>
@@ -178,6 +179,7 @@ function startInBackground(
     wrap,
     command: input.command,
     cwd: ctx.cwd,
+    env: ctx.env,
     description: input.description,
     timeoutMs: input.timeout,
   });

@@ -2,13 +2,15 @@
  * `defineTool` makes a tool from a zod schema and an execute function, and `runTool` is the one way a
  * tool is called: input is validated first, so `execute` never sees input that fails the schema.
  */
-import * as z from "zod";
+import type * as z from "zod";
+import { type JsonSchemaInput, normalizeInputSchema, zodToJsonSchema } from "./tool-schema.js";
 import type { SideEffect, Tool, ToolContext, ToolResult } from "./types.js";
 
 /** What `defineTool` takes. */
 export interface ToolSpec<TInput, TDetails> {
   name: string;
   description: string;
+  /** A zod schema; `defineTool` also takes a raw zod shape, a zod 3 schema or `jsonSchema({ … })`. */
   inputSchema: z.ZodType<TInput>;
   /** Defaults to `mutating`: a tool is assumed unsafe to run concurrently unless it says otherwise. */
   sideEffect?: SideEffect;
@@ -18,8 +20,27 @@ export interface ToolSpec<TInput, TDetails> {
   execute: (input: TInput, ctx: ToolContext) => Promise<ToolResult<TDetails>> | ToolResult<TDetails>;
 }
 
+/** A `ToolSpec` whose input is described by a raw zod shape, `{ city: z.string() }`. */
+export type ShapeToolSpec<Shape extends z.ZodRawShape, TDetails> = Omit<
+  ToolSpec<z.infer<z.ZodObject<Shape>>, TDetails>,
+  "inputSchema"
+> & { inputSchema: Shape };
+
+/** A `ToolSpec` whose input is a plain JSON Schema (`jsonSchema({ … })`) or a zod 3 schema. */
+export type LooseToolSpec<TInput, TDetails> = Omit<ToolSpec<TInput, TDetails>, "inputSchema"> & {
+  inputSchema: JsonSchemaInput<TInput> | Zod3Schema<TInput>;
+};
+
+/** The part of a zod 3 schema `defineTool` relies on (its type, `_def` and `safeParse`). */
+export interface Zod3Schema<T> {
+  readonly _output: T;
+  readonly _def: object;
+  safeParse(input: unknown): unknown;
+}
+
 /**
- * Defines a tool.
+ * Defines a tool. The input schema may be a zod schema, a raw zod shape, a zod 3 schema, or a plain
+ * JSON Schema wrapped in `jsonSchema()`; anything else fails here, naming the tool.
  *
  * @example
  * const add = defineTool({
@@ -32,15 +53,27 @@ export interface ToolSpec<TInput, TDetails> {
  */
 export function defineTool<TInput, TDetails = unknown>(
   spec: ToolSpec<TInput, TDetails>,
-): Tool<TInput, TDetails> {
-  if (!/^[a-zA-Z0-9_-]{1,128}$/.test(spec.name)) {
-    throw new Error(`Tool name "${spec.name}" must be 1-128 letters, digits, "_" or "-"`);
+): Tool<TInput, TDetails>;
+export function defineTool<Shape extends z.ZodRawShape, TDetails = unknown>(
+  spec: ShapeToolSpec<Shape, TDetails>,
+): Tool<z.infer<z.ZodObject<Shape>>, TDetails>;
+export function defineTool<TInput = Record<string, unknown>, TDetails = unknown>(
+  spec: LooseToolSpec<TInput, TDetails>,
+): Tool<TInput, TDetails>;
+export function defineTool(
+  spec: ToolSpec<any, any> | ShapeToolSpec<any, any> | LooseToolSpec<any, any>,
+): Tool {
+  if (typeof spec?.name !== "string" || !/^[a-zA-Z0-9_-]{1,128}$/.test(spec.name)) {
+    throw new Error(`Tool name "${spec?.name}" must be 1-128 letters, digits, "_" or "-"`);
   }
+  if (typeof spec.execute !== "function")
+    throw new TypeError(`Tool "${spec.name}": execute must be a function`);
+  const schema = normalizeInputSchema(spec.name, spec.inputSchema);
   return {
     name: spec.name,
     description: spec.description,
-    inputSchema: spec.inputSchema,
-    jsonSchema: toJsonSchema(spec.inputSchema),
+    inputSchema: schema.validator,
+    jsonSchema: schema.json,
     sideEffect: spec.sideEffect ?? "mutating",
     resourceKey: spec.resourceKey,
     ...(spec.timeoutMs !== undefined ? { timeoutMs: checkedTimeout(spec.name, spec.timeoutMs) } : {}),
@@ -58,9 +91,7 @@ function checkedTimeout(name: string, ms: unknown): number {
 
 /** Derives the JSON Schema the model sees from a zod schema. */
 export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
+  return zodToJsonSchema(schema);
 }
 
 /** Result of validating a tool's input. */
@@ -90,8 +121,17 @@ export function validateToolInput<T>(tool: Tool<T>, input: unknown): ValidationO
 export async function runTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const checked = validateToolInput(tool, input);
   if (!checked.ok) return { content: checked.message, isError: true };
+  return executeValidated(tool, checked.value, ctx);
+}
+
+/**
+ * Runs a tool on input that already passed `validateToolInput` (its parsed value, transforms applied):
+ * the scheduler validates once, before hooks and permissions, and calls this so a schema's
+ * `transform` never runs twice. Never throws, as `runTool`.
+ */
+export async function executeValidated(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    return normalizeToolResult(await tool.execute(checked.value, ctx), tool.name);
+    return normalizeToolResult(await tool.execute(input, ctx), tool.name);
   } catch (err) {
     if (ctx.signal.aborted) return { content: `${tool.name} was interrupted by the user.`, isError: true };
     const message = err instanceof Error ? err.message : String(err);

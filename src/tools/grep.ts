@@ -143,7 +143,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput, G
         multiline: input.multiline ?? false,
         signal: ctx.signal,
       };
-      const backend = pickBackend(options.backend);
+      const backend = pickBackend(options.backend, ctx.env ?? process.env);
       let raw: GrepRaw;
       try {
         raw = backend.rg ? await ripgrepSearch(query, backend.rg) : await builtinSearch(query);
@@ -167,10 +167,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput, G
 export const grepTool: Tool<GrepInput, GrepDetails> = createGrepTool();
 
 /** Resolves the backend per call, so installing ripgrep or changing the environment takes effect. */
-function pickBackend(choice: GrepBackendChoice | undefined): { rg?: string } {
-  const wanted = choice ?? parseChoice(process.env.GOAT_GREP_BACKEND);
+function pickBackend(
+  choice: GrepBackendChoice | undefined,
+  env: Record<string, string | undefined>,
+): { rg?: string } {
+  const wanted = choice ?? parseChoice(env.GOAT_GREP_BACKEND);
   if (wanted === "builtin") return {};
-  const rg = findRipgrep();
+  const rg = findRipgrep(env.PATH);
   if (wanted === "rg" && !rg) throw new Error("GOAT_GREP_BACKEND=rg but ripgrep (rg) is not on PATH.");
   return rg ? { rg } : {};
 }

@@ -72,20 +72,25 @@ export function resolveShell(envPath: string | undefined = process.env.PATH): st
 }
 
 /**
- * Starts `command` with `bash -c` (or `sh -c`) in `cwd` as the leader of a new process group, stdin
- * closed. stderr is redirected into stdout inside the shell so the two arrive interleaved in the
+ * Starts `command` with `bash -c` (or `sh -c`) in `cwd` with `env`, as the leader of a new process
+ * group, stdin closed. stderr is redirected into stdout inside the shell so the two arrive interleaved in the
  * order they were written; the stderr pipe still exists for anything the shell prints before that.
  * With `wrap` (the sandbox), the shell runs inside what `wrap` starts; killing the group kills that.
  */
-export function spawnShell(command: string, cwd: string, wrap?: ShellWrapper): ChildProcess {
+export function spawnShell(
+  command: string,
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+  wrap?: ShellWrapper,
+): ChildProcess {
   // On one line so the shell's own error messages keep the user's line numbers.
-  const argv = [resolveShell(), "-c", `exec 2>&1; ${command}`];
+  const argv = [resolveShell(env.PATH), "-c", `exec 2>&1; ${command}`];
   if (!wrap) {
     const plain = spawn(argv[0], argv.slice(1), {
       cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: process.env,
+      env,
     });
     trackChildGroup(plain);
     return plain;
@@ -95,7 +100,7 @@ export function spawnShell(command: string, cwd: string, wrap?: ShellWrapper): C
     cwd,
     detached: true,
     stdio: launch.fd3 ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
-    env: process.env,
+    env,
   });
   const fd3 = child.stdio[3] as Writable | null | undefined;
   if (launch.fd3 && fd3) {

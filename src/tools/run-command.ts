@@ -21,6 +21,8 @@ const PROGRESS_MAX_CHARS = 4000;
 export interface RunCommandOptions {
   command: string;
   cwd: string;
+  /** The command's environment; default `process.env`. */
+  env?: Record<string, string | undefined>;
   timeoutMs: number;
   signal: AbortSignal;
   /** Where the whole output goes if it passes the inline limit (called at most once). */
@@ -65,7 +67,7 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
       resolve({ ...outcome, output: collector.finish(), durationMs: 0 });
       return;
     }
-    const child = spawnShell(opts.command, opts.cwd, opts.wrap);
+    const child = spawnShell(opts.command, opts.cwd, opts.env, opts.wrap);
     const pgid = child.pid;
     let finished = false;
     const timers: NodeJS.Timeout[] = [];

@@ -53,6 +53,11 @@ export interface ToolContext {
   toolUseId: string;
   /** Shared per-session state (read-before-write, background shells). */
   state: ToolSessionState;
+  /**
+   * The session's environment (`query()`'s `env`): commands a tool runs get it, and settings it reads
+   * come from it. Absent when a tool is called outside a session; tools then use `process.env`.
+   */
+  env?: Record<string, string | undefined>;
   /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */
   onUpdate: (partial: string) => void;
 }

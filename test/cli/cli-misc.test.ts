@@ -1,0 +1,97 @@
+/**
+ * Command-line details users trip on: piped stdin beside a prompt is appended to it; an empty prompt,
+ * `--continue` with nothing to continue and a flag whose value looks like a flag each get one line
+ * naming the fix; a budget for a model with no price is refused until the settings give one.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { reply } from "../support/mock-provider.js";
+import { runCli, useCliFixture } from "./helpers.js";
+
+const fx = useCliFixture("goat-misc");
+
+/** The text of the first request's last user message. */
+function lastUserText(): string {
+  const messages = fx.mock.requests[0].body.messages as Array<{ role: string; content: unknown }>;
+  const content = messages.filter((m) => m.role === "user").at(-1)?.content;
+  if (typeof content === "string") return content;
+  return (content as Array<{ type: string; text?: string }>).map((b) => b.text ?? "").join("");
+}
+
+describe("goat -p with piped stdin", () => {
+  it("appends what was piped to the prompt", async () => {
+    fx.mock.enqueue(reply.text("summary"));
+    const r = await runCli(["-p", "summarise"], {
+      env: fx.env,
+      cwd: fx.work.path,
+      stdin: "DATA line 1\nDATA line 2\n",
+    });
+    expect(r.code).toBe(0);
+    expect(lastUserText()).toBe("summarise\n\nDATA line 1\nDATA line 2\n");
+  });
+
+  it("runs with the prompt alone when stdin stays open and silent, saying so", async () => {
+    fx.mock.enqueue(reply.text("answer"));
+    const r = await runCli(["-p", "just this"], {
+      env: fx.env,
+      cwd: fx.work.path,
+      onSpawn: () => {}, // stdin left open, nothing written
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe("answer");
+    expect(r.stderr).toMatch(/stdin is open but sent nothing in 3 s; running with the prompt alone/);
+    expect(lastUserText()).toBe("just this");
+  });
+});
+
+describe("usage errors name the fix", () => {
+  it.each([
+    [["-p", ""], /^goat: the prompt is empty: give one/],
+    [["-p", "  "], /^goat: the prompt is empty/],
+    [
+      ["-p", "hi", "--max-budget-usd", "-1"],
+      /^goat: --max-budget-usd needs a value, and "-1" starts with "-" so it reads as a flag; write --max-budget-usd=-1/,
+    ],
+    [
+      ["-r", "-p", "hi"],
+      /^goat: --resume needs a value, but the next argument "-p" is a flag; put the value right after --resume/,
+    ],
+    [["-p", "hi", "-c"], /^goat: --continue: there is no earlier session in .* to continue/],
+  ])("goat %j", async (args, message) => {
+    const r = await runCli(args as string[], { env: fx.env, cwd: fx.work.path });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/ambiguous|Did you forget/);
+    expect(fx.mock.requests).toHaveLength(0);
+  });
+
+  it("-c continues when there is a session to continue", async () => {
+    fx.mock.enqueue(reply.text("first"), reply.text("second"));
+    expect((await runCli(["-p", "one"], { env: fx.env, cwd: fx.work.path })).code).toBe(0);
+    const r = await runCli(["-p", "two", "-c"], { env: fx.env, cwd: fx.work.path });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe("second");
+  });
+});
+
+describe("--max-budget-usd for a model with no price", () => {
+  it("is refused with how to give a price, and works once the settings give one", async () => {
+    const args = ["-p", "hi", "--model", "anthropic/house-model", "--max-budget-usd", "1"];
+    const refused = await runCli(args, { env: fx.env, cwd: fx.work.path });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/no price is known for the model "anthropic\/house-model".*modelPricing/);
+    expect(fx.mock.requests).toHaveLength(0);
+
+    mkdirSync(join(fx.work.path, ".goat"));
+    writeFileSync(
+      join(fx.work.path, ".goat", "settings.json"),
+      JSON.stringify({ modelPricing: { "anthropic/house-model": { input: 1, output: 2 } } }),
+    );
+    fx.mock.enqueue(reply.text("priced", { usage: { input: 1000, output: 1000 } }));
+    const ok = await runCli([...args, "--output-format", "json"], { env: fx.env, cwd: fx.work.path });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).total_cost_usd).toBeCloseTo(0.003, 10);
+  });
+});
