@@ -71,7 +71,6 @@ describe("the TypeScript SDK's argv", () => {
       allowedTools: ["Read", "Bash(git *)"],
       disallowedTools: ["Write"],
       tools: ["Read", "Bash", "Task"],
-      settingSources: [],
       permissionMode: "acceptEdits",
       allowDangerouslySkipPermissions: true,
       fallbackModel: "anthropic/claude-haiku-4-5",
