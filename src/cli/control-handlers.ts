@@ -1,15 +1,25 @@
 /**
  * What each host control request does: the subtypes Claude Code answers that map onto `Query`'s
- * methods (`interrupt`, `set_model`, `set_permission_mode`, `set_max_thinking_tokens`, the MCP ones),
- * with Claude Code's response shapes. `initialize` is the session's (it shapes the query's options).
- * An unknown subtype is an error answer naming it, never a crash.
+ * methods (`interrupt`, `set_model`, `set_permission_mode`, the MCP ones, context usage, flag settings,
+ * file rewinds, tasks), with Claude Code's response shapes. `initialize` is the session's (it shapes
+ * the query's options). A subtype Goat has no counterpart for gets an error answer with Claude Code's
+ * `unsupported_request` code, never a hang.
  */
+import { readFile } from "node:fs/promises";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { Query } from "../agent/query.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.js";
+import { offeredAgents } from "./control-initialize.js";
 import type { HostMcpServers } from "./control-mcp.js";
-import { type ControlRequestBody, type ControlRequestHandler, isRecord } from "./control-protocol.js";
+import {
+  ControlError,
+  type ControlRequestBody,
+  type ControlRequestHandler,
+  isRecord,
+} from "./control-protocol.js";
 import { takeHostServers } from "./mcp-servers.js";
+import type { ClaudeQueryMethods, CliQueryOptions } from "./sdk-options.js";
 
 /** What the handlers need from the session. */
 export interface ControlHandlerContext {
@@ -21,13 +31,20 @@ export interface ControlHandlerContext {
   mcpMessage: (serverName: string, message: unknown) => void;
   /** The host's in-process MCP servers (for `mcp_set_servers` entries of type "sdk"). */
   hostMcp: () => HostMcpServers;
+  /** The session's options as the query was created with them. */
+  options: () => CliQueryOptions;
+  /** `get_context_usage` from what the stream showed, for a runtime without `getContextUsage()`. */
+  contextUsage: () => Record<string, unknown>;
 }
 
 type Handler = (
   request: ControlRequestBody,
-  q: Query,
+  q: Query & ClaudeQueryMethods,
   ctx: ControlHandlerContext,
 ) => Promise<Record<string, unknown>>;
+
+/** What `read_file` returns at most when the host gives no `max_bytes`. */
+const READ_FILE_MAX_BYTES = 10 * 1024 * 1024;
 
 const HANDLERS: Record<string, Handler> = {
   async interrupt(_request, q) {
@@ -86,7 +103,125 @@ const HANDLERS: Record<string, Handler> = {
     await q.toggleMcpServer(serverName(request), request.enabled);
     return {};
   },
+  async get_context_usage(_request, q, ctx) {
+    if (q.getContextUsage) return (await q.getContextUsage()) as Record<string, unknown>;
+    return ctx.contextUsage();
+  },
+  async apply_flag_settings(request, q) {
+    const settings = request.settings;
+    if (!isRecord(settings)) throw new Error('apply_flag_settings: "settings" must be an object');
+    if (q.applyFlagSettings) {
+      await q.applyFlagSettings(settings);
+      return {};
+    }
+    // Without the runtime's own: what can change mid-session, checked before anything changes.
+    const permissions = settings.permissions;
+    const unsupported = [
+      ...Object.keys(settings).filter((k) => k !== "model" && k !== "permissions"),
+      ...(isRecord(permissions) ? Object.keys(permissions).filter((k) => k !== "defaultMode") : []),
+    ];
+    if (unsupported.length > 0) {
+      throw new ControlError(
+        `apply_flag_settings: Goat changes model and permissions.defaultMode mid-session, not ${unsupported.join(", ")}`,
+        "unsupported_setting",
+      );
+    }
+    const mode = isRecord(permissions) ? permissions.defaultMode : undefined;
+    if (mode !== undefined && !(PERMISSION_MODES as readonly unknown[]).includes(mode)) {
+      throw new Error(
+        `apply_flag_settings: permissions.defaultMode must be one of ${PERMISSION_MODES.join(", ")}`,
+      );
+    }
+    if ("model" in settings) {
+      const model = settings.model;
+      if (model !== null && typeof model !== "string")
+        throw new Error('apply_flag_settings: "model" must be a string or null');
+      await q.setModel(model === null || model === "" || model === "default" ? undefined : model);
+    }
+    if (mode !== undefined) await q.setPermissionMode(mode as PermissionMode);
+    return {};
+  },
+  async rewind_files(request, q) {
+    if (typeof request.user_message_id !== "string")
+      throw new Error('rewind_files: "user_message_id" is required');
+    if (q.rewindFiles) {
+      const dryRun = request.dry_run === true;
+      return (await q.rewindFiles(request.user_message_id, { dryRun })) as Record<string, unknown>;
+    }
+    return { canRewind: false, error: "File checkpointing is not available in this Goat build." };
+  },
+  async stop_task(request, q) {
+    if (typeof request.task_id !== "string") throw new Error('stop_task: "task_id" is required');
+    if (!q.stopTask) throw new ControlError(`stop_task: no running task ${request.task_id}`, "not_found");
+    await q.stopTask(request.task_id);
+    return {};
+  },
+  async seed_read_state(request, q) {
+    if (typeof request.path !== "string" || typeof request.mtime !== "number") {
+      throw new Error('seed_read_state: "path" (string) and "mtime" (number) are required');
+    }
+    if (!q.seedReadState) throw unsupported("seed_read_state");
+    await q.seedReadState(request.path, request.mtime);
+    return {};
+  },
+  async read_file(request, _q, ctx) {
+    return readFileForHost(request, ctx.options());
+  },
+  async reload_plugins(_request, q, ctx) {
+    // Goat has no plugins: the lists are what the session already offers.
+    return {
+      commands: [],
+      agents: offeredAgents(ctx.options()),
+      plugins: [],
+      mcpServers: await q.mcpServerStatus(),
+      error_count: 0,
+    };
+  },
+  async reload_skills() {
+    return { skills: [] };
+  },
+  async reload_output_styles() {
+    return { available_output_styles: ["default"] };
+  },
+  async cancel_async_message() {
+    // A queued message is handed to the runtime as soon as it arrives: there is nothing left to take back.
+    return { cancelled: false };
+  },
 };
+
+/**
+ * `read_file`: a file in the working directory or an added directory (what Read may open without
+ * asking), as text or base64, cut at `max_bytes`.
+ */
+async function readFileForHost(
+  request: ControlRequestBody,
+  options: CliQueryOptions,
+): Promise<Record<string, unknown>> {
+  if (typeof request.path !== "string" || request.path === "")
+    throw new Error('read_file: "path" is required');
+  const cwd = options.cwd ?? process.cwd();
+  const absPath = resolve(cwd, request.path);
+  const roots = [cwd, ...(options.additionalDirectories ?? [])];
+  const inside = roots.some((root) => {
+    const rel = relative(root, absPath);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  });
+  if (!inside)
+    throw new ControlError(`read_file: ${absPath} is outside the session's directories`, "permission_denied");
+  const max =
+    typeof request.max_bytes === "number" && request.max_bytes >= 0 ? request.max_bytes : READ_FILE_MAX_BYTES;
+  const bytes = await readFile(absPath);
+  const cut = bytes.subarray(0, max);
+  const truncated = cut.length < bytes.length;
+  if (request.encoding === "base64")
+    return { contents: cut.toString("base64"), absPath, truncated, encoding: "base64" };
+  const contents = cut.toString("utf8");
+  return { contents, absPath, truncated, lossy: contents.includes("\uFFFD") };
+}
+
+function unsupported(subtype: string): ControlError {
+  return new ControlError(`Unsupported control request subtype: ${subtype}`, "unsupported_request");
+}
 
 /** The subtypes the handler answers (for error messages and the initialize response). */
 export const CONTROL_SUBTYPES: readonly string[] = ["initialize", "mcp_message", ...Object.keys(HANDLERS)];
@@ -103,8 +238,9 @@ export function createControlHandler(ctx: ControlHandlerContext): ControlRequest
     }
     const handler = Object.hasOwn(HANDLERS, request.subtype) ? HANDLERS[request.subtype] : undefined;
     if (!handler) {
-      throw new Error(
-        `Unsupported control request subtype: ${request.subtype} (supported: ${CONTROL_SUBTYPES.join(", ")})`,
+      throw new ControlError(
+        `Unsupported control request subtype: ${request.subtype} (Goat answers ${CONTROL_SUBTYPES.join(", ")})`,
+        "unsupported_request",
       );
     }
     return handler(request, await ctx.query(), ctx);

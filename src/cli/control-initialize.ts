@@ -162,11 +162,7 @@ export function initializeResponse(
     agents: offeredAgents(options),
     output_style: "default",
     available_output_styles: ["default"],
-    models: defaultModels.map((m) => ({
-      value: `${m.provider}/${m.id}`,
-      displayName: m.name ?? m.id,
-      description: `${m.provider}, ${m.contextWindow.toLocaleString("en-US")}-token context`,
-    })),
+    models: supportedModels(options.model),
     account: {},
     claude_code_version: protocolVersion,
     current_permission_mode: options.permissionMode ?? "default",
@@ -174,4 +170,20 @@ export function initializeResponse(
     ...(applied?.disallowedTools ? { disallowed_tools_applied: true } : {}),
     pid: process.pid,
   };
+}
+
+/** The catalog's models, and the session's own first when the catalog does not know it (a gateway's). */
+function supportedModels(model: string | undefined): Array<Record<string, unknown>> {
+  const models: Array<Record<string, unknown>> = defaultModels.map((m) => ({
+    value: `${m.provider}/${m.id}`,
+    displayName: m.name ?? m.id,
+    description: `${m.provider}, ${m.contextWindow.toLocaleString("en-US")}-token context`,
+  }));
+  if (
+    model !== undefined &&
+    !models.some((m) => m.value === model || String(m.value).endsWith(`/${model}`))
+  ) {
+    models.unshift({ value: model, displayName: model, description: "the session's model" });
+  }
+  return models;
 }

@@ -26,7 +26,18 @@ export interface ControlResponseLine {
   type: "control_response";
   response:
     | { subtype: "success"; request_id: string; response?: Record<string, unknown> }
-    | { subtype: "error"; request_id: string; error: string };
+    | { subtype: "error"; request_id: string; error: string; error_code?: string };
+}
+
+/** An error answer with Claude Code's machine-readable `error_code` (e.g. `unsupported_request`). */
+export class ControlError extends Error {
+  constructor(
+    message: string,
+    readonly errorCode: string,
+  ) {
+    super(message);
+    this.name = "ControlError";
+  }
 }
 
 /** One stdin line, sorted by what it is. */
@@ -154,6 +165,7 @@ export function createControlChannel(
         answer = { subtype: "success", request_id: requestId, response: payload ?? {} };
       } catch (error) {
         answer = { subtype: "error", request_id: requestId, error: errorText(error) };
+        if (error instanceof ControlError) answer.error_code = error.errorCode;
       } finally {
         running.delete(requestId);
       }

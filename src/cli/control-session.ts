@@ -9,9 +9,11 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { Query, SDKUserMessageInput } from "../agent/query.js";
+import type { SDKMessage } from "../agent/sdk-messages.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "../agent/version.js";
 import type { CliArgs } from "./args.js";
 import { hostCanUseTool } from "./control-callbacks.js";
+import { createContextTracker } from "./control-context-usage.js";
 import { createControlHandler } from "./control-handlers.js";
 import {
   type AppliedFields,
@@ -31,6 +33,10 @@ export interface ControlSession {
   options: CliQueryOptions;
   /** Starts answering control requests that need the query (those that came earlier wait for it). */
   attach(q: Query): void;
+  /** Whether a prompt came (argument or user line): a session without one has nothing to report. */
+  hadInput(): boolean;
+  /** Reads one message the query wrote (what `get_context_usage` reports without the runtime's help). */
+  observe(message: SDKMessage): void;
   /** Stops reading stdin; requests still waiting for the host fail. */
   close(): void;
 }
@@ -81,10 +87,13 @@ export async function openControlSession(
       },
       mcpMessage: (serverName, message) => hostMcp.deliver(serverName, message),
       hostMcp: () => hostMcp,
+      options: () => options,
+      contextUsage: () => context.usage(),
     }),
     warn,
   );
   const hostMcp = createHostMcpServers(channel);
+  const context = createContextTracker(() => options.model);
   if (io.hostMcpServers && io.hostMcpServers.length > 0) {
     const servers = { ...options.mcpServers };
     for (const name of io.hostMcpServers) servers[name] = hostMcp.config(name);
@@ -107,12 +116,14 @@ export async function openControlSession(
   });
   const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
+  let hadInput = args.prompt !== undefined;
   lines.on("line", (text) => {
     n++;
     if (text.trim() === "") return;
     const line = classifyInputLine(text);
     switch (line.kind) {
       case "user":
+        hadInput = true;
         inputs.pushMessage(line.message);
         break;
       case "control_request": {
@@ -148,6 +159,8 @@ export async function openControlSession(
     prompt: inputs,
     options,
     attach,
+    observe: (message) => context.observe(message),
+    hadInput: () => hadInput,
     close() {
       lines.close();
       inputs.close();

@@ -94,6 +94,7 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
   let last: SDKResultMessage | undefined;
   try {
     for await (const message of q) {
+      control?.observe(message);
       if (args.outputFormat === "stream-json") write(`${JSON.stringify(message)}\n`);
       else if (message.type === "result") writeResult(message, args.outputFormat, write, io.stderr);
       else if (message.type === "system" && message.subtype === "informational") {
@@ -117,6 +118,8 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
   }
   if (stoppedBy) return SIGNAL_EXIT[stoppedBy];
   if (stdoutGone) return BROKEN_PIPE_EXIT;
+  // A host that closed stdin without sending a message (it only asked control questions) is no error.
+  if (!last && control !== undefined && !control.hadInput()) return 0;
   if (!last) {
     io.stderr.write("goat: the session ended without a result\n");
     return 1;
