@@ -14,8 +14,6 @@ export interface ShellNode {
   type: string;
   /** False for punctuation and keywords (`&&`, `;`, `then`). */
   named: boolean;
-  /** True for nodes the parser made up to recover from an error. */
-  missing: boolean;
   start: number;
   end: number;
   /** The source text the node spans. */
@@ -54,13 +52,20 @@ export function shellParserReady(): boolean {
   return parser !== undefined;
 }
 
+/** A parsed command line: its nodes, and whether the parser had to recover from an error anywhere. */
+export interface ShellTree {
+  root: ShellNode;
+  /** True when the tree holds an ERROR node or a node the parser made up (a missing `)`, say). */
+  hasError: boolean;
+}
+
 /** Parses a command line into plain nodes. Call `loadShellParser` first. */
-export function parseShell(text: string): ShellNode {
+export function parseShell(text: string): ShellTree {
   if (parser === undefined) throw new Error("The shell parser is not loaded yet (call loadShellParser).");
   const tree = parser.parse(text);
   if (tree === null) throw new Error("The shell parser returned no tree.");
   try {
-    return copyTree(tree.walk(), text);
+    return { root: copyTree(tree.walk(), text), hasError: tree.rootNode.hasError };
   } finally {
     tree.delete();
   }
@@ -98,7 +103,6 @@ function nodeAt(cursor: Cursor, text: string): ShellNode {
   return {
     type: cursor.nodeType,
     named: cursor.nodeIsNamed,
-    missing: cursor.nodeIsMissing,
     start,
     end,
     text: text.slice(start, end),
