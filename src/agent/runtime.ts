@@ -12,6 +12,7 @@ import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../
 import type { Usage } from "../llm/types.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
+import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { resolveSandboxSettings } from "../sandbox/settings.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
@@ -140,6 +141,12 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       report,
     ),
   });
+
+  // Bash checks read command lines with a WASM grammar: load it while the first model request is on
+  // its way rather than on the first Bash call. Not when Bash is off or bypassPermissions allows all.
+  if (options.permissionMode !== "bypassPermissions" && tools.staticTools.some((t) => t.name === "Bash")) {
+    preloadShellParser();
+  }
 
   // Set at start() when `outputFormat` is given (compiling the schema loads the validator).
   let structured: StructuredOutput | undefined;

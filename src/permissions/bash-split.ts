@@ -84,8 +84,8 @@ export function splitLoaded(command: string): BashSplit {
   if (command.includes("\0")) return { ok: false, reason: "the command contains a NUL byte" };
   if (command.length > MAX_ANALYSED_LENGTH)
     return { ok: false, reason: "the command is too long to analyse" };
-  const root = parseShell(command);
-  const problem = syntaxProblem(root, command);
+  const { root, hasError } = parseShell(command);
+  const problem = syntaxProblem(root, command, hasError);
   if (problem) return { ok: false, reason: problem };
   const walker = new Walker();
   walker.leadingCd = findLeadingCd(root);
@@ -127,13 +127,13 @@ const CONSTRUCT_TOKENS = new Set([
 ]);
 
 /** Finds what makes a tree unreadable: an error or made-up node, or text the tree does not account for. */
-function syntaxProblem(root: ShellNode, text: string): string | undefined {
+function syntaxProblem(root: ShellNode, text: string, hasError: boolean): string | undefined {
   let pos = 0;
   let problem: string | undefined;
   const visit = (node: ShellNode): void => {
     if (problem) return;
-    if (node.type === "ERROR" || node.missing) {
-      problem = `syntax error near ${JSON.stringify(node.text.slice(0, 40) || text.slice(node.start, node.start + 20))}`;
+    if (node.type === "ERROR") {
+      problem = `syntax error near ${JSON.stringify(node.text.slice(0, 40))}`;
       return;
     }
     // Leaves (and heredoc bodies, whose plain text has no node) must tile the line with only blanks between.
@@ -149,6 +149,8 @@ function syntaxProblem(root: ShellNode, text: string): string | undefined {
   };
   visit(root);
   if (problem) return problem;
+  // A node the parser made up (a missing `)` or `fi`) is not an ERROR node but still an error.
+  if (hasError) return "syntax error: the line is incomplete";
   const rest = text.slice(pos);
   if (!/^(?:[ \t\n]|\\\n)*$/.test(rest)) return `the parser skipped ${JSON.stringify(rest.slice(0, 40))}`;
   return undefined;
