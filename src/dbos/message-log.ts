@@ -110,11 +110,13 @@ export async function* followMessages(
         [workflowId, next],
       );
       for (const row of rows) {
-        if (row.seq !== next) break; // a gap: an earlier batch is not committed yet; read again
-        next++;
+        // A gap while the session runs: an earlier batch is not committed yet, so read again. Once it
+        // has ended nothing more will come, and a gap (a write that failed) is skipped.
+        if (row.seq !== next && !finished) break;
+        next = row.seq + 1;
         yield JSON.parse(row.message) as SDKMessage;
       }
-      if (finished && rows.every((row) => row.seq < next)) return;
+      if (finished) return;
       if (options.signal?.aborted) return;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, options.pollMs ?? 1000);

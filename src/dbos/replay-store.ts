@@ -5,7 +5,9 @@
  *   workflow's appends (references to it — parentUuid, copy_of, kept_uuids — follow), so a replayed
  *   append carries the uuids already stored and the store skips them;
  * - a load reads the transcript only up to where it stood when the workflow first loaded it (that
- *   position is a step), so a replay does not find its own earlier appends in its starting history.
+ *   position is a step), so a replay does not find its own earlier appends in its starting history;
+ * - a subagent's transcript (`<session>.agent-<random id>`) gets an id numbered in the order the
+ *   subagents started, so a replayed subagent writes into the transcript it wrote the first time.
  */
 import { createHash } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
@@ -25,9 +27,21 @@ export function replaySafeStore(store: PostgresSessionStore, workflowId: string)
   let position = 0;
   const bounds = new Map<string, Promise<number>>();
   const rename = (uuid: string) => renamed.get(uuid) ?? uuid;
+  const children = new Map<string, string>();
+  const stableSession = (sessionId: string) => {
+    const child = /^(.+)\.agent-[^.]+$/.exec(sessionId);
+    if (child === null) return sessionId;
+    let stable = children.get(sessionId);
+    if (stable === undefined) {
+      stable = `${child[1]}.agent-${nameUuid(`${workflowId}:agent:${children.size}`)}`;
+      children.set(sessionId, stable);
+    }
+    return stable;
+  };
 
   return {
     async append(sessionId, entries) {
+      const session = stableSession(sessionId);
       const stable = entries.map((entry): SessionEntry => {
         const uuid = nameUuid(`${workflowId}:${position++}`);
         renamed.set(entry.uuid, uuid);
@@ -35,6 +49,7 @@ export function replaySafeStore(store: PostgresSessionStore, workflowId: string)
           ...entry,
           uuid,
           parentUuid: entry.parentUuid === null ? null : rename(entry.parentUuid),
+          sessionId: session,
         };
         if ((copy.type === "user" || copy.type === "assistant") && copy.copy_of !== undefined) {
           copy.copy_of = rename(copy.copy_of);
@@ -42,7 +57,7 @@ export function replaySafeStore(store: PostgresSessionStore, workflowId: string)
         if (copy.type === "compact_boundary") copy.kept_uuids = copy.kept_uuids.map(rename);
         return copy;
       });
-      await store.append(sessionId, stable);
+      await store.append(session, stable);
     },
     async load(sessionId, options) {
       let bound = bounds.get(sessionId);

@@ -13,7 +13,7 @@ import { INTERRUPTED_TOOL_RESULT } from "../../src/session/repair.js";
 import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { findPostgres, startPostgres, type TestPostgres } from "../support/postgres.js";
-import { linesOf, startWorker, toolResultCount, type WorkerProcess, waitFor } from "./helpers.js";
+import { kinds, linesOf, startWorker, toolResultCount, type WorkerProcess, waitFor } from "./helpers.js";
 
 const found = findPostgres();
 const missing = "missing" in found ? found.missing : undefined;
@@ -119,7 +119,7 @@ describe.skipIf(missing !== undefined)("durable sessions after a worker dies", (
     // A follower on another connection reads the whole session: every message once, in order.
     const followed = [];
     for await (const message of client.follow(workflowId)) followed.push(message);
-    expect(followed.map((m) => m.type)).toEqual([
+    expect(kinds(followed)).toEqual([
       "system",
       "assistant",
       "user",

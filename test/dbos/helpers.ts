@@ -100,3 +100,8 @@ export function firstPrompt(request: MockRequest): string {
   if (typeof first?.content === "string") return first.content;
   return first?.content?.find((b: { type: string }) => b.type === "text")?.text ?? "";
 }
+
+/** The types of a session's messages, without informational notes (e.g. "no price known for the model"). */
+export function kinds(messages: Array<{ type: string; subtype?: string }>): string[] {
+  return messages.filter((m) => !(m.type === "system" && m.subtype === "informational")).map((m) => m.type);
+}

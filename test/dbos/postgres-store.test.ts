@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresSessionStore, type PostgresSessionStore } from "../../src/dbos/postgres-store.js";
+import { replaySafeStore } from "../../src/dbos/replay-store.js";
 import { listSessions, loadResumeState } from "../../src/session/api.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { buildResumeState, transcriptMessages } from "../../src/session/resume.js";
@@ -123,5 +124,36 @@ describe.skipIf(missing !== undefined)("PostgreSQL session store", () => {
     await store.delete("twice");
     expect(await store.load("twice")).toBeUndefined();
     expect(await store.list()).toEqual([]);
+  });
+
+  it("stores a replayed execution's appends once, its subagent transcripts included", async () => {
+    const store = freshStore();
+    /** One execution of workflow wf-1: a session and one subagent transcript, with fresh random ids. */
+    const execution = async () => {
+      const view = replaySafeStore(store, "wf-1");
+      const recorder = await exchange(await startSession(view, "replayed", "/w"), "q1", "q2");
+      const child = await startSession(view, `replayed.agent-${crypto.randomUUID()}`, "/w");
+      await exchange(child, "sub");
+      await exchange(recorder, "q3");
+    };
+    await execution();
+    const once = (await store.load("replayed"))!;
+    const sessions = (await store.list()).map((i) => i.sessionId).sort();
+    await execution();
+    expect(await store.load("replayed")).toEqual(once);
+    expect((await store.list()).map((i) => i.sessionId).sort()).toEqual(sessions);
+    expect(sessions).toHaveLength(2);
+    expect(once.map((e) => e.type)).toEqual([
+      "header",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+    // Parents point at the stored (renamed) uuids.
+    for (let i = 1; i < once.length; i++) expect(once[i].parentUuid).toBe(once[i - 1].uuid);
+    expect((await store.list()).find((i) => i.sessionId === "replayed")?.messageCount).toBe(6);
   });
 });

@@ -8,12 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SDKMessage } from "../../src/agent/sdk-messages.js";
 import { createDurableClient, type DurableClient } from "../../src/dbos/client.js";
 import { createPostgresSessionStore } from "../../src/dbos/postgres-store.js";
-import { getSessionMessages } from "../../src/session/api.js";
+import { textOf } from "../../src/llm/types.js";
+import { getSessionMessages, listSessions } from "../../src/session/api.js";
 import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { findPostgres, startPostgres, type TestPostgres } from "../support/postgres.js";
 import {
   firstPrompt,
+  kinds,
   linesOf,
   startWorker,
   toolResultCount,
@@ -75,6 +77,9 @@ describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
     const { sideFile, concurrencyFile, client, spawnWorker } = await setup({
       WORKER_CONCURRENCY: "5",
       GLOBAL_CONCURRENCY: "8",
+      // No worker dies here: a loaded machine must not make a slow one look dead (a takeover re-asks
+      // the model for the calls in flight, which this test counts).
+      DEAD_AFTER_MS: "30000",
     });
     mock.setWhenEmpty((request) =>
       toolResultCount(request) === 0
@@ -183,14 +188,48 @@ describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
     // The steering message joined the conversation right after the tool result (the next turn boundary).
     expect(JSON.stringify(requests[1].body.messages)).toContain("steering: keep it short");
     expect(JSON.stringify(requests[2].body.messages.at(-1))).toContain("follow-up question");
-    expect(seen.map((m) => m.type)).toEqual([
-      "system",
-      "assistant",
-      "user",
-      "assistant",
-      "assistant",
-      "result",
-    ]);
+    expect(kinds(seen)).toEqual(["system", "assistant", "user", "assistant", "assistant", "result"]);
+    mock.setWhenEmpty(reply.text("unused"));
+  }, 60_000);
+
+  it("resumes and forks a durable session's transcript in PostgreSQL", async () => {
+    const { databaseUrl, client, spawnWorker } = await setup();
+    mock.setWhenEmpty((request) => reply.text(`reply ${request.body.messages.length}`));
+    await spawnWorker("r");
+    const first = await client.submit({ prompt: "remember 42" });
+    expect(await client.result(first.workflowId)).toMatchObject({ result: "reply 1" });
+    const second = await client.submit({ prompt: "what number?", resume: first.sessionId });
+    expect(second.sessionId).toBe(first.sessionId);
+    expect(await client.result(second.workflowId)).toMatchObject({ result: "reply 3" });
+    const fork = await client.submit({
+      prompt: "and in the fork?",
+      resume: first.sessionId,
+      forkSession: true,
+    });
+    expect(fork.sessionId).toBe(fork.workflowId);
+    expect(await client.result(fork.workflowId)).toMatchObject({ result: "reply 5" });
+
+    const store = createPostgresSessionStore({ connectionString: databaseUrl });
+    try {
+      const texts = async (id: string) => (await getSessionMessages(id, { store })).map(textOf);
+      expect(await texts(first.sessionId)).toEqual(["remember 42", "reply 1", "what number?", "reply 3"]);
+      expect(await texts(fork.sessionId)).toEqual([
+        "remember 42",
+        "reply 1",
+        "what number?",
+        "reply 3",
+        "and in the fork?",
+        "reply 5",
+      ]);
+      const entries = (await store.load(first.sessionId)) ?? [];
+      expect(entries.filter((e) => e.type === "header")).toHaveLength(1);
+      expect(entries.filter((e) => e.type === "result")).toHaveLength(2);
+      expect((await listSessions({ store })).map((s) => s.sessionId).sort()).toEqual(
+        [first.sessionId, fork.sessionId].sort(),
+      );
+    } finally {
+      await store.close();
+    }
     mock.setWhenEmpty(reply.text("unused"));
   }, 60_000);
 });
