@@ -122,7 +122,7 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
     pty = startPty([], fx.env, fx.work.path, { term: "dumb" });
     let at = await pty.waitFor("> ");
     pty.type("hello\r");
-    at = await pty.waitFor(/retrying in 1s \(attempt 1\/\d+\): rate limited \(429\)/, { from: at });
+    at = await pty.waitFor(/retrying in 1(\.\d)? ?s \(attempt 1\/\d+\): rate limited \(429\)/, { from: at });
     at = await pty.waitFor("Plain answer.", { from: at });
     await pty.waitFor(TURN_FOOTER, { from: at });
     expect(pty.raw()).not.toContain("\x1b");

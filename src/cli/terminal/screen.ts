@@ -46,6 +46,8 @@ export function createScreen(
   let drawn = false;
   let partial = "";
   let closed = false;
+  // What the live region held when last drawn, to find its rows again after a resize.
+  let lastDrawn: DrawnRegion | undefined;
 
   const columns = () => Math.max(10, out.columns || Number(env.COLUMNS) || 80);
   const rows = () => Math.max(5, out.rows || Number(env.LINES) || 24);
@@ -83,6 +85,11 @@ export function createScreen(
     const inputStart = lines.length;
     lines.push(...(sections.get("input") ?? []));
     if (lines.length === 0) return "";
+    lastDrawn = {
+      lines,
+      cursorLine: cursor ? inputStart + cursor.line : -1,
+      cursorColumn: cursor?.column ?? 0,
+    };
     let text = "";
     let row = 0;
     let targetRow = -1;
@@ -117,7 +124,11 @@ export function createScreen(
   };
 
   out.on?.("resize", () => {
-    if (live) redraw();
+    if (!live) return;
+    // Most terminals (tmux, kitty, iTerm2, VTE) re-wrap what is on screen to the new width: where the
+    // cursor now sits in the old live region is worked out again at that width, so it is erased whole.
+    if (drawn && lastDrawn) cursorRow = cursorRowAt(lastDrawn, columns());
+    redraw();
   });
 
   return {
@@ -163,4 +174,22 @@ export function createScreen(
       if (rest) out.write(rest);
     },
   };
+}
+
+/** The live region as last drawn: its lines, and the line and cell column the cursor was put on. */
+interface DrawnRegion {
+  lines: string[];
+  /** -1 when the cursor was left at the end. */
+  cursorLine: number;
+  cursorColumn: number;
+}
+
+/** The row of the region (from its top) the cursor is on when the region is wrapped at `cols`. */
+function cursorRowAt(region: DrawnRegion, cols: number): number {
+  let row = 0;
+  for (const [i, line] of region.lines.entries()) {
+    if (i === region.cursorLine) return row + Math.floor(region.cursorColumn / cols);
+    row += Math.floor(textWidth(line) / cols) + 1;
+  }
+  return Math.max(0, row - 1);
 }
