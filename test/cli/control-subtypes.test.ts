@@ -86,8 +86,8 @@ describe("control subtypes beyond the basic flows", () => {
       path: join(fx.home.path, "secret", "key"),
     });
     expect(outside).toMatchObject({ subtype: "error", error_code: "permission_denied" });
-    const escape = await ask(host, "rf-4", { subtype: "read_file", path: "../../etc/passwd" });
-    expect(escape.subtype).toBe("error");
+    const outsideRead = await ask(host, "rf-4", { subtype: "read_file", path: "../../etc/passwd" });
+    expect(outsideRead.subtype).toBe("error");
     expect((await host.end()).code).toBe(0);
   });
 

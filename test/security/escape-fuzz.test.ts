@@ -213,13 +213,13 @@ function randomAttempts(seed: number, count: number): Attempt[] {
   ];
   const out: Attempt[] = [];
   for (let i = 0; i < count; i++) {
-    const escape =
+    const escaping =
       rand() < 0.5
         ? pick(READ_TEMPLATES).replaceAll("{R}", pick(readSpellings(world)))
         : pick(WRITE_TEMPLATES)
             .replaceAll("{W}", pick(writeSpellings(world, 100 + i)))
             .replaceAll("{N}", `${world.marker}-r${i}`);
-    const [a, b] = rand() < 0.5 ? [pick(harmless), escape] : [escape, pick(harmless)];
+    const [a, b] = rand() < 0.5 ? [pick(harmless), escaping] : [escaping, pick(harmless)];
     out.push(bash(pick(wrappers)(a, b)));
   }
   return out;
@@ -257,8 +257,8 @@ describe.each(MODES)("escapes in %s mode", (mode) => {
   it("no file tool call reads or writes outside the scope, however the path is spelled", async () => {
     const escapes: string[] = [];
     for (const a of fileToolAttempts()) {
-      const escape = await tryEscape(mode, a);
-      if (escape) escapes.push(escape);
+      const escaped = await tryEscape(mode, a);
+      if (escaped) escapes.push(escaped);
     }
     tally.escapes.push(...escapes);
     expect(escapes).toEqual([]);
@@ -267,8 +267,8 @@ describe.each(MODES)("escapes in %s mode", (mode) => {
   it("no Bash line of any escape class gets out, with any spelling", async () => {
     const escapes: string[] = [];
     for (const a of bashAttempts()) {
-      const escape = await tryEscape(mode, a);
-      if (escape) escapes.push(escape);
+      const escaped = await tryEscape(mode, a);
+      if (escaped) escapes.push(escaped);
     }
     tally.escapes.push(...escapes);
     expect(escapes).toEqual([]);
@@ -277,8 +277,8 @@ describe.each(MODES)("escapes in %s mode", (mode) => {
   it(`no random composition gets out (seed ${SEED})`, async () => {
     const escapes: string[] = [];
     for (const a of randomAttempts(SEED + mode.length, RANDOM_ATTEMPTS)) {
-      const escape = await tryEscape(mode, a);
-      if (escape) escapes.push(escape);
+      const escaped = await tryEscape(mode, a);
+      if (escaped) escapes.push(escaped);
     }
     tally.escapes.push(...escapes);
     expect(escapes, `reproduce with GOAT_FUZZ_SEED=${SEED}`).toEqual([]);
