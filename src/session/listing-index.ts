@@ -9,14 +9,19 @@
  * a missing, unreadable or foreign cache file is ignored and rewritten (atomically, by rename), and a
  * cache that another process wrote meanwhile is as good as ours.
  */
-import { readFile, rename, stat, writeFile } from "node:fs/promises";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { readEntriesFrom } from "./jsonl-read.js";
+import { parseEntryLine } from "./jsonl-read.js";
 import { createInfoAccumulator } from "./session-info.js";
 import type { SessionInfo, SessionWarning } from "./types.js";
 
 const CACHE_FILE = ".listing-cache.json";
 const CACHE_VERSION = 1;
+/** Files summarized between two yields to the event loop. */
+const YIELD_EVERY = 500;
+/** The read buffer, shared: listings run their reads synchronously, one at a time. */
+const CHUNK = Buffer.allocUnsafe(256 * 1024);
 
 /** What the cache keeps per file. */
 interface CachedSummary {
@@ -42,9 +47,13 @@ export async function summarizeFolder(
   const next: Record<string, CachedSummary> = {};
   let changed = false;
   const infos: SessionInfo[] = [];
-  for (const name of names) {
+  for (let i = 0; i < names.length; i++) {
+    // Synchronous file calls: a thread-pool round trip per file would cost more than the work itself
+    // (10,000 sessions). Yield now and then so a long listing does not hold the event loop.
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const name = names[i];
     const path = join(dir, name);
-    const stats = await stat(path).catch(() => undefined);
+    const stats = statOrUndefined(path);
     if (stats === undefined) continue; // deleted meanwhile
     const sessionId = name.slice(0, -".jsonl".length);
     let cached: CachedSummary | undefined = cache.files[name];
@@ -52,7 +61,7 @@ export async function summarizeFolder(
       cached = undefined; // rewritten or foreign: start over
     }
     if (cached === undefined || cached.size !== stats.size || cached.mtimeMs !== stats.mtimeMs) {
-      const summary = await continueSummary(path, sessionId, cached, warn);
+      const summary = continueSummary(path, sessionId, cached, warn);
       if (summary === undefined) continue;
       changed = true;
       cached = { ...summary, size: stats.size, mtimeMs: stats.mtimeMs };
@@ -65,23 +74,60 @@ export async function summarizeFolder(
 }
 
 /** Reads a file from where its cached summary stopped (or from the start) and extends the summary. */
-async function continueSummary(
+function continueSummary(
   path: string,
   sessionId: string,
   cached: CachedSummary | undefined,
   warn: (warning: SessionWarning) => void,
-): Promise<Omit<CachedSummary, "size" | "mtimeMs"> | undefined> {
+): Omit<CachedSummary, "size" | "mtimeMs"> | undefined {
   const acc = createInfoAccumulator(sessionId, cached?.info);
-  const outcome = await readEntriesFrom(
-    path,
-    (entry) => acc.add(entry),
-    (line, message) => warn({ sessionId, path, line, message }),
-    // A line still being written is left for the next listing: the offset covers whole lines only.
-    { from: cached?.offset ?? 0, wholeLinesOnly: true },
-  );
-  if (outcome === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined; // deleted meanwhile
+  }
+  // Whole lines only: a line still being written is left for the next listing.
+  let position = cached?.offset ?? 0;
+  let end = position;
+  let lineNo = 0;
+  let carry = Buffer.alloc(0);
+  try {
+    for (;;) {
+      const bytesRead = readSync(fd, CHUNK, 0, CHUNK.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const data =
+        carry.length > 0
+          ? Buffer.concat([carry, CHUNK.subarray(0, bytesRead)])
+          : CHUNK.subarray(0, bytesRead);
+      let start = 0;
+      for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
+        lineNo++;
+        const line = data.toString("utf8", start, nl);
+        start = nl + 1;
+        if (line.trim() === "") continue;
+        const parsed = parseEntryLine(line);
+        if (typeof parsed === "string")
+          warn({ sessionId, path, line: lineNo, message: `unreadable line skipped: ${parsed}` });
+        else acc.add(parsed);
+      }
+      carry = Buffer.from(data.subarray(start));
+      end = position - carry.length;
+    }
+  } finally {
+    closeSync(fd);
+  }
   const { lastModified: _, ...info } = acc.finish(0);
-  return { offset: outcome.end, info };
+  return { offset: end, info };
+}
+
+function statOrUndefined(path: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 async function readCache(dir: string): Promise<CacheFile> {
