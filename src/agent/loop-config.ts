@@ -135,6 +135,8 @@ export interface LoopConfig {
   compactionReserveTokens?: number;
   /** Most tool calls running at once. */
   toolConcurrency?: number;
+  /** True when something (a PostToolUse hook) will read a call's full `details`; see ToolContext. */
+  wantsFullDetails?: (toolName: string) => boolean;
   /** The time limit of a call to `tool` in ms (undefined or 0: none). */
   toolTimeoutOf?: (tool: Tool) => number | undefined;
   beforeToolCall?: (info: ToolCallInfo) => Promise<BeforeToolCallDecision>;

@@ -227,6 +227,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
     toolConcurrency: options.toolConcurrency,
     toolTimeoutOf: toolTimeouts(options, tools.staticTools),
+    wantsFullDetails: (name) => hooks.runner.has("PostToolUse", name),
     compact,
     beforeToolCall: createBeforeToolCall(hooks.runner, permissions, report),
     afterToolCall: createAfterToolCall(hooks.runner, report),

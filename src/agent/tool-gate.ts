@@ -9,6 +9,7 @@ import type { PermissionEngine } from "../permissions/engine.js";
 import { describeSuggestions } from "../permissions/suggestions.js";
 import type { CanUseTool, PermissionResult } from "../permissions/types.js";
 import type { ToolContent, ToolResult } from "../tools/types.js";
+import { claudeToolResponse } from "./claude-tool-response.js";
 import type { AfterToolCallOutcome, BeforeToolCallDecision, ToolCallInfo } from "./loop-config.js";
 
 /** Reports hook problems (a throwing hook, a timeout, bad output) without stopping the run. */
@@ -91,7 +92,7 @@ export function createAfterToolCall(
             tool_name: call.name,
             tool_input: input,
             tool_use_id: call.id,
-            tool_response: result.details ?? text,
+            tool_response: await claudeToolResponse(call.name, input, result),
           },
           { signal, toolUseID: call.id },
         );

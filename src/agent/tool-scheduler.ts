@@ -207,6 +207,7 @@ async function runOneCallUnguarded(
       toolUseId: call.id,
       state: config.toolState,
       env: config.env ?? process.env,
+      fullDetails: config.wantsFullDetails?.(call.name),
       onUpdate: (update) =>
         config.emit({
           type: "tool_execution_update",

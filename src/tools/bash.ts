@@ -32,6 +32,8 @@ export interface BashDetails {
   durationMs: number;
   /** Set when the command was started with `run_in_background`. */
   backgroundShellId?: string;
+  /** With `ctx.fullDetails`: the output as collected (stderr merged in), without Goat's notes. */
+  stdout?: string;
 }
 
 const inputSchema = z.object({
@@ -167,7 +169,9 @@ async function runBash(
       ),
     onOutput: ctx.onUpdate,
   });
-  return formatOutcome(outcome, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS);
+  const result = formatOutcome(outcome, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS);
+  if (ctx.fullDetails && result.details) result.details.stdout = outcome.output.text;
+  return result;
 }
 
 function startInBackground(

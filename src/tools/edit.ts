@@ -36,6 +36,9 @@ export interface EditDetails {
   filePath: string;
   replacements: number;
   created: boolean;
+  /** With `ctx.fullDetails`: the text before and after the edit (without BOM). */
+  originalFile?: string;
+  updatedFile?: string;
 }
 
 const DESCRIPTION = `Performs exact string replacements in files.
@@ -114,7 +117,7 @@ export const editTool = defineTool<EditInput, EditDetails>({
         );
       }
       const change = { text: input.new_string, firstIndex: 0, inserted: input.new_string, replacements: 1 };
-      return saveEdit(realPath, shown, change, hasBom, ctx);
+      return saveEdit(realPath, shown, change, hasBom, ctx, text);
     }
     const plan = planEdit(text, input.old_string, input.new_string, input.replace_all);
     if (!plan.ok) return fail(plan.message);
@@ -124,7 +127,7 @@ export const editTool = defineTool<EditInput, EditDetails>({
       inserted: plan.insertedText,
       replacements: plan.replacements,
     };
-    return saveEdit(realPath, shown, change, hasBom, ctx);
+    return saveEdit(realPath, shown, change, hasBom, ctx, text);
   },
 });
 
@@ -146,7 +149,12 @@ async function createFile(
   }
   return {
     content: `File created successfully at: ${shown}`,
-    details: { filePath: shown, replacements: 0, created: true },
+    details: {
+      filePath: shown,
+      replacements: 0,
+      created: true,
+      ...(ctx.fullDetails ? { originalFile: "", updatedFile: content } : {}),
+    },
   };
 }
 
@@ -164,6 +172,7 @@ async function saveEdit(
   change: Change,
   hasBom: boolean,
   ctx: EditCtx,
+  original: string,
 ): Promise<ToolResult<EditDetails>> {
   ctx.signal.throwIfAborted();
   try {
@@ -180,7 +189,12 @@ async function saveEdit(
   const snippet = snippetAround(change.text, change.firstIndex, change.inserted);
   return {
     content: `The file ${shown} has been updated. ${what}Here's the result of running \`cat -n\` on a snippet of the edited file:\n${snippet}`,
-    details: { filePath: shown, replacements, created: false },
+    details: {
+      filePath: shown,
+      replacements,
+      created: false,
+      ...(ctx.fullDetails ? { originalFile: original, updatedFile: change.text } : {}),
+    },
   };
 }
 

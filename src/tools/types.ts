@@ -58,6 +58,12 @@ export interface ToolContext {
    * come from it. Absent when a tool is called outside a session; tools then use `process.env`.
    */
   env?: Record<string, string | undefined>;
+  /**
+   * True when a PostToolUse hook will read this call's `tool_response`: the built-in tools then add to
+   * `details` what Claude Code's tool output carries (a file's text before the change, a command's
+   * stdout), which they otherwise leave out to keep results small.
+   */
+  fullDetails?: boolean;
   /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */
   onUpdate: (partial: string) => void;
 }

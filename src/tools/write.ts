@@ -25,6 +25,8 @@ export interface WriteDetails {
   filePath: string;
   lines: number;
   bytes: number;
+  /** With `ctx.fullDetails`: the file's text before it was replaced (null for a new file). */
+  originalFile?: string | null;
 }
 
 const DESCRIPTION = `Writes a file to the local filesystem.
@@ -67,6 +69,9 @@ export const writeTool = defineTool<WriteInput, WriteDetails>({
     const stale = checkFreshForWrite(ctx.state, realPath, current);
     if (stale) return { content: stale, isError: true };
 
+    // Read only for a PostToolUse hook that asked for it: an overwrite costs no extra read otherwise.
+    const originalFile =
+      ctx.fullDetails && current ? await fs.readFile(realPath, "utf8").catch(() => null) : null;
     ctx.signal.throwIfAborted();
     let written: import("node:fs").Stats;
     try {
@@ -83,7 +88,9 @@ export const writeTool = defineTool<WriteInput, WriteDetails>({
       type === "create"
         ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? "" : "s"})`
         : `The file ${shown} has been updated (${lines} line${lines === 1 ? "" : "s"}).`;
-    return { content: text, details: { type, filePath: shown, lines, bytes: written.size } };
+    const details: WriteDetails = { type, filePath: shown, lines, bytes: written.size };
+    if (ctx.fullDetails) details.originalFile = originalFile;
+    return { content: text, details };
   },
 });
 
