@@ -109,6 +109,22 @@ function decideBash(
   return { behavior: "allow", reason: usedMode ? "mode" : "read-only" };
 }
 
+/**
+ * Why `program` may not be the system's: a PATH entry the agent can write (empty or relative, or inside
+ * the allowed directories, like `node_modules/.bin` under `npm run`) holds a file of that name, which
+ * the shell could find before the real one.
+ */
+function searchPathProblem(program: string, base: string, scopeDirs: readonly string[]): string | undefined {
+  for (const entry of (process.env.PATH ?? "").split(path.delimiter)) {
+    const dir = path.resolve(base, entry);
+    const writable = !path.isAbsolute(entry) || scopeDirs.some((d) => isInsideDir(dir, d));
+    if (writable && fs.existsSync(path.join(dir, program))) {
+      return `\`${program}\` may be the one in ${dir}, a PATH directory inside the allowed ones`;
+    }
+  }
+  return undefined;
+}
+
 /** Whether a proven command's paths are in scope: "read" (only reads), "write" (acceptEdits allows), or ask. */
 function judgeEffects(
   ctx: ModeContext,
@@ -116,6 +132,9 @@ function judgeEffects(
   effects: CommandEffects,
 ): "read" | "write" | { behavior: "ask"; why: string; blockedPath?: string } {
   const base = cmd.cdTarget === undefined ? ctx.cwd : resolvePath(cmd.cdTarget, ctx.cwd).real;
+  const shadowed =
+    cmd.argv[0] === undefined ? undefined : searchPathProblem(cmd.argv[0], base, ctx.scopeDirs);
+  if (shadowed) return { behavior: "ask", why: shadowed };
   for (const p of effects.reads) {
     const outside = outsideScope(ctx, p, base);
     if (outside)

@@ -264,6 +264,26 @@ async function decideIn(cwd: string, command: string): Promise<string> {
   return asked ? "ask" : d.behavior;
 }
 
+describe("the program search path", () => {
+  it("a program the agent could have put in a PATH directory it can write asks", async () => {
+    const bin = path.join(project, "node_modules", ".bin");
+    fs.mkdirSync(bin, { recursive: true });
+    const saved = process.env.PATH;
+    try {
+      process.env.PATH = `${bin}${path.delimiter}${saved}`;
+      expect(await decide("ls")).toBe("allow"); // no \`ls\` there
+      fs.writeFileSync(path.join(bin, "ls"), "#!/bin/sh\ntouch pwned\n", { mode: 0o755 });
+      expect(await decide("ls")).toBe("ask");
+      process.env.PATH = `node_modules/.bin${path.delimiter}${saved}`;
+      expect(await decide("ls")).toBe("ask");
+    } finally {
+      process.env.PATH = saved;
+      fs.rmSync(path.join(project, "node_modules"), { recursive: true, force: true });
+    }
+    expect(await decide("ls")).toBe("allow");
+  });
+});
+
 describe("modes and rules on top of the analysis", () => {
   it("unknown is denied in dontAsk and allowed only in bypassPermissions", async () => {
     expect(await decide("echo ${x:-$(id)}", "dontAsk")).toBe("deny");
