@@ -102,6 +102,9 @@ const provider: Check = (v) =>
     ? undefined
     : "a provider config or Provider object, or an array of them";
 
+/** The fields of an agent definition Goat acts on. */
+const AGENT_FIELDS = ["description", "prompt", "tools", "disallowedTools", "model", "maxTurns"];
+
 const agents: Check = (v) => {
   if (!isObject(v)) return "an object of agent definitions by name";
   for (const [name, def] of Object.entries(v)) {
@@ -116,6 +119,11 @@ const agents: Check = (v) => {
       return `agent "${name}" "model" to be a model id or "inherit"`;
     if (def.maxTurns !== undefined && wholeNumber(1)(def.maxTurns, {}))
       return `agent "${name}" "maxTurns" to be a whole number ≥ 1`;
+    if (def.disallowedTools !== undefined && stringList(def.disallowedTools, {}))
+      return `agent "${name}" "disallowedTools" to be an array of tool names`;
+    const unsupported = Object.keys(def).filter((k) => !AGENT_FIELDS.includes(k) && def[k] !== undefined);
+    if (unsupported.length > 0)
+      return `agent "${name}" to use only ${AGENT_FIELDS.join(", ")} (Goat does not support ${unsupported.join(", ")})`;
   }
   return undefined;
 };
@@ -203,6 +211,7 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   mcpServers: object,
   mcpStartupTimeoutMs: (v) => (typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds ≥ 0"),
   agents,
+  agent: string,
   compactor: fn,
   onEvent: fn,
   telemetry,
@@ -225,7 +234,6 @@ export const KNOWN_OPTIONS: readonly string[] = Object.freeze(Object.keys(CHECKS
  * the program does, or weaken its safety).
  */
 const REFUSED = {
-  agent: "running the main thread as a named agent is not supported",
   betas: "API beta flags are not sent by Goat",
   enableFileCheckpointing: "file checkpoints are not supported",
   extraArgs: "Goat runs in-process and has no CLI to pass extra flags to; use the matching option",

@@ -189,6 +189,11 @@ export interface QueryOptions {
   mcpServers?: Record<string, McpServerConfig>;
   /** How long the first model call waits for MCP servers to connect (default 5 s); late ones join later. */
   mcpStartupTimeoutMs?: number;
+  /**
+   * Runs the main conversation as this one of `agents`: its prompt becomes the system prompt, its
+   * `tools` the built-in tools offered, its `model` (unless `inherit`) the model, its `maxTurns` the limit.
+   */
+  agent?: string;
   /** Subagents the model can start with the Task tool; the general-purpose agent when empty. */
   agents?: Record<string, AgentDefinition>;
   /** Custom summarizer for compaction. */

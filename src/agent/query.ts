@@ -10,6 +10,7 @@ import { startTelemetry } from "../telemetry/index.js";
 import { createAsyncQueue } from "./async-queue.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
 import { agentLoop, type RunOutcome } from "./loop.js";
+import { withMainAgent } from "./main-agent.js";
 import type { QueryOptions } from "./options.js";
 import { checkOptions } from "./options-check.js";
 import { buildResultMessage } from "./result-message.js";
@@ -80,7 +81,7 @@ export function query(params: {
   options?: QueryOptions;
 }): Query {
   const { warnings } = checkOptions(params.options);
-  const options = withSettings(params.options ?? {});
+  const options = withMainAgent(withSettings(params.options ?? {}));
   const output = createAsyncQueue<SDKMessage>();
   const inputs = createAsyncQueue<AgentMessage>();
   const streamFor = (parentToolUseId?: string) =>

@@ -25,6 +25,8 @@ export interface AgentDefinition {
   prompt: string;
   /** Tool names it may use (default: the parent's tools, without Task). */
   tools?: string[];
+  /** Tool names it may not use, removed from `tools`. */
+  disallowedTools?: string[];
   /** `provider/model`, or `inherit` (default) for the parent's model. */
   model?: string;
   maxTurns?: number;
@@ -105,7 +107,8 @@ export async function runSubagent(
   const agentId = randomUUID();
   const parentConfig = parent.config;
   const model = !def.model || def.model === "inherit" ? parentConfig.getModel() : expandModelAlias(def.model);
-  const tools = def.tools ? parent.tools.filter((t) => def.tools!.includes(t.name)) : parent.tools;
+  const listed = def.tools ? parent.tools.filter((t) => def.tools!.includes(t.name)) : parent.tools;
+  const tools = def.disallowedTools ? listed.filter((t) => !def.disallowedTools!.includes(t.name)) : listed;
   const transcript = await parent.openChildTranscript?.(agentId);
   const remainingBudget =
     parentConfig.maxBudgetUsd === undefined
