@@ -5,6 +5,7 @@
  * tools run, hidden while text streams.
  */
 import type { SDKMessage, SDKResultMessage } from "../agent/sdk-messages.js";
+import { formatTodoChecklist } from "../tools/todo-write.js";
 import { createMarkdownStream } from "./markdown-stream.js";
 import { richFailed, richIfLoaded } from "./rich-loader.js";
 import type { StatusLine } from "./status-line.js";
@@ -212,7 +213,18 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
               const text = safe(block.text);
               print(renderMarkdown(text) ?? `${text}\n`);
             }
-            if (block.type === "tool_use") {
+            if (block.type === "tool_use" && block.name === "TodoWrite") {
+              // The task list as a checklist instead of a JSON label; its result line adds nothing.
+              const todos = (block.input as { todos?: unknown })?.todos;
+              const items = Array.isArray(todos) ? todos.filter((t) => t && typeof t === "object") : [];
+              line(`${style.cyan("●")} ${style.bold("Update Todos")}`);
+              for (const [i, item] of formatTodoChecklist(items).entries())
+                line(
+                  `  ${i === 0 ? "⎿" : " "} ${items[i].status === "completed" ? style.dim(safe(item)) : safe(item)}`,
+                );
+              calls.set(block.id, { name: block.name, input: {}, label: "Update Todos", quiet: true });
+              running.add(block.id);
+            } else if (block.type === "tool_use") {
               const label = toolCallLabel(block.name, block.input, cwd);
               calls.set(block.id, { name: block.name, input: block.input as Record<string, unknown>, label });
               line(`${style.cyan("●")} ${style.bold(label)}`);
@@ -241,6 +253,7 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
             calls.delete(block.tool_use_id);
             // A denial was said once already; an interrupted call is told by the turn's end.
             if (denied.has(block.tool_use_id) || cancelled) continue;
+            if (call?.quiet && block.is_error !== true) continue;
             print(formatToolResult(call, block.content, block.is_error === true, style, screen.columns, cwd));
           }
           if (!cancelled) showRunning();

@@ -14,6 +14,8 @@ export interface ToolCallInfo {
   name: string;
   input: Record<string, unknown>;
   label: string;
+  /** The call was shown in full already (TodoWrite's checklist): only an error result is printed. */
+  quiet?: boolean;
 }
 
 /** Lines of Bash output shown before the "+N lines" count. */

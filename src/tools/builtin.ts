@@ -1,6 +1,7 @@
 /**
  * The built-in tools by name, so options can say `tools: ['Read', 'Bash']`. When no list is given the
- * core set is on: the six tools of Claude Code plus Bash's background companions.
+ * core set is on: the six file and shell tools of Claude Code, Bash's background companions, and
+ * TodoWrite (on by default, as in Claude Code's `claude_code` preset).
  */
 import { bashTool } from "./bash.js";
 import { bashOutputTool } from "./bash-output.js";
@@ -9,6 +10,7 @@ import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { killShellTool } from "./kill-shell.js";
 import { readTool } from "./read.js";
+import { todoWriteTool } from "./todo-write.js";
 import type { Tool } from "./types.js";
 import { writeTool } from "./write.js";
 
@@ -22,6 +24,7 @@ export const builtinTools: Readonly<Record<string, Tool>> = Object.freeze({
   Edit: editTool,
   Glob: globTool,
   Grep: grepTool,
+  TodoWrite: todoWriteTool,
 });
 
 /** Names of the tools on by default. */
