@@ -9,34 +9,21 @@
  *
  *   npx tsc -p tsconfig.build.json && node bench/persist.mjs [reps=7]
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { runNodeHttp, runOurs } from "./support/loop-runners.mjs";
+import { median, spawnLoopServer } from "./support/measure.mjs";
 
-const here = fileURLToPath(new URL(".", import.meta.url));
 const SHORT = 20;
 const LONG = 200;
 const REPS = Number(process.argv[2] ?? 7);
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 const home = mkdtempSync(join(tmpdir(), "goat-bench-persist-"));
 process.env.GOAT_HOME = home;
-const server = spawn(process.execPath, [`${here}support/loop-server.mjs`], {
-  stdio: ["pipe", "pipe", "inherit"],
-});
-const port = JSON.parse(
-  await new Promise((r) => createInterface({ input: server.stdout }).once("line", r)),
-).port;
-const baseURL = `http://127.0.0.1:${port}`;
+const server = await spawnLoopServer();
+const baseURL = server.baseURL;
 const agent = new http.Agent({ keepAlive: true });
 
 const runners = {
@@ -90,6 +77,6 @@ try {
   console.log(JSON.stringify(result));
 } finally {
   agent.destroy();
-  server.stdin.end();
+  server.stop();
   rmSync(home, { recursive: true, force: true });
 }

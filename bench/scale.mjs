@@ -15,25 +15,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { runNodeHttp, runOurs, startIdleOurs } from "./support/loop-runners.mjs";
+import { lastLine, spawnLoopServer } from "./support/measure.mjs";
 
-const here = fileURLToPath(new URL(".", import.meta.url));
 const self = fileURLToPath(import.meta.url);
 const ROUNDS = 20;
 const LONG = 999; // query() in the runner allows 1,000 turns: 999 rounds and the final answer
 
-const lastLine = (child) =>
-  new Promise((resolve, reject) => {
-    let line;
-    createInterface({ input: child.stdout }).on("line", (l) => {
-      line = l;
-    });
-    child.on("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(line)) : reject(new Error(`child exited ${code}`)),
-    );
-  });
 const inChild = (...args) =>
   lastLine(spawn(process.execPath, ["--expose-gc", self, ...args], { stdio: ["ignore", "pipe", "inherit"] }));
 
@@ -102,12 +91,8 @@ if (process.argv[2] === "--long") {
 const N = Number(process.argv[2] ?? 10_000);
 const home = mkdtempSync(join(tmpdir(), "goat-bench-scale-"));
 process.env.GOAT_HOME = home;
-const server = spawn(process.execPath, [`${here}support/loop-server.mjs`], {
-  stdio: ["pipe", "pipe", "inherit"],
-});
-const port = JSON.parse(
-  await new Promise((r) => createInterface({ input: server.stdout }).once("line", r)),
-).port;
+const server = await spawnLoopServer();
+const port = server.port;
 try {
   const small = await inChild("--concurrent", "50", String(port));
   const large = await inChild("--concurrent", String(N), String(port));
@@ -135,6 +120,6 @@ try {
   );
   console.log(JSON.stringify(result));
 } finally {
-  server.stdin.end();
+  server.stop();
   rmSync(home, { recursive: true, force: true });
 }
