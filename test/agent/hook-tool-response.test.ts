@@ -52,7 +52,7 @@ describe("PostToolUse tool_response", () => {
                 hooks: [
                   async (input) => {
                     const i = input as { tool_name: string; tool_response: unknown };
-                    (seen[i.tool_name] ??= []).push(i.tool_response);
+                    seen[i.tool_name] = [...(seen[i.tool_name] ?? []), i.tool_response];
                     return {};
                   },
                 ],
