@@ -10,6 +10,7 @@ import { exitPlanModeTool } from "./exit-plan-mode.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { killShellTool } from "./kill-shell.js";
+import { notebookEditTool } from "./notebook-edit.js";
 import { readTool } from "./read.js";
 import { todoWriteTool } from "./todo-write.js";
 import type { Tool } from "./types.js";
@@ -27,6 +28,7 @@ export const builtinTools: Readonly<Record<string, Tool>> = Object.freeze({
   Grep: grepTool,
   TodoWrite: todoWriteTool,
   ExitPlanMode: exitPlanModeTool,
+  NotebookEdit: notebookEditTool,
 });
 
 /** Names of the tools on by default. */
