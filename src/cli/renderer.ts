@@ -224,6 +224,14 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
                 );
               calls.set(block.id, { name: block.name, input: {}, label: "Update Todos", quiet: true });
               running.add(block.id);
+            } else if (block.type === "tool_use" && block.name === "ExitPlanMode") {
+              // The plan is what the user is asked to approve: show it whole, as markdown.
+              const plan = (block.input as { plan?: unknown })?.plan;
+              line(`${style.cyan("●")} ${style.bold("Plan")}`);
+              const text = safe(typeof plan === "string" ? plan : "");
+              print(renderMarkdown(text) ?? `${text}\n`);
+              calls.set(block.id, { name: block.name, input: {}, label: "ExitPlanMode" });
+              running.add(block.id);
             } else if (block.type === "tool_use") {
               const label = toolCallLabel(block.name, block.input, cwd);
               calls.set(block.id, { name: block.name, input: block.input as Record<string, unknown>, label });

@@ -121,6 +121,36 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   };
 
   const decide = async (req: PermissionRequest): Promise<PermissionDecision> => {
+    if (req.toolName === EXIT_PLAN_MODE) return decideExitPlan(req);
+    return decideCall(req);
+  };
+
+  // Leaving plan mode is the user's call, whatever rules or hooks say: deny rules still deny, and
+  // anything else asks. Approved, the session goes to the mode the answer set, or to default.
+  const decideExitPlan = async (req: PermissionRequest): Promise<PermissionDecision> => {
+    if (mode !== "plan") {
+      return deny(
+        "ExitPlanMode is only for leaving plan mode, and the session is not in plan mode: go ahead without it.",
+        "mode",
+      );
+    }
+    const facts: CallFacts = { toolName: req.toolName, input: req.input, inScope: true };
+    const verdict = matchRules(rules, facts);
+    if (verdict.behavior === "deny" || req.hookDecision?.behavior === "deny") return decideCall(req);
+    const decision = await ask(req, facts, "leaving plan mode needs the user's approval of the plan", {
+      suggestions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
+    });
+    if (decision.behavior === "allow" && mode === "plan") mode = "default";
+    if (decision.behavior === "deny" && decision.reason === "callback" && !decision.interrupt) {
+      return {
+        ...decision,
+        message: `The user rejected the plan and the session stays in plan mode: ${decision.message}`,
+      };
+    }
+    return decision;
+  };
+
+  const decideCall = async (req: PermissionRequest): Promise<PermissionDecision> => {
     const { toolName, input, hookDecision: hook } = req;
     if (hook?.behavior === "deny") {
       return deny(hook.reason ?? `A PreToolUse hook denied ${toolName}.`, "hook");
@@ -168,13 +198,18 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     req: PermissionRequest,
     facts: CallFacts,
     why: string,
-    about: { blockedPath?: string; protectedPath?: string; partAllowed?: boolean[] } = {},
+    about: {
+      blockedPath?: string;
+      protectedPath?: string;
+      partAllowed?: boolean[];
+      suggestions?: PermissionUpdate[];
+    } = {},
   ): Promise<PermissionDecision> => {
     const { blockedPath, protectedPath, partAllowed } = about;
     // For a protected file the only lasting answer is a rule naming that file.
-    const suggestions = protectedPath
-      ? [protectedFileRule(protectedPath)]
-      : suggestUpdates(facts, blockedPath, partAllowed);
+    const suggestions =
+      about.suggestions ??
+      (protectedPath ? [protectedFileRule(protectedPath)] : suggestUpdates(facts, blockedPath, partAllowed));
     const what = describeCall(facts);
     if (mode === "dontAsk") {
       return deny(
@@ -215,6 +250,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     },
   };
 }
+
+/** The tool that asks to leave plan mode; the engine decides it itself. */
+const EXIT_PLAN_MODE = "ExitPlanMode";
 
 /** Asks the host, racing its answer against the abort signal so an interrupted run never hangs here. */
 async function askCallback(

@@ -1,14 +1,16 @@
 /**
  * The built-in tools by name, so options can say `tools: ['Read', 'Bash']`. When no list is given the
  * core set is on: the six file and shell tools of Claude Code, Bash's background companions, and
- * TodoWrite (on by default, as in Claude Code's `claude_code` preset).
+ * TodoWrite and ExitPlanMode (on by default, as in Claude Code's `claude_code` preset).
  */
 import { bashTool } from "./bash.js";
 import { bashOutputTool } from "./bash-output.js";
 import { editTool } from "./edit.js";
+import { exitPlanModeTool } from "./exit-plan-mode.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { killShellTool } from "./kill-shell.js";
+import { notebookEditTool } from "./notebook-edit.js";
 import { readTool } from "./read.js";
 import { todoWriteTool } from "./todo-write.js";
 import type { Tool } from "./types.js";
@@ -25,6 +27,8 @@ export const builtinTools: Readonly<Record<string, Tool>> = Object.freeze({
   Glob: globTool,
   Grep: grepTool,
   TodoWrite: todoWriteTool,
+  ExitPlanMode: exitPlanModeTool,
+  NotebookEdit: notebookEditTool,
 });
 
 /** Names of the tools on by default. */

@@ -1,0 +1,36 @@
+/**
+ * The ExitPlanMode tool (Claude Code's): in plan mode the model presents its plan with it, and the
+ * user approves or rejects it. The asking and the switch out of plan mode are the permission engine's
+ * (it treats this tool specially); by the time `execute` runs, the user has approved.
+ */
+import * as z from "zod";
+import { defineTool } from "./define-tool.js";
+
+const inputSchema = z.object({
+  plan: z
+    .string()
+    .min(1)
+    .describe("The plan you came up with, that you want to run by the user for approval. Markdown; concise."),
+});
+
+/** Input of the ExitPlanMode tool. */
+export type ExitPlanModeInput = z.infer<typeof inputSchema>;
+
+const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning and are ready to code. This will prompt the user to approve your plan, and on approval leave plan mode.
+- Only use it for tasks that need writing code or changing things; for research tasks (reading files, understanding the codebase) just answer.
+- Call it once the plan is complete and unambiguous; put the whole plan in \`plan\`.
+- If the user rejects the plan, you stay in plan mode: revise it as they ask and call this tool again.`;
+
+/** Claude Code's `ExitPlanMode` tool. */
+export const exitPlanModeTool = defineTool<ExitPlanModeInput, { plan: string }>({
+  name: "ExitPlanMode",
+  description: DESCRIPTION,
+  inputSchema,
+  // It changes only the session's mode, and the engine guards that: no file or process is touched.
+  sideEffect: "none",
+  execute: (input) => ({
+    content:
+      "User has approved your plan. You can now start coding. Start with updating your todo list if applicable.",
+    details: { plan: input.plan },
+  }),
+});

@@ -1,0 +1,131 @@
+/**
+ * Plan mode through query(): only read-only tools run; ExitPlanMode asks canUseTool with the plan,
+ * and approval switches the session to default (or to acceptEdits when the answer says so), while a
+ * rejection keeps it in plan mode.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { QueryOptions } from "../../src/agent/options.js";
+import { query } from "../../src/agent/query.js";
+import type { CanUseTool } from "../../src/permissions/types.js";
+import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { collect, mockOptions, tempDir, toolResultsSent } from "./helpers.js";
+
+let mock: MockProvider;
+let cwd: string;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(() => {
+  mock.requests.length = 0;
+  cwd = tempDir("goat-plan-");
+});
+
+const planned = (canUseTool?: CanUseTool, extra: QueryOptions = {}) =>
+  mockOptions(mock, "anthropic", {
+    cwd,
+    tools: ["Read", "Write", "ExitPlanMode"],
+    permissionMode: "plan",
+    ...(canUseTool ? { canUseTool } : {}),
+    ...extra,
+  });
+
+describe("plan mode", () => {
+  it("reads but does not write, then ExitPlanMode asks with the plan and approval leaves plan mode", async () => {
+    fs.writeFileSync(path.join(cwd, "a.txt"), "hello\n");
+    const file = path.join(cwd, "b.txt");
+    const asked: Array<[string, any, any]> = [];
+    mock.enqueue(
+      reply.toolCalls([
+        { name: "Read", input: { file_path: path.join(cwd, "a.txt") }, id: "r1" },
+        { name: "Write", input: { file_path: file, content: "x" }, id: "w1" },
+      ]),
+      reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "1. write b.txt" }, id: "p1" }]),
+      reply.toolCalls([{ name: "Write", input: { file_path: file, content: "x" }, id: "w2" }]),
+      reply.text("done"),
+    );
+    const messages = await collect(
+      query({
+        prompt: "x",
+        options: planned(async (tool, input, opts) => {
+          asked.push([tool, input, opts.suggestions]);
+          return { behavior: "allow", updatedInput: input };
+        }),
+      }),
+    );
+    const first = toolResultsSent(mock.requests[1].body);
+    expect(first[0].isError).toBe(false);
+    expect(first[1].isError).toBe(true);
+    expect(first[1].content).toMatch(/plan mode/);
+    expect(asked[0][0]).toBe("ExitPlanMode");
+    expect(asked[0][1]).toEqual({ plan: "1. write b.txt" });
+    expect(asked[0][2]).toEqual([{ type: "setMode", mode: "acceptEdits", destination: "session" }]);
+    expect(toolResultsSent(mock.requests[2].body).at(-1)!.content).toMatch(/approved your plan/);
+    // Now in default mode: the Write asks (and the callback allows it).
+    expect(asked[1][0]).toBe("Write");
+    expect(fs.readFileSync(file, "utf8")).toBe("x");
+    const init = messages.find((m) => m.type === "system" && (m as any).subtype === "init") as any;
+    expect(init.permissionMode).toBe("plan");
+  });
+
+  it("with acceptEdits in the answer, edits then run without asking", async () => {
+    const file = path.join(cwd, "c.txt");
+    const asked: string[] = [];
+    mock.enqueue(
+      reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "write c" }, id: "p1" }]),
+      reply.toolCalls([{ name: "Write", input: { file_path: file, content: "y" }, id: "w1" }]),
+      reply.text("done"),
+    );
+    await collect(
+      query({
+        prompt: "x",
+        options: planned(async (tool, input, opts) => {
+          asked.push(tool);
+          return { behavior: "allow", updatedInput: input, updatedPermissions: opts.suggestions };
+        }),
+      }),
+    );
+    expect(asked).toEqual(["ExitPlanMode"]);
+    expect(fs.readFileSync(file, "utf8")).toBe("y");
+  });
+
+  it("a rejected plan keeps plan mode; without a callback ExitPlanMode is refused; outside plan mode it says so", async () => {
+    const file = path.join(cwd, "d.txt");
+    mock.enqueue(
+      reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "p" }, id: "p1" }]),
+      reply.toolCalls([{ name: "Write", input: { file_path: file, content: "z" }, id: "w1" }]),
+      reply.text("ok"),
+    );
+    await collect(
+      query({
+        prompt: "x",
+        options: planned(async () => ({ behavior: "deny", message: "add tests first" })),
+      }),
+    );
+    const rejected = toolResultsSent(mock.requests[1].body).at(-1)!;
+    expect(rejected.isError).toBe(true);
+    expect(rejected.content).toMatch(/rejected the plan.*add tests first/);
+    expect(toolResultsSent(mock.requests[2].body).at(-1)!.content).toMatch(/plan mode/);
+    expect(fs.existsSync(file)).toBe(false);
+
+    mock.requests.length = 0;
+    mock.enqueue(
+      reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "p" }, id: "p2" }]),
+      reply.text("ok"),
+    );
+    await collect(query({ prompt: "x", options: planned() }));
+    expect(toolResultsSent(mock.requests[1].body)[0].content).toMatch(/canUseTool/);
+
+    mock.requests.length = 0;
+    mock.enqueue(
+      reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "p" }, id: "p3" }]),
+      reply.text("ok"),
+    );
+    await collect(query({ prompt: "x", options: planned(undefined, { permissionMode: "default" }) }));
+    expect(toolResultsSent(mock.requests[1].body)[0].content).toMatch(/not in plan mode/);
+  });
+});
