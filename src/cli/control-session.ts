@@ -23,6 +23,7 @@ import {
 } from "./control-initialize.js";
 import { createHostMcpServers } from "./control-mcp.js";
 import { classifyInputLine, createControlChannel } from "./control-protocol.js";
+import { createSessionState } from "./control-session-state.js";
 import { createInputQueue } from "./input-queue.js";
 import type { CliQueryOptions } from "./sdk-options.js";
 
@@ -35,8 +36,13 @@ export interface ControlSession {
   attach(q: Query): void;
   /** Whether a prompt came (argument or user line): a session without one has nothing to report. */
   hadInput(): boolean;
-  /** Reads one message the query wrote (what `get_context_usage` reports without the runtime's help). */
+  /**
+   * Reads one message before it is written (what `get_context_usage` reports without the runtime's
+   * help; a turn's start for the session state).
+   */
   observe(message: SDKMessage): void;
+  /** Reads one message after it was written (the session state's `idle` follows the last result). */
+  written(message: SDKMessage): void;
   /** Stops reading stdin; requests still waiting for the host fail. */
   close(): void;
 }
@@ -74,8 +80,14 @@ export async function openControlSession(
       async initialize(request) {
         if (initialized) throw new Error("Already initialized");
         initialized = true;
-        if (!started) applied = await applyInitialize(request, { options, channel, hostMcp, warn });
-        else {
+        if (!started) {
+          applied = await applyInitialize(request, { options, channel, hostMcp, warn });
+          const hooks = request.hooks;
+          const servers = request.sdkMcpServers;
+          if (hooks !== null && typeof hooks === "object" && Object.keys(hooks).length > 0)
+            hostCallbacks = true;
+          if (Array.isArray(servers) && servers.length > 0) hostCallbacks = true;
+        } else {
           const late = lateInitializeFields(request);
           if (late.length > 0) {
             warn(
@@ -94,6 +106,9 @@ export async function openControlSession(
   );
   const hostMcp = createHostMcpServers(channel);
   const context = createContextTracker(() => options.model);
+  const turns = createSessionState(write, options.env ?? process.env);
+  // Whether the host answers callbacks (it then closes stdin only when idle, see control-session-state.ts).
+  let hostCallbacks = (io.hostMcpServers?.length ?? 0) > 0;
   if (io.hostMcpServers && io.hostMcpServers.length > 0) {
     const servers = { ...options.mcpServers };
     for (const name of io.hostMcpServers) servers[name] = hostMcp.config(name);
@@ -102,11 +117,13 @@ export async function openControlSession(
   // --permission-prompts none: calls that would ask are denied, the host is never asked.
   if (args.permissionPromptTool === "stdio" && args.permissionPrompts !== "none") {
     options.canUseTool = hostCanUseTool(channel);
+    hostCallbacks = true;
   }
 
   const inputs = createInputQueue();
   if (args.prompt !== undefined) {
     inputs.push(args.prompt);
+    turns.inputArrived();
     // The prompt is already there: nothing to wait for, and a later initialize can only be answered.
     started = true;
   }
@@ -124,6 +141,7 @@ export async function openControlSession(
     switch (line.kind) {
       case "user":
         hadInput = true;
+        turns.inputArrived();
         inputs.pushMessage(line.message);
         break;
       case "control_request": {
@@ -151,6 +169,10 @@ export async function openControlSession(
     inputs.close();
     channel.closeInput("stdin closed before the host answered");
     firstLine();
+    // A host with callbacks that reads the session state closes stdin mid-turn only when it gave up
+    // (the SDK's abort or close()): stop now, tools killed and every call answered, rather than run on
+    // until the SIGTERM that follows. Otherwise stdin's end means "finish the queued turns", as in Claude Code.
+    if (turns.reported && hostCallbacks && turns.busy()) void queryReady.then((q) => q.close());
   });
   if (!started) await firstLineHandled;
   started = true;
@@ -159,7 +181,11 @@ export async function openControlSession(
     prompt: inputs,
     options,
     attach,
-    observe: (message) => context.observe(message),
+    observe(message) {
+      context.observe(message);
+      turns.before(message);
+    },
+    written: (message) => turns.after(message),
     hadInput: () => hadInput,
     close() {
       lines.close();

@@ -95,8 +95,10 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
   try {
     for await (const message of q) {
       control?.observe(message);
-      if (args.outputFormat === "stream-json") write(`${JSON.stringify(message)}\n`);
-      else if (message.type === "result") writeResult(message, args.outputFormat, write, io.stderr);
+      if (args.outputFormat === "stream-json") {
+        write(`${JSON.stringify(message)}\n`);
+        control?.written(message);
+      } else if (message.type === "result") writeResult(message, args.outputFormat, write, io.stderr);
       else if (message.type === "system" && message.subtype === "informational") {
         io.stderr.write(`goat: ${message.content}\n`);
       } else if (message.type === "system" && message.subtype === "api_retry") {
