@@ -192,6 +192,7 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   resumeSessionAt: string,
   sessionId: string,
   persistSession: boolean,
+  enableFileCheckpointing: boolean,
   sessionStore: object,
   stopWhen,
   transformContext: fn,
@@ -235,7 +236,6 @@ export const KNOWN_OPTIONS: readonly string[] = Object.freeze(Object.keys(CHECKS
  */
 const REFUSED = {
   betas: "API beta flags are not sent by Goat",
-  enableFileCheckpointing: "file checkpoints are not supported",
   extraArgs: "Goat runs in-process and has no CLI to pass extra flags to; use the matching option",
   managedSettings: "managed (policy) settings are not supported",
   onElicitation: "MCP elicitation is not supported (Goat declines every elicitation)",

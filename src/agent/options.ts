@@ -149,6 +149,11 @@ export interface QueryOptions {
   resumeSessionAt?: string;
   /** Use this id for a new session. */
   sessionId?: string;
+  /**
+   * Keep each file Write, Edit and NotebookEdit change, per user message, so `rewindFiles()` can put
+   * the files back as they were when that message arrived (Bash's changes are not tracked).
+   */
+  enableFileCheckpointing?: boolean;
   /** Default true: write the transcript as it happens. */
   persistSession?: boolean;
   /** Where transcripts go; default: JSONL files under `$GOAT_HOME` (or `~/.goat`). */

@@ -9,6 +9,7 @@ import type { McpServerConfig, McpServerStatus, McpSetServersResult } from "../m
 import { startTelemetry } from "../telemetry/index.js";
 import { createAsyncQueue } from "./async-queue.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
+import type { RewindFilesResult } from "./file-checkpoints.js";
 import { agentLoop, type RunOutcome } from "./loop.js";
 import { withMainAgent } from "./main-agent.js";
 import type { QueryOptions } from "./options.js";
@@ -53,6 +54,12 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   reconnectMcpServer(name: string): Promise<void>;
   /** Disables or re-enables an MCP server. */
   toggleMcpServer(name: string, enabled: boolean): Promise<void>;
+  /**
+   * Puts the files Write, Edit and NotebookEdit changed back as they were when the user message
+   * `userMessageId` arrived (its uuid: the host's own, or `user_message_uuid` on its result), and
+   * says what changed; `dryRun` only says. Needs `enableFileCheckpointing`.
+   */
+  rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
   /** Resolves with the last result message once the query has ended. */
   done(): Promise<SDKResultMessage | undefined>;
   readonly sessionId: string;
@@ -84,6 +91,14 @@ export function query(params: {
   const options = withMainAgent(withSettings(params.options ?? {}));
   const output = createAsyncQueue<SDKMessage>();
   const inputs = createAsyncQueue<AgentMessage>();
+  // The uuid of each user message: the host's own (SDKUserMessage.uuid) or one made here. It names
+  // the run's file checkpoint and comes back on the result as user_message_uuid.
+  const inputIds = new WeakMap<AgentMessage, string>();
+  const userInput = (content: string | ContentBlock[], uuid?: string): AgentMessage => {
+    const message: AgentMessage = { role: "user", content };
+    inputIds.set(message, typeof uuid === "string" && uuid !== "" ? uuid : crypto.randomUUID());
+    return message;
+  };
   const streamFor = (parentToolUseId?: string) =>
     createSdkStream({
       sessionId: () => runtime.sessionId,
@@ -129,13 +144,13 @@ export function query(params: {
   const finished = drive();
 
   if (typeof params.prompt === "string") {
-    inputs.push({ role: "user", content: params.prompt });
+    inputs.push(userInput(params.prompt));
     inputs.close();
   } else void pump(params.prompt, true);
 
   async function pump(stream: AsyncIterable<SDKUserMessageInput>, closeAfter: boolean) {
     try {
-      for await (const m of stream) inputs.push({ role: "user", content: m.message.content });
+      for await (const m of stream) inputs.push(userInput(m.message.content, m.uuid));
     } catch (error) {
       output.push({
         type: "system",
@@ -184,9 +199,11 @@ export function query(params: {
         runtime.signal.addEventListener("abort", stopRun, { once: true });
         interrupted = false;
         const started = Date.now();
+        const userMessageId = inputIds.get(input) ?? crypto.randomUUID();
+        runtime.checkpoints?.begin(userMessageId);
         output.push(runtime.initMessage());
-        const userInput = await runtime.beforeRun([input], runAbort.signal);
-        const running = agentLoop(runtime.loopConfig, runtime.session, userInput, runAbort.signal, {
+        const runInput = await runtime.beforeRun([input], runAbort.signal);
+        const running = agentLoop(runtime.loopConfig, runtime.session, runInput, runAbort.signal, {
           interrupted: () => interrupted,
         });
         currentRun = running;
@@ -196,9 +213,10 @@ export function query(params: {
         runtime.signal.removeEventListener("abort", stopRun);
         turns += outcome.numTurns;
         lastExit = outcome.exitReason;
-        lastResult = await runtime.afterRun(
-          buildResultMessage(outcome, runtime.session, runtime.sessionId, Date.now() - started),
-        );
+        lastResult = await runtime.afterRun({
+          ...buildResultMessage(outcome, runtime.session, runtime.sessionId, Date.now() - started),
+          user_message_uuid: userMessageId,
+        });
         output.push(lastResult);
         if (outcome.exitReason === "aborted") break;
       }
@@ -254,7 +272,7 @@ export function query(params: {
     },
     streamInput: (stream) => pump(stream, false),
     sendUserMessage(content) {
-      inputs.push({ role: "user", content });
+      inputs.push(userInput(content));
     },
     steer(content, opts) {
       runtime.steer({ role: "user", content }, opts?.interrupt === true);
@@ -268,6 +286,17 @@ export function query(params: {
     setMcpServers: (servers) => runtime.setMcpServers(servers),
     reconnectMcpServer: async (name) => runtime.mcp()?.reconnect(name),
     toggleMcpServer: async (name, enabled) => runtime.mcp()?.toggle(name, enabled),
+    async rewindFiles(userMessageId, opts) {
+      if (!runtime.checkpoints) {
+        return {
+          canRewind: false,
+          error: "File checkpointing is off: pass enableFileCheckpointing: true to query() to rewind files.",
+        };
+      }
+      // Not in the middle of a run's edits: the rewind waits for the run to end.
+      await currentRun;
+      return runtime.checkpoints.rewind(userMessageId, opts);
+    },
     done: async () => {
       await finished;
       return lastResult;

@@ -19,6 +19,7 @@ import { createToolSessionState, disposeToolSessionState, type Tool } from "../t
 import { createLoopSession, type LoopSession } from "./context.js";
 import { createDebugLog } from "./debug-log.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
+import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import type { LoopConfig } from "./loop-config.js";
 import { createModelCaller } from "./model-caller.js";
 import type { QueryOptions } from "./options.js";
@@ -59,6 +60,8 @@ export interface Runtime {
   steer(message: AgentMessage, interruptTools: boolean): void;
   compactNow(instructions?: string): Promise<void>;
   debugTrace(event: AgentEvent): void;
+  /** File checkpoints, when `enableFileCheckpointing` is on. */
+  readonly checkpoints?: FileCheckpoints;
   /** The session's MCP servers (undefined when none are configured). */
   mcp(): McpManager | undefined;
   /** Replaces the servers added at run time (those from the options stay), starting a manager if needed. */
@@ -153,6 +156,17 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const withStructured = memoizeLast((list: Tool[], extra: Tool | undefined) =>
     extra ? [...list, extra] : list,
   );
+  const checkpoints = options.enableFileCheckpointing ? createFileCheckpoints() : undefined;
+  // With checkpoints on, a file edit that is allowed to run first has the file kept.
+  const checkpointing = (gate: NonNullable<LoopConfig["beforeToolCall"]>): LoopConfig["beforeToolCall"] =>
+    checkpoints
+      ? async (info) => {
+          const decision = await gate(info);
+          if (decision.action === "run")
+            await checkpoints.beforeToolRuns(info.tool.name, decision.input, cwd);
+          return decision;
+        }
+      : gate;
   const steering: AgentMessage[] = [];
   let steeringUrgent = false;
   const state = createAgentState();
@@ -229,7 +243,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     toolTimeoutOf: toolTimeouts(options, tools.staticTools),
     wantsFullDetails: (name) => hooks.runner.has("PostToolUse", name),
     compact,
-    beforeToolCall: createBeforeToolCall(hooks.runner, permissions, report),
+    beforeToolCall: checkpointing(createBeforeToolCall(hooks.runner, permissions, report)),
     afterToolCall: createAfterToolCall(hooks.runner, report),
     onStop: async (signal) => {
       // Asked for structured output and not given it: the model is told to call the tool first.
@@ -281,6 +295,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
 
   return {
     signal: controller.signal,
+    checkpoints,
     state,
     session,
     loopConfig,

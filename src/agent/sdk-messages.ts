@@ -157,6 +157,8 @@ interface SDKResultBase {
   usage: Usage;
   modelUsage: Record<string, ModelUsage>;
   permission_denials: SDKPermissionDenial[];
+  /** The uuid of the user message this run answered (the host's own, or one Goat made). */
+  user_message_uuid?: string;
   /** Why the run ended, in Goat's words (seed 000 exit reasons). */
   exit_reason: ExitReason;
   terminal_reason: string;
