@@ -146,7 +146,7 @@ const HANDLERS: Record<string, Handler> = {
       throw new Error('rewind_files: "user_message_id" is required');
     if (q.rewindFiles) {
       const dryRun = request.dry_run === true;
-      return (await q.rewindFiles(request.user_message_id, { dryRun })) as Record<string, unknown>;
+      return (await q.rewindFiles(request.user_message_id, { dryRun })) as unknown as Record<string, unknown>;
     }
     return { canRewind: false, error: "File checkpointing is not available in this Goat build." };
   },
