@@ -57,6 +57,11 @@ export interface ReadDetails {
   hasMore?: boolean;
   mediaType?: string;
   bytes?: number;
+  /**
+   * Claude Code's shape of the same read (`tool_response.file` in PostToolUse hooks, `tool_use_result`
+   * on the stream): the lines as read, without line numbers.
+   */
+  file?: { filePath: string; content: string; numLines: number; startLine: number; totalLines?: number };
 }
 
 const DESCRIPTION = `Reads a file from the local filesystem. You can access any file directly by using this tool.
@@ -166,6 +171,13 @@ export const readTool = defineTool<ReadInput, ReadDetails>({
         numLines: range.lines.length,
         totalLines: range.totalLines,
         hasMore: range.hasMore,
+        file: {
+          filePath: shown,
+          content: range.lines.join("\n"),
+          numLines: range.lines.length,
+          startLine,
+          totalLines: range.totalLines,
+        },
       };
       if (range.lines.length === 0) {
         const total = range.totalLines ?? 0;
