@@ -35,7 +35,8 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "sessions")
     return (await import("./sessions-command.js")).runSessions(argv.slice(1), process.env);
   // `goat --resume` with no id: the interactive mode opens a picker of this directory's sessions.
-  const pickSession = takeBareResume(argv);
+  const bareResume = takeBareResume(argv);
+  const pickSession = bareResume !== undefined;
   let args: CliArgs;
   try {
     args = parseCliArgs(argv);
@@ -74,7 +75,14 @@ async function main(argv: string[]): Promise<number> {
     const { runInteractive } = await import("./interactive.js");
     return runInteractive(args, config, { pickSession });
   }
-  if (pickSession) return fail(new UsageError("--resume needs a session id here (goat sessions lists them)"));
+  if (bareResume !== undefined) {
+    // Only the interactive mode has a picker; elsewhere a bare --resume is a missing value.
+    const why =
+      bareResume.next === undefined
+        ? "--resume needs a session id here"
+        : `--resume needs a value, but the next argument "${bareResume.next}" is a flag; put the value right after --resume`;
+    return fail(new UsageError(`${why} (goat sessions lists them)`));
+  }
   const { runPrint } = await import("./print.js");
   return runPrint(args, config, {
     stdin: process.stdin,
@@ -92,13 +100,14 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Removes a `--resume`/`-r` given without an id (last, or before another flag); true when there was one. */
-function takeBareResume(argv: string[]): boolean {
+function takeBareResume(argv: string[]): { next?: string } | undefined {
   const i = argv.findIndex(
     (a, n) => (a === "--resume" || a === "-r") && (n === argv.length - 1 || argv[n + 1].startsWith("-")),
   );
-  if (i < 0) return false;
+  if (i < 0) return undefined;
+  const next = argv[i + 1];
   argv.splice(i, 1);
-  return true;
+  return { next };
 }
 
 /** Prints an error as one line (a stack trace only with --debug) and returns exit status 1. */
