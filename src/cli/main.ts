@@ -125,7 +125,15 @@ main(process.argv.slice(2)).then(
   (error) => exitAfterFlush(fail(error)),
 );
 
-/** Exits once stdout and stderr have flushed, so piped output is never cut short. */
+/**
+ * Exits once stdout and stderr have flushed, so piped output is never cut short. A reader that went
+ * away while the last output was still queued (`goat -p … | head -1`) surfaces here as EPIPE, after
+ * the run already returned: exit 141 quietly, as a Unix tool killed by SIGPIPE does.
+ */
 function exitAfterFlush(code: number): void {
-  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+  process.stdout.on("error", () => {}); // reported through the callback below, never as a crash
+  process.stdout.write("", (error) => {
+    const broken = (error as NodeJS.ErrnoException | null | undefined)?.code === "EPIPE";
+    process.stderr.write("", () => process.exit(broken && code === 0 ? 141 : code));
+  });
 }
