@@ -119,6 +119,8 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
     removeSignals();
   }
   if (stoppedBy) return SIGNAL_EXIT[stoppedBy];
+  // What was written last may still be in flight: its failure, if the reader left, decides the status.
+  if (!stdoutGone) await new Promise<void>((resolve) => io.stdout.write("", () => resolve()));
   if (stdoutGone) return BROKEN_PIPE_EXIT;
   // A host that closed stdin without sending a message (it only asked control questions) is no error.
   if (!last && control !== undefined && !control.hadInput()) return 0;

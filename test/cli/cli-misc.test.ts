@@ -54,9 +54,10 @@ describe("usage errors name the fix", () => {
       /^goat: --max-budget-usd needs a value, and "-1" starts with "-" so it reads as a flag; write --max-budget-usd=-1/,
     ],
     [
-      ["-r", "-p", "hi"],
-      /^goat: --resume needs a value, but the next argument "-p" is a flag; put the value right after --resume/,
+      ["--model", "-p", "hi"],
+      /^goat: --model needs a value, but the next argument "-p" is a flag; put the value right after --model/,
     ],
+    [["-r", "-p", "hi"], /^goat: --resume needs a /],
     [["-p", "hi", "-c"], /^goat: --continue: there is no earlier session in .* to continue/],
   ])("goat %j", async (args, message) => {
     const r = await runCli(args as string[], { env: fx.env, cwd: fx.work.path });

@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { liveGroupMembers } from "../../src/tools/process-tree.js";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { reply } from "../support/mock-provider.js";
 import { useCliFixture } from "./helpers.js";
@@ -229,6 +230,40 @@ describe.skipIf(!hasScript)("interactive mode with MCP servers", () => {
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
   });
+});
+
+describe.skipIf(!hasScript)("interactive mode ended by a signal", () => {
+  it.each([
+    ["SIGHUP", 129],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s during a Bash call ends the session, kills the tool's group and exits %i",
+    async (signal, code) => {
+      const pidFile = join(fx.work.path, "shell.pid");
+      fx.mock.enqueue(
+        reply.toolCalls([
+          { name: "Bash", input: { command: `echo $$ > ${pidFile}; sleep 1000 & sleep 1000 & wait` } },
+        ]),
+      );
+      pty = startPty(["--permission-mode", "bypassPermissions"], fx.env, fx.work.path);
+      await pty.waitFor("> ");
+      pty.type("start the sleepers\r");
+      const deadline = Date.now() + 10_000;
+      let pgid = 0;
+      while (Date.now() < deadline) {
+        const text = existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim() : "";
+        pgid = Number(text);
+        if (pgid > 0 && (liveGroupMembers(pgid)?.length ?? 0) >= 3) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(liveGroupMembers(pgid)?.length).toBeGreaterThanOrEqual(3);
+      const goat = pty.goatPid();
+      expect(goat).toBeDefined();
+      process.kill(goat as number, signal);
+      expect(await pty.exited).toBe(code);
+      expect(liveGroupMembers(pgid)).toEqual([]);
+    },
+  );
 });
 
 function toolResults(body: any): any[] {

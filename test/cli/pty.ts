@@ -3,6 +3,7 @@
  * for text on its screen output, collect its exit status.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import xterm from "@xterm/headless";
 import { CLI } from "./helpers.js";
 
@@ -22,6 +23,8 @@ export interface PtySession {
   waitFor(pattern: RegExp | string, options?: { from?: number; timeoutMs?: number }): Promise<number>;
   exited: Promise<number | null>;
   kill(): void;
+  /** The pid of `goat` itself (a child of `script`), once it has started. */
+  goatPid(): number | undefined;
 }
 
 const ANSI = /\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\r/g;
@@ -99,5 +102,33 @@ export function startPty(
     },
     exited,
     kill: () => child.kill("SIGKILL"),
+    goatPid: () => findDescendant(child.pid, CLI),
   };
+}
+
+/** The first process under `root` (children, then theirs) whose command line mentions `needle`. */
+function findDescendant(root: number | undefined, needle: string): number | undefined {
+  const queue = root === undefined ? [] : [root];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      continue;
+    }
+    for (const c of children) {
+      try {
+        if (readFileSync(`/proc/${c}/cmdline`, "utf8").includes(needle)) return c;
+      } catch {
+        // gone already
+      }
+      queue.push(c);
+    }
+  }
+  return undefined;
 }

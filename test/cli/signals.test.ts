@@ -158,9 +158,10 @@ describe("stdin closing in stream-json mode", () => {
 });
 
 describe("a reader that closes stdout early", () => {
+  // Answers far larger than a pipe's buffer, so writes certainly fail once the reader is gone.
   it.each([
-    ["text", reply.text(`${"line\n".repeat(60_000)}`)],
-    ["stream-json", reply.text("x".repeat(300), { chunkSize: 1 })],
+    ["text", reply.text(`${"line\n".repeat(300_000)}`, { chunkSize: 100_000 })],
+    ["stream-json", reply.text("x".repeat(1_500_000), { chunkSize: 100_000 })],
   ] as const)("%s output: no EPIPE stack trace, exits quietly", async (format, answer) => {
     fx.mock.enqueue(answer);
     const args = ["-p", "hi", "--output-format", format];
