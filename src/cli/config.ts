@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { KNOWN_OPTIONS } from "../agent/options-check.js";
 import type { PermissionModeName } from "../agent/sdk-messages.js";
 import { builtinTools } from "../tools/builtin.js";
 import { parseAgentsFlag } from "./agents.js";
@@ -97,10 +98,15 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     effort: args.effort,
     outputFormat: args.jsonSchema ? { type: "json_schema", schema: args.jsonSchema } : undefined,
     includeHookEvents: args.includeHookEvents || undefined,
-    // The TypeScript SDK's enableFileCheckpointing reaches the CLI as this variable.
-    enableFileCheckpointing: env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING === "true" || undefined,
     env,
   };
+  // The TypeScript SDK's enableFileCheckpointing reaches the CLI as this variable. A runtime without
+  // checkpoints refuses the option; under an SDK that would end the session before any output, so it
+  // is reported instead (rewind_files then answers canRewind: false).
+  if (env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING === "true") {
+    if (KNOWN_OPTIONS.includes("enableFileCheckpointing")) options.enableFileCheckpointing = true;
+    else args.ignoredFlags.push("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING (file checkpoints)");
+  }
   if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
   const mcpSources = collectMcpSources({
     cwd,

@@ -23,7 +23,10 @@ export interface HostMcpManifest {
 
 /** The host's in-process servers of one session, by name. */
 export interface HostMcpServers {
-  /** The `mcpServers` entry for the host's server `name` (a manifest saves the handshake's round trips). */
+  /**
+   * The `mcpServers` entry for the host's server `name` (a manifest saves the handshake's round trips;
+   * the first call's is kept). The same object for the same name.
+   */
   config(name: string, manifest?: HostMcpManifest): McpSdkServerConfigWithInstance;
   /**
    * Hands a message the host's server sent on its own to that server's live connection. Throws when no
@@ -38,8 +41,12 @@ const INTERNAL_ERROR = -32603;
 /** Creates the registry of host servers that talk over `channel`. */
 export function createHostMcpServers(channel: ControlChannel): HostMcpServers {
   const live = new Map<string, ControlMcpTransport>();
+  // One config per server: the same server named again (mcp_set_servers) is unchanged, not replaced.
+  const configs = new Map<string, McpSdkServerConfigWithInstance>();
   return {
     config(name, manifest) {
+      const known = configs.get(name);
+      if (known) return known;
       const instance: McpTransportServerInstance = {
         kind: "goat-mcp-transport",
         createTransport() {
@@ -50,7 +57,9 @@ export function createHostMcpServers(channel: ControlChannel): HostMcpServers {
           return transport;
         },
       };
-      return { type: "sdk", name, instance };
+      const config: McpSdkServerConfigWithInstance = { type: "sdk", name, instance };
+      configs.set(name, config);
+      return config;
     },
     deliver(serverName, message) {
       const transport = live.get(serverName);

@@ -78,7 +78,8 @@ export async function openControlSession(
     createControlHandler({
       query: () => queryReady,
       async initialize(request) {
-        if (initialized) throw new Error("Already initialized");
+        // reinitialize() after a transport gap: the same answer; the session's options stay as they are.
+        if (initialized) return initializeResponse(options, applied, CLAUDE_CODE_PROTOCOL_VERSION);
         initialized = true;
         if (!started) {
           applied = await applyInitialize(request, { options, channel, hostMcp, warn });

@@ -136,6 +136,12 @@ describe("control subtypes beyond the basic flows", () => {
     expect(init.commands).toEqual(sys.slash_commands);
     expect(init.claude_code_version).toBe(sys.claude_code_version);
     expect(sys.claude_code_version).toMatch(/^2\.\d+\.\d+$/);
+    // reinitialize(): the same answer, nothing re-applied.
+    const again = await ask(host, "i2", {
+      subtype: "initialize",
+      agents: { other: { description: "d", prompt: "p" } },
+    });
+    expect(again.response.agents).toEqual(init.agents);
     expect((await host.end()).code).toBe(0);
   });
 });
