@@ -19,6 +19,8 @@ export type {
   ExitReason,
   TurnEndReason,
 } from "./agent/events.js";
+/** What `rewindFiles()` answers. */
+export type { RewindFilesResult } from "./agent/file-checkpoints.js";
 /** What one run of the loop did and why it ended. */
 export type { RunControl, RunOutcome } from "./agent/loop.js";
 /** The loop itself, for embedders who build their own config (see `LoopConfig`). */
@@ -65,9 +67,20 @@ export type {
   SDKResultMessage,
   SDKResultSuccess,
   SDKSystemInitMessage,
+  SDKTaskNotificationMessage,
   SDKToolProgressMessage,
   SDKUserMessage,
 } from "./agent/sdk-messages.js";
+/** What the Query's informational methods answer (agents, models, account, context usage, initialize). */
+export type {
+  AccountInfo,
+  AgentInfo,
+  ContextCategory,
+  ContextUsage,
+  InitializationResult,
+  SlashCommand,
+  SupportedModel,
+} from "./agent/session-info.js";
 /** Agent state types. */
 export type { AgentPhase, AgentState, AgentStateSnapshot, MutableAgentState } from "./agent/state.js";
 /** The observable phase and step of a running agent (seed 002). */
@@ -76,6 +89,8 @@ export { createAgentState, isTerminalPhase } from "./agent/state.js";
 export type { StepResult, StopCondition } from "./agent/stop-conditions.js";
 /** Stop predicates for `stopWhen`: after N steps, after a tool call, past a cost or token count. */
 export { costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./agent/stop-conditions.js";
+/** The `outputFormat` option, and the name of the tool it offers. */
+export { type OutputFormat, STRUCTURED_OUTPUT_TOOL } from "./agent/structured-output.js";
 /** A subagent definition (the Claude Agent SDK's `AgentDefinition`). */
 export type { AgentDefinition, SubagentParent } from "./agent/subagents.js";
 /** Subagents for the Task tool, and the built-in general-purpose agent. */

@@ -9,6 +9,10 @@ export interface AsyncQueue<T> extends AsyncIterable<T> {
   /** Ends the iteration once the items already pushed are consumed. */
   close(): void;
   readonly closed: boolean;
+  /** Items pushed and not yet taken. */
+  readonly size: number;
+  /** Resolves once at most `count` items wait (at once when that is already so, or once closed). */
+  whenAtMost(count: number): Promise<void>;
   /** Waits for the next item; undefined once closed and drained. */
   next(): Promise<T | undefined>;
 }
@@ -19,6 +23,15 @@ export function createAsyncQueue<T>(): AsyncQueue<T> {
   let head = 0;
   let closed = false;
   let waiter: ((v: T | undefined) => void) | undefined;
+  // A producer waiting for the consumer to catch up (backpressure), and the size it waits for.
+  let drain: { count: number; resolve: () => void } | undefined;
+  const checkDrain = () => {
+    if (drain && (items.length - head <= drain.count || closed)) {
+      const d = drain;
+      drain = undefined;
+      d.resolve();
+    }
+  };
 
   const next = (): Promise<T | undefined> => {
     if (head < items.length) {
@@ -27,6 +40,7 @@ export function createAsyncQueue<T>(): AsyncQueue<T> {
         items.splice(0, head);
         head = 0;
       }
+      if (drain) checkDrain();
       return Promise.resolve(item);
     }
     if (closed) return Promise.resolve(undefined);
@@ -46,6 +60,7 @@ export function createAsyncQueue<T>(): AsyncQueue<T> {
     },
     close() {
       closed = true;
+      checkDrain();
       if (waiter && head >= items.length) {
         const w = waiter;
         waiter = undefined;
@@ -54,6 +69,23 @@ export function createAsyncQueue<T>(): AsyncQueue<T> {
     },
     get closed() {
       return closed;
+    },
+    get size() {
+      return items.length - head;
+    },
+    whenAtMost(count) {
+      if (items.length - head <= count || closed) return Promise.resolve();
+      // One producer waits at a time (the loop); a second caller shares the wait, at the lower count.
+      const previous = drain;
+      return new Promise((resolve) => {
+        drain = {
+          count: previous ? Math.min(previous.count, count) : count,
+          resolve: () => {
+            previous?.resolve();
+            resolve();
+          },
+        };
+      });
     },
     next,
     async *[Symbol.asyncIterator]() {

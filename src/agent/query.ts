@@ -8,6 +8,7 @@ import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
 import type { McpServerConfig, McpServerStatus, McpSetServersResult } from "../mcp/types.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { createAsyncQueue } from "./async-queue.js";
+import { pacedByReader } from "./backpressure.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
 import type { RewindFilesResult } from "./file-checkpoints.js";
 import { agentLoop, type RunOutcome } from "./loop.js";
@@ -18,8 +19,17 @@ import { buildResultMessage } from "./result-message.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import type { PermissionModeName, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
 import { createSdkStream } from "./sdk-stream.js";
+import type {
+  AccountInfo,
+  AgentInfo,
+  ContextUsage,
+  InitializationResult,
+  SlashCommand,
+  SupportedModel,
+} from "./session-info.js";
 import { withSettings } from "./settings-options.js";
 import type { AgentState } from "./state.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION } from "./version.js";
 
 /** A user message as `query()` takes it in multi-turn mode (the SDK's `SDKUserMessage`). */
 export type SDKUserMessageInput = Pick<SDKUserMessage, "message"> &
@@ -60,6 +70,24 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
    * says what changed; `dryRun` only says. Needs `enableFileCheckpointing`.
    */
   rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
+  /** The Claude Agent SDK's initialize answer: commands, agents, models, account, output styles. */
+  initializationResult(): Promise<InitializationResult>;
+  /** Slash commands; `query()` has none (prompts are sent as written). */
+  supportedCommands(): Promise<SlashCommand[]>;
+  /** The models of the session's catalog, with the thinking and effort each takes. */
+  supportedModels(): Promise<SupportedModel[]>;
+  /** The subagents the Task tool offers, as `system/init` lists them. */
+  supportedAgents(): Promise<AgentInfo[]>;
+  /** The provider serving the current model and where its key comes from. */
+  accountInfo(): Promise<AccountInfo>;
+  /** How full the context window is, by category (system prompt, tools, MCP tools, messages, free). */
+  getContextUsage(): Promise<ContextUsage>;
+  /**
+   * Stops a running subagent (by its Task call's `tool_use_id`, the `parent_tool_use_id` of its
+   * messages) or kills a background shell (by its id); a `task_notification` with status `stopped`
+   * follows. Rejects when nothing running has that id.
+   */
+  stopTask(taskId: string): Promise<void>;
   /** Resolves with the last result message once the query has ended. */
   done(): Promise<SDKResultMessage | undefined>;
   readonly sessionId: string;
@@ -132,6 +160,8 @@ export function query(params: {
     }
   };
   const runtime: Runtime = createRuntime(options, onEvent);
+  // A host that reads slowly pauses the model's stream instead of growing the buffer without bound.
+  runtime.loopConfig.callModel = pacedByReader(runtime.loopConfig.callModel, output);
 
   let runAbort: AbortController | undefined;
   let interrupted = false;
@@ -237,6 +267,12 @@ export function query(params: {
     }
   }
 
+  const mcpManager = (name: string) => {
+    const manager = runtime.mcp();
+    if (!manager) throw noMcpServer(name);
+    return manager;
+  };
+
   const iterator = output[Symbol.asyncIterator]();
   const handle: Query = {
     next: () => iterator.next() as Promise<IteratorResult<SDKMessage, void>>,
@@ -284,8 +320,41 @@ export function query(params: {
     },
     mcpServerStatus: async () => runtime.mcp()?.status() ?? [],
     setMcpServers: (servers) => runtime.setMcpServers(servers),
-    reconnectMcpServer: async (name) => runtime.mcp()?.reconnect(name),
-    toggleMcpServer: async (name, enabled) => runtime.mcp()?.toggle(name, enabled),
+    reconnectMcpServer: async (name) => mcpManager(name).reconnect(name),
+    toggleMcpServer: async (name, enabled) => mcpManager(name).toggle(name, enabled),
+    initializationResult: async () => ({
+      commands: [],
+      agents: runtime.info.agents(),
+      output_style: "default",
+      available_output_styles: ["default"],
+      models: runtime.info.models(),
+      account: runtime.info.account(),
+      claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
+    }),
+    supportedCommands: async () => [],
+    supportedModels: async () => runtime.info.models(),
+    supportedAgents: async () => runtime.info.agents(),
+    accountInfo: async () => runtime.info.account(),
+    getContextUsage: async () => runtime.info.contextUsage(),
+    async stopTask(taskId) {
+      const stopped = await runtime.stopTask(taskId);
+      if (!stopped) {
+        throw new Error(
+          `No running task "${taskId}": give the id of a running subagent (its Task call's tool_use_id) or background shell.`,
+        );
+      }
+      output.push({
+        type: "system",
+        subtype: "task_notification",
+        uuid: crypto.randomUUID(),
+        session_id: runtime.sessionId,
+        task_id: taskId,
+        ...(stopped.toolUseId ? { tool_use_id: stopped.toolUseId } : {}),
+        status: "stopped",
+        output_file: "",
+        summary: stopped.toolUseId ? "The subagent was stopped." : "The background shell was killed.",
+      });
+    },
     async rewindFiles(userMessageId, opts) {
       if (!runtime.checkpoints) {
         return {
@@ -317,6 +386,11 @@ export function query(params: {
     },
   } as Query;
   return handle;
+}
+
+/** The MCP manager for a server name, or an error saying there is no such server. */
+function noMcpServer(name: string): Error {
+  return new Error(`No MCP server named "${name}": none are configured.`);
 }
 
 function startFailure(error: unknown): RunOutcome {

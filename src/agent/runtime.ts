@@ -15,6 +15,7 @@ import { createPermissionEngine } from "../permissions/engine.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { resolveSandboxSettings } from "../sandbox/settings.js";
+import { getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
 import { createLoopSession, type LoopSession } from "./context.js";
 import { createDebugLog } from "./debug-log.js";
@@ -27,6 +28,16 @@ import { createSessionReasoning } from "./reasoning.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
 import { openSession, type SessionBinding } from "./session-binding.js";
 import { createSessionHooks } from "./session-hooks.js";
+import {
+  type AccountInfo,
+  type AgentInfo,
+  accountInfo,
+  type ContextUsage,
+  contextUsage,
+  offeredAgents,
+  type SupportedModel,
+  supportedModels,
+} from "./session-info.js";
 import { createSessionTools } from "./session-tools.js";
 import { createAgentState, type MutableAgentState } from "./state.js";
 import { createStructuredOutput, type StructuredOutput } from "./structured-output.js";
@@ -60,6 +71,18 @@ export interface Runtime {
   steer(message: AgentMessage, interruptTools: boolean): void;
   compactNow(instructions?: string): Promise<void>;
   debugTrace(event: AgentEvent): void;
+  /** What the host can ask about the session (the Query's informational methods). */
+  readonly info: {
+    agents(): AgentInfo[];
+    models(): SupportedModel[];
+    account(): AccountInfo;
+    contextUsage(): ContextUsage;
+  };
+  /**
+   * Stops a running subagent (by its Task call id or agent id) or background shell. Resolves what
+   * was stopped, or undefined when nothing running has that id.
+   */
+  stopTask(taskId: string): Promise<{ toolUseId?: string } | undefined>;
   /** File checkpoints, when `enableFileCheckpointing` is on. */
   readonly checkpoints?: FileCheckpoints;
   /** The session's MCP servers (undefined when none are configured). */
@@ -262,9 +285,20 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     emit,
   };
 
+  // Running subagents by Task call id and by agent id, for stopTask().
+  const runningTasks = new Map<string, { stop: () => void; toolUseId: string }>();
   const subagentParent = (): SubagentParent => ({
     config: loopConfig,
     session,
+    registerTask: (toolUseId, agentId, stop) => {
+      const entry = { stop, toolUseId };
+      runningTasks.set(toolUseId, entry);
+      runningTasks.set(agentId, entry);
+      return () => {
+        runningTasks.delete(toolUseId);
+        runningTasks.delete(agentId);
+      };
+    },
     tools: tools.current().filter((t) => t !== tools.taskTool),
     fireSubagentHook: async (event, fields, signal) => {
       if (event === "SubagentStart") await hooks.fire("SubagentStart", fields, signal);
@@ -291,11 +325,60 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
           },
   });
 
+  const agentInfos = () => offeredAgents(tools.taskTool !== undefined, options.agents);
+  const account = () => {
+    const model = loopConfig.getModel();
+    const resolved = registry.resolve(model);
+    const provider = resolved.id.slice(0, resolved.id.indexOf("/"));
+    const spec = providerSpecs.find((s) => ("stream" in s ? s.name : (s.name ?? s.type)) === provider);
+    const config = spec && !("stream" in spec) ? spec : undefined;
+    return accountInfo({
+      model: resolved.id,
+      provider,
+      providerType: spec ? config?.type : provider,
+      specApiKey: config?.apiKey !== undefined,
+      specBaseURL: config?.baseURL,
+      getApiKey: options.getApiKey !== undefined,
+      env,
+    });
+  };
+  const info: Runtime["info"] = {
+    agents: agentInfos,
+    models: () => supportedModels(catalog),
+    account,
+    contextUsage: () => {
+      const model = loopConfig.getModel();
+      return contextUsage({
+        model,
+        systemPrompt: loopConfig.systemPrompt,
+        tools: loopConfig.tools,
+        session,
+        contextWindow: catalog.get(model)?.contextWindow,
+        maxOutputTokens: maxTokens,
+        agents: agentInfos(),
+      });
+    },
+  };
+
   const debugLog = createDebugLog({ debug: options.debug, debugFile: options.debugFile, env });
 
   return {
     signal: controller.signal,
     checkpoints,
+    info,
+    async stopTask(taskId) {
+      const task = runningTasks.get(taskId);
+      if (task) {
+        task.stop();
+        return { toolUseId: task.toolUseId };
+      }
+      const shell = getBackgroundShell(loopConfig.toolState, taskId);
+      if (shell && shell.status === "running") {
+        await killBackgroundShell(shell);
+        return {};
+      }
+      return undefined;
+    },
     state,
     session,
     loopConfig,
@@ -335,14 +418,10 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       tools: loopConfig.tools.map((t) => t.name),
       mcp_servers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
       // The Task tool offers the general-purpose agent when no agents are defined (an empty record too).
-      agents: tools.taskTool
-        ? Object.keys(options.agents ?? {}).length > 0
-          ? Object.keys(options.agents ?? {})
-          : ["general-purpose"]
-        : undefined,
+      agents: tools.taskTool ? agentInfos().map((a) => a.name) : undefined,
       permissionMode: permissions.mode,
       slash_commands: [],
-      apiKeySource: "environment",
+      apiKeySource: account().apiKeySource,
       claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
       goat_version: GOAT_VERSION,
       output_style: "default",

@@ -127,6 +127,21 @@ export interface SDKInformationalMessage {
   level: "info" | "notice" | "warning";
 }
 
+/** A task (subagent or background shell) ended; `stopped` when the host stopped it with `stopTask`. */
+export interface SDKTaskNotificationMessage {
+  type: "system";
+  subtype: "task_notification";
+  uuid: string;
+  session_id: string;
+  task_id: string;
+  /** The Task call that started a subagent. */
+  tool_use_id?: string;
+  status: "completed" | "failed" | "stopped";
+  /** Goat keeps no task output file: always "". */
+  output_file: string;
+  summary: string;
+}
+
 /** A permission refusal as listed in `result.permission_denials`. */
 export interface SDKPermissionDenial {
   tool_name: string;
@@ -198,6 +213,7 @@ export type SDKMessage =
   | SDKAPIRetryMessage
   | SDKPermissionDeniedMessage
   | SDKInformationalMessage
+  | SDKTaskNotificationMessage
   | SDKResultMessage;
 
 /** Maps an assistant message to the SDK's `assistant` message. */

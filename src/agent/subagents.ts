@@ -57,6 +57,8 @@ export interface SubagentParent {
     },
     signal: AbortSignal,
   ) => Promise<void>;
+  /** Makes the running subagent stoppable by the host (`stopTask`); returns the unregister function. */
+  registerTask?: (toolUseId: string, agentId: string, stop: () => void) => () => void;
   /** Stores the child's transcript beside the parent's; returns its recorder hooks. */
   openChildTranscript?: (
     agentId: string,
@@ -134,10 +136,20 @@ export async function runSubagent(
       parentConfig.emit({ type: "subagent_event", parentToolUseId: toolUseId, agentId, agentType, event }),
   };
   const childSession = createLoopSession();
+  // The child stops with the parent's call, or alone when the host stops this task.
+  const stop = new AbortController();
+  const stopWithParent = () => stop.abort();
+  if (signal.aborted) stop.abort();
+  else signal.addEventListener("abort", stopWithParent, { once: true });
+  let stoppedByHost = false;
+  const unregister = parent.registerTask?.(toolUseId, agentId, () => {
+    stoppedByHost = true;
+    stop.abort();
+  });
   await parent.fireSubagentHook("SubagentStart", { agent_id: agentId, agent_type: agentType }, signal);
   try {
-    const outcome = await agentLoop(child, childSession, [{ role: "user", content: prompt }], signal, {
-      interrupted: () => signal.aborted,
+    const outcome = await agentLoop(child, childSession, [{ role: "user", content: prompt }], stop.signal, {
+      interrupted: () => stop.signal.aborted,
     });
     // The parent's ledger counts the child's calls, per model.
     for (const [name, usage] of Object.entries(childSession.modelUsage)) {
@@ -165,9 +177,11 @@ export async function runSubagent(
       signal,
     );
     const failed = !["end_turn", "predicate", "stop_sequence", "hook"].includes(outcome.exitReason);
-    const text = failed
-      ? `The ${agentType} agent stopped (${outcome.exitReason}): ${outcome.errors.join("; ") || "no answer"}.${outcome.resultText ? `\nIts last answer:\n${outcome.resultText}` : ""}`
-      : outcome.resultText || "(the agent finished without a text answer)";
+    const text = stoppedByHost
+      ? `The ${agentType} agent was stopped by the user before it finished.${outcome.resultText ? `\nIts last answer:\n${outcome.resultText}` : ""}`
+      : failed
+        ? `The ${agentType} agent stopped (${outcome.exitReason}): ${outcome.errors.join("; ") || "no answer"}.${outcome.resultText ? `\nIts last answer:\n${outcome.resultText}` : ""}`
+        : outcome.resultText || "(the agent finished without a text answer)";
     return {
       content: text,
       isError: failed,
@@ -180,6 +194,8 @@ export async function runSubagent(
       },
     };
   } finally {
+    unregister?.();
+    signal.removeEventListener("abort", stopWithParent);
     await disposeToolSessionState(child.toolState);
     await transcript?.close();
   }

@@ -1,8 +1,8 @@
 /**
  * `query()` options of the Claude Agent SDK that the CLI passes through under their Claude names:
- * the flags and `initialize` fields the SDKs send map onto them one to one. The two below are not
- * `QueryOptions` yet: `query()` refuses file checkpointing and warns about hook events, so the CLI
- * sets them only when the host asked for them.
+ * the flags and `initialize` fields the SDKs send map onto them one to one. The one below is not a
+ * `QueryOptions` field: `query()` warns that it ignores hook events, so the CLI sets it only when the
+ * host asked for it. (`enableFileCheckpointing`, from `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`, is.)
  */
 import type { QueryOptions } from "../agent/options.js";
 
@@ -18,8 +18,6 @@ export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
  * `QueryOptions` itself).
  */
 export interface ClaudeSdkOptions {
-  /** `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`: back files up before edits, for `rewind_files`. */
-  enableFileCheckpointing?: boolean;
   /** `--include-hook-events`: hook_started / hook_response system messages. */
   includeHookEvents?: boolean;
 }

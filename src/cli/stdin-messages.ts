@@ -29,7 +29,11 @@ export function parseInputLine(line: string): SDKUserMessageInput | { error: str
       error: 'a user line needs message.role "user" and message.content (a string or content blocks)',
     };
   }
-  return { type: "user", message: { role: "user", content } };
+  // The host's uuid names the turn (file checkpoints, `user_message_uuid` on its result).
+  const uuid = typeof json.uuid === "string" && json.uuid !== "" ? json.uuid : undefined;
+  return uuid
+    ? { type: "user", uuid, message: { role: "user", content } }
+    : { type: "user", message: { role: "user", content } };
 }
 
 /** Reads user messages from `input` line by line; bad lines go to `onError` (1-based line number). */

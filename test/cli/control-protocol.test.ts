@@ -97,6 +97,41 @@ describe("host control requests", () => {
   });
 });
 
+describe("rewind_files, get_context_usage and stop_task", () => {
+  it("rewinds a file the turn wrote, by the host's user message uuid; reports context usage; refuses an unknown task", async () => {
+    fx.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING = "true";
+    const target = join(fx.work.path, "made.txt");
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Write", input: { file_path: target, content: "hello" } }]),
+      reply.text("written"),
+    );
+    const host = startHost(["--permission-mode", "acceptEdits"]);
+    const uuid = "5a1f3c0e-0000-4000-8000-000000000001";
+    host.send({ ...user("write a file"), uuid });
+    const result = await host.waitFor(isResult);
+    expect(result.user_message_uuid).toBe(uuid);
+    expect(existsSync(target)).toBe(true);
+
+    host.send(control("ctx-1", { subtype: "get_context_usage" }));
+    const usage = (await host.waitFor(responseTo("ctx-1"))).response.response;
+    expect(usage.categories.map((c: any) => c.id)).toContain("messages");
+    expect(usage.maxTokens).toBe(200_000);
+
+    host.send(control("rw-1", { subtype: "rewind_files", user_message_id: uuid, dry_run: false }));
+    expect((await host.waitFor(responseTo("rw-1"))).response.response).toMatchObject({
+      canRewind: true,
+      filesChanged: [target],
+    });
+    expect(existsSync(target)).toBe(false);
+
+    host.send(control("st-1", { subtype: "stop_task", task_id: "no-such-task" }));
+    expect((await host.waitFor(responseTo("st-1"))).response.error).toContain(
+      'No running task "no-such-task"',
+    );
+    expect((await host.end()).code).toBe(0);
+  });
+});
+
 describe("--permission-prompt-tool stdio", () => {
   it("asks the host with can_use_tool: an allowed Bash call runs, a denied one is an is_error result", async () => {
     fx.mock.enqueue(
