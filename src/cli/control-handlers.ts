@@ -104,7 +104,7 @@ const HANDLERS: Record<string, Handler> = {
     return {};
   },
   async get_context_usage(_request, q, ctx) {
-    if (q.getContextUsage) return (await q.getContextUsage()) as Record<string, unknown>;
+    if (q.getContextUsage) return (await q.getContextUsage()) as unknown as Record<string, unknown>;
     return ctx.contextUsage();
   },
   async apply_flag_settings(request, q) {
