@@ -15,8 +15,9 @@ export const LOW_WATER = 256;
 
 /** Wraps `call` so its streams pause while `output` holds more than `HIGH_WATER` messages. */
 export function pacedByReader(call: ModelCaller, output: AsyncQueue<unknown>): ModelCaller {
-  return (model, request, onRetry) => {
-    const stream = call(model, request, onRetry);
+  return (model, request, ...rest) => {
+    // Every further argument (onRetry, onFallback, …) goes through unchanged.
+    const stream = call(model, request, ...rest);
     return {
       [Symbol.asyncIterator]() {
         const inner = stream[Symbol.asyncIterator]();
