@@ -52,15 +52,20 @@ export function toolResults(run: SdkRun): any[] {
 /** A push-driven AsyncIterable of user messages, for streaming input. */
 export function userStream(): {
   stream: AsyncIterable<SdkMessage>;
-  push(text: string): void;
+  push(text: string, uuid?: string): void;
   end(): void;
 } {
   const queue: SdkMessage[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
   return {
-    push(text) {
-      queue.push({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null });
+    push(text, uuid) {
+      queue.push({
+        type: "user",
+        message: { role: "user", content: text },
+        parent_tool_use_id: null,
+        ...(uuid ? { uuid } : {}),
+      });
       wake?.();
     },
     end() {

@@ -158,6 +158,39 @@ describe("options reach behaviour", () => {
 });
 
 describe("control methods", () => {
+  it("enableFileCheckpointing: rewindFiles to a user message's uuid undoes that turn's writes", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([
+        {
+          name: "Write",
+          id: "toolu_w",
+          input: { file_path: join(fx.work.path, "made.txt"), content: "new\n" },
+        },
+      ]),
+      reply.text("written"),
+    );
+    const input = userStream();
+    const q = sdk.query({
+      prompt: input.stream,
+      options: sdkOptions(fx, { enableFileCheckpointing: true, permissionMode: "acceptEdits" }),
+    });
+    const seen: any[] = [];
+    const collected = collect(q, (m) => seen.push(m));
+    const uuid = "7b0c3a52-1111-4222-8333-444455556666";
+    input.push("write a file", uuid);
+    await waitUntil(() => seen.some((m) => m.type === "result"));
+    expect(existsSync(join(fx.work.path, "made.txt"))).toBe(true);
+    const dry = await q.rewindFiles(uuid, { dryRun: true });
+    expect(dry).toMatchObject({ canRewind: true });
+    expect(existsSync(join(fx.work.path, "made.txt"))).toBe(true);
+    const done = await q.rewindFiles(uuid);
+    expect(done.canRewind).toBe(true);
+    expect(done.filesChanged).toEqual([join(fx.work.path, "made.txt")]);
+    expect(existsSync(join(fx.work.path, "made.txt"))).toBe(false);
+    input.end();
+    expect((await collected).error).toBeUndefined();
+  });
+
   it("supported*, accountInfo, MCP status, setMcpServers, context usage, flag settings, rewind and stopTask", async () => {
     fx.mock.enqueue(reply.text("first"), reply.text("second"));
     const calc = sdk.createSdkMcpServer({
