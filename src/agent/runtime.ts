@@ -14,6 +14,7 @@ import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/ty
 import { createPermissionEngine } from "../permissions/engine.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
+import { startupFilesNamedBy } from "../sandbox/protected-names.js";
 import { resolveSandboxSettings } from "../sandbox/settings.js";
 import { getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
@@ -137,10 +138,15 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
 
   // Built only when asked for: a session without the sandbox never loads or checks anything for it.
   // Checked even when off, so a typo in a safety setting is an error rather than ignored.
+  // The files the shell sources before each Bash call (BASH_ENV, ENV): guarded like .bashrc.
+  const shellStartupFiles = startupFilesNamedBy(env, cwd);
   const sandboxOn = options.sandbox !== undefined && resolveSandboxSettings(options.sandbox).enabled;
   const sandbox =
     sandboxOn && options.sandbox
-      ? createBashSandbox(options.sandbox, { directories: () => permissions.directories })
+      ? createBashSandbox(options.sandbox, {
+          directories: () => permissions.directories,
+          protectedFiles: shellStartupFiles,
+        })
       : undefined;
   const tools = createSessionTools(options, cwd, () => subagentParent(), sandbox);
   const hooks = createSessionHooks({
@@ -160,6 +166,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     settingsRules: options.permissionRules,
     additionalDirectories: options.additionalDirectories,
     allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
+    shellStartupFiles,
     autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
     canUseTool: wrapCanUseTool(
       () => hooks.runner,

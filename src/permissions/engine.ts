@@ -45,6 +45,12 @@ export interface PermissionEngineOptions {
    * allows it without asking, after deny rules, plan mode, ask rules and hooks had their say.
    */
   autoAllowSandboxedBash?: (input: Record<string, unknown>) => boolean;
+  /**
+   * Absolute paths of the shell start-up files the environment of the session's commands names
+   * (`startupFilesNamedBy(env, cwd)`): Bash sources them before every call, so writing one asks like
+   * writing `.bashrc` does.
+   */
+  shellStartupFiles?: readonly string[];
 }
 
 /** A session's permission engine. */
@@ -85,6 +91,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     cwd,
   );
   const scopeDirs = () => [cwd, ...extraDirs];
+  const startupFiles = options.shellStartupFiles ?? [];
 
   const setMode = (next: PermissionMode) => {
     checkMode(next);
@@ -175,7 +182,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       verdict.rule.specifier === undefined &&
       isFileEditTool(toolName) &&
       mode !== "bypassPermissions"
-        ? protectedWrite(facts.paths ?? [])
+        ? protectedWrite(facts.paths ?? [], startupFiles)
         : undefined;
     if (guarded) return ask(req, facts, guarded.why, { protectedPath: guarded.path });
     if (verdict.behavior === "allow")
@@ -183,7 +190,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (toolName === "Bash" && options.autoAllowSandboxedBash?.(input)) {
       return { behavior: "allow", input, reason: "sandbox" };
     }
-    const modeCtx: ModeContext = { mode, cwd, scopeDirs: scopeDirs() };
+    const modeCtx: ModeContext = { mode, cwd, scopeDirs: scopeDirs(), startupFiles };
     const partRules = verdict.behavior === "none" ? verdict.partRules : undefined;
     const byMode = decideByMode(modeCtx, facts, req.sideEffect, partRules);
     if (byMode.behavior === "allow") return { behavior: "allow", input, reason: byMode.reason };

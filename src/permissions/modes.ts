@@ -29,6 +29,8 @@ export interface ModeContext {
   mode: PermissionMode;
   cwd: string;
   scopeDirs: readonly string[];
+  /** Shell start-up files the session's environment names (BASH_ENV, ENV): writing one always asks. */
+  startupFiles?: readonly string[];
 }
 
 /** True when the call cannot change anything: reading tools, read-only shell lines, `none`/`read` tools. */
@@ -72,7 +74,7 @@ export function decideByMode(
     if (outside !== undefined) {
       return { behavior: "ask", why: `${outside} is outside the allowed directories`, blockedPath: outside };
     }
-    const guarded = protectedWrite(facts.paths ?? []);
+    const guarded = protectedWrite(facts.paths ?? [], ctx.startupFiles);
     if (guarded) return { behavior: "ask", why: guarded.why, protectedPath: guarded.path };
     if (ctx.mode === "acceptEdits") return { behavior: "allow", reason: "mode" };
     return { behavior: "ask", why: "file edits need approval in this mode" };
@@ -155,7 +157,7 @@ function judgeEffects(
       };
   }
   for (const p of writes) {
-    const guarded = protectedWrite([resolvePath(p, base)]);
+    const guarded = protectedWrite([resolvePath(p, base)], ctx.startupFiles);
     if (guarded) return { behavior: "ask", why: `writes ${guarded.path}: ${guarded.why}` };
   }
   if (effects.git) {
@@ -177,9 +179,12 @@ function outsideScope(ctx: ModeContext, p: string, base: string): string | undef
 }
 
 /** The first path a write would need approval for even in acceptEdits (protected-paths), with why. */
-export function protectedWrite(paths: readonly ResolvedPath[]): { path: string; why: string } | undefined {
+export function protectedWrite(
+  paths: readonly ResolvedPath[],
+  startupFiles: readonly string[] = [],
+): { path: string; why: string } | undefined {
   for (const p of paths) {
-    const reason = protectedPathReason(p);
+    const reason = protectedPathReason(p, startupFiles);
     if (reason) return { path: p.real, why: `${p.real} is protected (${reason}), so writing it always asks` };
   }
   return undefined;

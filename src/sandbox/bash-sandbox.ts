@@ -48,6 +48,11 @@ export interface BashSandbox {
 export interface BashSandboxOptions {
   /** The allowed directories (real paths), read at each call; default: only the call's cwd. */
   directories?: () => readonly string[];
+  /**
+   * Files to keep read-only besides the protected names, when they lie in a writable directory (the
+   * shell start-up files the session's environment names: BASH_ENV, ENV).
+   */
+  protectedFiles?: readonly string[];
   /** Default `process.platform`. */
   platform?: NodeJS.Platform;
   /** The PATH bubblewrap is looked up on; default `process.env.PATH`. */
@@ -102,7 +107,7 @@ export function createBashSandbox(settings: SandboxSettings, options: BashSandbo
       filter = unixSocketFilter();
     }
     const dirs = writableDirs(cwd);
-    const mounts = protectedMounts(dirs);
+    const mounts = protectedMounts(dirs, options.protectedFiles);
     return (argv) => ({
       file: bwrap,
       args: bwrapArgs({
@@ -130,6 +135,7 @@ export function createBashSandbox(settings: SandboxSettings, options: BashSandbo
       allowLocalBinding: resolved.network.allowLocalBinding,
       allowUnixSockets: resolved.network.allowUnixSockets,
       allowAllUnixSockets: resolved.network.allowAllUnixSockets,
+      protectedFiles: options.protectedFiles,
     });
     const tmp = macTmp;
     return (argv) => ({

@@ -11,41 +11,20 @@
  */
 import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
+import { PROTECTED_CONFIG_DIR_NAMES, PROTECTED_DIR_NAMES, PROTECTED_FILE_NAMES } from "./protected-names.js";
 
 /**
- * Directories and files, relative to each writable directory, that sandboxed commands cannot change.
- * The same names the permission engine protects from edits (src/permissions/protected-paths.ts).
+ * Directories and files, relative to each writable directory, that sandboxed commands cannot change:
+ * the names the permission engine protects from edits (./protected-names.ts), except that of `.git`
+ * only what runs code is read-only (hooks, config, attributes), so commits still work.
  */
 export const PROTECTED_RELATIVE_PATHS: readonly string[] = [
   ".git/hooks",
   ".git/config",
   ".git/info/attributes",
-  ".gitmodules",
-  ".goat",
-  ".claude",
-  ".mcp.json",
-  ".vscode",
-  ".idea",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".zlogout",
-  ".kshrc",
-  ".cshrc",
-  ".tcshrc",
-  ".inputrc",
-  ".envrc",
-  ".claude.json",
-  ".config/git",
-  ".config/fish",
-  ".gitconfig",
-  ".ripgreprc",
+  ...PROTECTED_DIR_NAMES.filter((name) => name !== ".git"),
+  ...PROTECTED_FILE_NAMES,
+  ...PROTECTED_CONFIG_DIR_NAMES.map((name) => `.config/${name}`),
 ];
 
 /** The mounts that protect a writable directory's sensitive paths. */
@@ -66,7 +45,10 @@ export interface ProtectedMounts {
  * of the command's making. For a symlink, its target is protected when it exists; the link itself
  * could still be replaced, which only matters if its directory is writable.
  */
-export function protectedMounts(writableDirs: readonly string[]): ProtectedMounts {
+export function protectedMounts(
+  writableDirs: readonly string[],
+  extraFiles: readonly string[] = [],
+): ProtectedMounts {
   const readOnly: string[] = [];
   const pinned: string[] = [];
   for (const dir of writableDirs) {
@@ -84,6 +66,10 @@ export function protectedMounts(writableDirs: readonly string[]): ProtectedMount
         if (target) readOnly.push(target);
       }
     }
+  }
+  for (const file of extraFiles) {
+    const real = realOrUndefined(file);
+    if (real && writableDirs.some((dir) => real.startsWith(`${dir}${path.sep}`))) readOnly.push(real);
   }
   return { readOnly, pinned };
 }

@@ -20,6 +20,8 @@ export interface SeatbeltPlan {
   allowLocalBinding: boolean;
   allowUnixSockets: readonly string[];
   allowAllUnixSockets: boolean;
+  /** More files kept read-only, existing or not (the shell start-up files BASH_ENV and ENV name). */
+  protectedFiles?: readonly string[];
 }
 
 /** The Seatbelt profile text for a plan. */
@@ -43,6 +45,7 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
       return [`(literal ${quote(p)})`, `(subpath ${quote(p)})`];
     }),
   ]);
+  for (const file of plan.protectedFiles ?? []) guarded.push(`(literal ${quote(file)})`);
   if (guarded.length > 0) {
     lines.push("; Files that programs outside the sandbox trust stay read-only, existing or not.");
     // Later rules win in SBPL, so this deny overrides the writable directories above.

@@ -135,3 +135,31 @@ describe("Bash writes in acceptEdits", () => {
     expect((await decide("Bash", { command: "cp evil notes.txt" })).outcome).toBe("allow");
   });
 });
+
+describe("the shell start-up file the environment names (BASH_ENV, ENV)", () => {
+  const startup = () => [path.join(project, "tools", "env.sh")];
+
+  it("writing it asks in acceptEdits, through the file tools and Bash, however it is reached", async () => {
+    const opts = { shellStartupFiles: startup() };
+    expect((await decide("Write", write("tools/env.sh"), opts)).outcome).toBe("ask");
+    expect((await decide("Write", write("sub/../tools/env.sh"), opts)).asked?.decisionReason).toContain(
+      "BASH_ENV",
+    );
+    expect((await decide("Bash", { command: "echo 'touch pwned' >> tools/env.sh" }, opts)).outcome).toBe(
+      "ask",
+    );
+    expect((await decide("Write", write("tools/env.sh"), { allowedTools: ["Write"], ...opts })).outcome).toBe(
+      "ask",
+    );
+  });
+
+  it("a link to it asks too; other files and sessions without the variable are unaffected", async () => {
+    fs.mkdirSync(path.join(project, "tools"), { recursive: true });
+    fs.writeFileSync(path.join(project, "tools", "env.sh"), "# setup\n");
+    fs.symlinkSync(path.join(project, "tools", "env.sh"), path.join(project, "envlink"));
+    const opts = { shellStartupFiles: startup() };
+    expect((await decide("Write", write("envlink"), opts)).outcome).toBe("ask");
+    expect((await decide("Write", write("tools/other.sh"), opts)).outcome).toBe("allow");
+    expect((await decide("Write", write("tools/env.sh"))).outcome).toBe("allow");
+  });
+});

@@ -240,6 +240,23 @@ describe.skipIf(!bwrap)("Bash in the sandbox (real bubblewrap)", () => {
     expect(fs.existsSync(path.join(s.dir, ".goat", "settings.local.json"))).toBe(false);
   });
 
+  it("keeps the shell start-up file the session's environment names read-only", async () => {
+    const s = createTestSession();
+    sessions.push(s);
+    const startup = path.join(s.dir, "env.sh");
+    fs.writeFileSync(startup, "# the user's setup\n");
+    const sandbox = createBashSandbox(
+      { enabled: true },
+      { directories: () => [s.dir], protectedFiles: [startup] },
+    );
+    const tool = createBashTool({ sandbox });
+    const r = await runTool(tool, { command: "echo 'touch /tmp/pwned' >> env.sh" }, s.ctx);
+    expect(r.isError).toBe(true);
+    const ok = await runTool(tool, { command: "echo fine > other.sh && cat other.sh" }, s.ctx);
+    expect(textOf(ok.content)).toBe("fine");
+    expect(fs.readFileSync(startup, "utf8")).toBe("# the user's setup\n");
+  });
+
   it("runs excluded commands and allowed requests to leave unsandboxed, and ignores the request when not allowed", async () => {
     const target = path.join(outside, "unsandboxed.txt");
     const excluded = setup({ excludedCommands: ["touch"] });
