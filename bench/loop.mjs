@@ -33,7 +33,7 @@ import {
 
 const { createAnthropicProvider } = await import("../dist/llm/anthropic.js");
 const { accumulate } = await import("../dist/llm/accumulate.js");
-const { MINIMAL_SYSTEM_PROMPT } = await import("../dist/agent/system-prompt.js");
+const { MINIMAL_SYSTEM_PROMPT } = await import("../dist/runtime/system-prompt.js");
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const self = fileURLToPath(import.meta.url);

@@ -9,9 +9,9 @@
  *   npx tsc -p tsconfig.build.json && node bench/stream-pacing.mjs [events=200000]
  */
 const N = Number(process.argv[2] ?? 200_000);
-const { pacedByReader, HIGH_WATER } = await import("../dist/agent/backpressure.js");
-const { createAsyncQueue } = await import("../dist/agent/async-queue.js");
-const { query } = await import("../dist/agent/query.js");
+const { pacedByReader, HIGH_WATER } = await import("../dist/sdk/backpressure.js");
+const { createAsyncQueue } = await import("../dist/sdk/async-queue.js");
+const { query } = await import("../dist/sdk/query.js");
 
 function events(n) {
   return (async function* () {

@@ -3,102 +3,6 @@
  * here; the types carry the details.
  */
 
-/** A stateful agent session with `await agent.prompt(...)`. */
-export { Agent } from "./agent/agent.js";
-/** A session's history, totals and per-model usage. */
-export type { LoopSession, ModelUsage } from "./agent/context.js";
-/** A history and its running totals, the state that lives across runs of the loop. */
-export { createLoopSession, defaultConvertToLlm, estimateMessageTokens } from "./agent/context.js";
-// ---- Events, messages and state -----------------------------------------------------------------
-/** The fine-grained lifecycle events of the loop (seed 001). */
-export type {
-  AgentEvent,
-  AgentEventListener,
-  AgentMessage,
-  CustomAgentMessage,
-  ExitReason,
-  TurnEndReason,
-} from "./agent/events.js";
-/** What `rewindFiles()` answers. */
-export type { RewindFilesResult } from "./agent/file-checkpoints.js";
-/** What one run of the loop did and why it ended. */
-export type { RunControl, RunOutcome } from "./agent/loop.js";
-/** The loop itself, for embedders who build their own config (see `LoopConfig`). */
-export { agentLoop } from "./agent/loop.js";
-/** Everything the loop reads, its extension points, and the compactor contract. */
-export type {
-  AfterToolCallOutcome,
-  BeforeToolCallDecision,
-  CompactionOutcome,
-  Compactor,
-  LoopConfig,
-  ModelCaller,
-  StopHookOutcome,
-  ToolCallInfo,
-} from "./agent/loop-config.js";
-/** Builds the loop's `callModel` from a provider registry, with retries and a fallback model. */
-export { createModelCaller } from "./agent/model-caller.js";
-/** The options of `query()` and `Agent`. */
-export type { QueryOptions, SystemPromptOption } from "./agent/options.js";
-/** The error for an option `query()` cannot honour, and the lists of options it implements, refuses and ignores. */
-export {
-  IGNORED_OPTIONS,
-  InvalidOptionError,
-  KNOWN_OPTIONS,
-  REFUSED_OPTIONS,
-} from "./agent/options-check.js";
-/** The handle `query()` returns, and the user-message shape it takes in multi-turn mode. */
-export type { Query, SDKUserMessageInput } from "./agent/query.js";
-// ---- Running an agent ---------------------------------------------------------------------------
-/** Runs an agent and streams Claude-Agent-SDK-compatible messages; the drop-in for its `query()`. */
-export { query } from "./agent/query.js";
-/** The SDK message stream's shapes. */
-export type {
-  PermissionModeName,
-  SDKAPIRetryMessage,
-  SDKAssistantMessage,
-  SDKCompactBoundaryMessage,
-  SDKInformationalMessage,
-  SDKMessage,
-  SDKPartialAssistantMessage,
-  SDKPermissionDenial,
-  SDKPermissionDeniedMessage,
-  SDKResultError,
-  SDKResultMessage,
-  SDKResultSuccess,
-  SDKSystemInitMessage,
-  SDKTaskNotificationMessage,
-  SDKToolProgressMessage,
-  SDKUserMessage,
-} from "./agent/sdk-messages.js";
-/** What the Query's informational methods answer (agents, models, account, context usage, initialize). */
-export type {
-  AccountInfo,
-  AgentInfo,
-  ContextCategory,
-  ContextUsage,
-  InitializationResult,
-  SlashCommand,
-  SupportedModel,
-} from "./agent/session-info.js";
-/** Agent state types. */
-export type { AgentPhase, AgentState, AgentStateSnapshot, MutableAgentState } from "./agent/state.js";
-/** The observable phase and step of a running agent (seed 002). */
-export { createAgentState, isTerminalPhase } from "./agent/state.js";
-/** A stop predicate and the step record it reads. */
-export type { StepResult, StopCondition } from "./agent/stop-conditions.js";
-/** Stop predicates for `stopWhen`: after N steps, after a tool call, past a cost or token count. */
-export { costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./agent/stop-conditions.js";
-/** The `outputFormat` option, and the name of the tool it offers. */
-export { type OutputFormat, STRUCTURED_OUTPUT_TOOL } from "./agent/structured-output.js";
-/** A subagent definition (the Claude Agent SDK's `AgentDefinition`). */
-export type { AgentDefinition, SubagentParent } from "./agent/subagents.js";
-/** Subagents for the Task tool, and the built-in general-purpose agent. */
-export { createTaskTool, GENERAL_PURPOSE_AGENT, runSubagent } from "./agent/subagents.js";
-/** The built-in coding-agent system prompt, and the minimal default. */
-export { codingAgentPrompt, MINIMAL_SYSTEM_PROMPT } from "./agent/system-prompt.js";
-/** Goat's version. */
-export { GOAT_VERSION } from "./agent/version.js";
 // ---- Compaction, MCP, subagents -----------------------------------------------------------------
 /** The default summarizer and the pure helpers behind it (cut points that never split a tool pair). */
 export * from "./compaction/index.js";
@@ -171,6 +75,45 @@ export type {
 } from "./llm/types.js";
 /** Helpers over messages and usage. */
 export { addUsage, emptyUsage, textOf, toolCallsOf } from "./llm/types.js";
+/** A session's history, totals and per-model usage. */
+export type { LoopSession, ModelUsage } from "./loop/context.js";
+/** A history and its running totals, the state that lives across runs of the loop. */
+export { createLoopSession, defaultConvertToLlm, estimateMessageTokens } from "./loop/context.js";
+// ---- Events, messages and state -----------------------------------------------------------------
+/** The fine-grained lifecycle events of the loop (seed 001). */
+export type {
+  AgentEvent,
+  AgentEventListener,
+  AgentMessage,
+  CustomAgentMessage,
+  ExitReason,
+  TurnEndReason,
+} from "./loop/events.js";
+/** What one run of the loop did and why it ended. */
+export type { RunControl, RunOutcome } from "./loop/loop.js";
+/** The loop itself, for embedders who build their own config (see `LoopConfig`). */
+export { agentLoop } from "./loop/loop.js";
+/** Everything the loop reads, its extension points, and the compactor contract. */
+export type {
+  AfterToolCallOutcome,
+  BeforeToolCallDecision,
+  CompactionOutcome,
+  Compactor,
+  LoopConfig,
+  ModelCaller,
+  StopHookOutcome,
+  ToolCallInfo,
+} from "./loop/loop-config.js";
+/** Builds the loop's `callModel` from a provider registry, with retries and a fallback model. */
+export { createModelCaller } from "./loop/model-caller.js";
+/** Agent state types. */
+export type { AgentPhase, AgentState, AgentStateSnapshot, MutableAgentState } from "./loop/state.js";
+/** The observable phase and step of a running agent (seed 002). */
+export { createAgentState, isTerminalPhase } from "./loop/state.js";
+/** A stop predicate and the step record it reads. */
+export type { StepResult, StopCondition } from "./loop/stop-conditions.js";
+/** Stop predicates for `stopWhen`: after N steps, after a tool call, past a cost or token count. */
+export { costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./loop/stop-conditions.js";
 /** MCP servers (stdio, HTTP, SSE, in-process), `createSdkMcpServer` and the `tool()` helper. */
 export * from "./mcp/index.js";
 /** The decision a PreToolUse hook hands to the permission engine (both modules name one; this wins). */
@@ -178,8 +121,63 @@ export type { HookPermissionDecision } from "./permissions/index.js";
 // ---- Permissions, hooks, sessions ---------------------------------------------------------------
 /** Permission modes, rules, canUseTool and the engine that decides each tool call. */
 export * from "./permissions/index.js";
+/** What `rewindFiles()` answers. */
+export type { RewindFilesResult } from "./runtime/file-checkpoints.js";
+/** The options of `query()` and `Agent`. */
+export type { QueryOptions, SystemPromptOption } from "./runtime/options.js";
+/** The SDK message stream's shapes. */
+export type {
+  PermissionModeName,
+  SDKAPIRetryMessage,
+  SDKAssistantMessage,
+  SDKCompactBoundaryMessage,
+  SDKInformationalMessage,
+  SDKMessage,
+  SDKPartialAssistantMessage,
+  SDKPermissionDenial,
+  SDKPermissionDeniedMessage,
+  SDKResultError,
+  SDKResultMessage,
+  SDKResultSuccess,
+  SDKSystemInitMessage,
+  SDKTaskNotificationMessage,
+  SDKToolProgressMessage,
+  SDKUserMessage,
+} from "./runtime/sdk-messages.js";
+/** What the Query's informational methods answer (agents, models, account, context usage, initialize). */
+export type {
+  AccountInfo,
+  AgentInfo,
+  ContextCategory,
+  ContextUsage,
+  InitializationResult,
+  SlashCommand,
+  SupportedModel,
+} from "./runtime/session-info.js";
+/** The `outputFormat` option, and the name of the tool it offers. */
+export { type OutputFormat, STRUCTURED_OUTPUT_TOOL } from "./runtime/structured-output.js";
+/** A subagent definition (the Claude Agent SDK's `AgentDefinition`). */
+export type { AgentDefinition, SubagentParent } from "./runtime/subagents.js";
+/** Subagents for the Task tool, and the built-in general-purpose agent. */
+export { createTaskTool, GENERAL_PURPOSE_AGENT, runSubagent } from "./runtime/subagents.js";
+/** The built-in coding-agent system prompt, and the minimal default. */
+export { codingAgentPrompt, MINIMAL_SYSTEM_PROMPT } from "./runtime/system-prompt.js";
 /** The OS sandbox for Bash: its settings (the `sandbox` option), the session object, and its errors. */
 export * from "./sandbox/index.js";
+/** A stateful agent session with `await agent.prompt(...)`. */
+export { Agent } from "./sdk/agent.js";
+/** The error for an option `query()` cannot honour, and the lists of options it implements, refuses and ignores. */
+export {
+  IGNORED_OPTIONS,
+  InvalidOptionError,
+  KNOWN_OPTIONS,
+  REFUSED_OPTIONS,
+} from "./sdk/options-check.js";
+/** The handle `query()` returns, and the user-message shape it takes in multi-turn mode. */
+export type { Query, SDKUserMessageInput } from "./sdk/query.js";
+// ---- Running an agent ---------------------------------------------------------------------------
+/** Runs an agent and streams Claude-Agent-SDK-compatible messages; the drop-in for its `query()`. */
+export { query } from "./sdk/query.js";
 /** Session transcripts: stores, resume, list, fork. */
 export * from "./session/index.js";
 /** The `telemetry` option: OpenTelemetry GenAI spans, on when the host registered a tracer provider. */
@@ -230,3 +228,5 @@ export type {
 export { createToolSessionState, disposeToolSessionState } from "./tools/types.js";
 /** Write: creates or overwrites a file (an existing one must have been Read first). */
 export { writeTool } from "./tools/write.js";
+/** Goat's version. */
+export { GOAT_VERSION } from "./version.js";

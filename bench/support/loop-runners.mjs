@@ -10,9 +10,9 @@
 import http from "node:http";
 import { z } from "zod";
 
-const { query } = await import("../../dist/agent/query.js");
+const { query } = await import("../../dist/sdk/query.js");
 const { defineTool } = await import("../../dist/tools/define-tool.js");
-const { MINIMAL_SYSTEM_PROMPT } = await import("../../dist/agent/system-prompt.js");
+const { MINIMAL_SYSTEM_PROMPT } = await import("../../dist/runtime/system-prompt.js");
 
 /** The trivial tool every runner calls. */
 export const echoTool = defineTool({

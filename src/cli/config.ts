@@ -5,8 +5,8 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { KNOWN_OPTIONS } from "../agent/options-check.js";
-import type { PermissionModeName } from "../agent/sdk-messages.js";
+import type { PermissionModeName } from "../runtime/sdk-messages.js";
+import { KNOWN_OPTIONS } from "../sdk/options-check.js";
 import { builtinTools } from "../tools/builtin.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";

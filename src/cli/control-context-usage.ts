@@ -4,8 +4,9 @@
  * answer is what the next call carries) and the model's context window from the result's `modelUsage`.
  * Only two rows (messages and free space): the finer breakdown needs the runtime.
  */
-import type { SDKMessage } from "../agent/sdk-messages.js";
+
 import { defaultModels } from "../llm/models.js";
+import type { SDKMessage } from "../runtime/sdk-messages.js";
 
 /** What the stream has shown about the context so far. */
 export interface ContextTracker {

@@ -7,9 +7,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import type { Query } from "../agent/query.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.js";
+import type { Query } from "../sdk/query.js";
 import { offeredAgents } from "./control-initialize.js";
 import type { HostMcpServers } from "./control-mcp.js";
 import {

@@ -4,8 +4,9 @@
  * over stdin instead of argv) applied to the options `query()` is created with, and Claude Code's
  * answer filled with what Goat offers: the same agents, tools and models `system/init` reports.
  */
-import { GENERAL_PURPOSE_AGENT } from "../agent/subagents.js";
+
 import { defaultModels } from "../llm/models.js";
+import { GENERAL_PURPOSE_AGENT } from "../runtime/subagents.js";
 import { parseAgentsFlag } from "./agents.js";
 import { hostHooks } from "./control-callbacks.js";
 import type { HostMcpServers } from "./control-mcp.js";

@@ -5,7 +5,7 @@
  * host's answers to them by `request_id`. What each subtype does lives in `control-handlers.ts`.
  */
 import { randomUUID } from "node:crypto";
-import type { SDKUserMessageInput } from "../agent/query.js";
+import type { SDKUserMessageInput } from "../sdk/query.js";
 import { parseInputLine } from "./stdin-messages.js";
 
 /** The body of a control request: its subtype and the subtype's own fields. */

@@ -8,9 +8,9 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { Query, SDKUserMessageInput } from "../agent/query.js";
-import type { SDKMessage } from "../agent/sdk-messages.js";
-import { CLAUDE_CODE_PROTOCOL_VERSION } from "../agent/version.js";
+import type { SDKMessage } from "../runtime/sdk-messages.js";
+import type { Query, SDKUserMessageInput } from "../sdk/query.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
 import { hostCanUseTool } from "./control-callbacks.js";
 import { createContextTracker } from "./control-context-usage.js";

@@ -5,9 +5,9 @@
  * dumb terminal or with output to a pipe it is plain lines. Esc or Ctrl-C interrupt the turn (the
  * session stays usable); Ctrl-C twice at an empty prompt, Ctrl-D on an empty prompt or /exit leave.
  */
-import type { QueryOptions } from "../agent/options.js";
-import { type Query, query } from "../agent/query.js";
-import { defaultModel } from "../agent/runtime.js";
+import type { QueryOptions } from "../runtime/options.js";
+import { defaultModel } from "../runtime/runtime.js";
+import { type Query, query } from "../sdk/query.js";
 import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
 import type { CliArgs } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";

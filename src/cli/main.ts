@@ -4,7 +4,7 @@
  * agent, the providers and the interactive UI are loaded when (and only if) the mode needs them.
  */
 import { setFlagsFromString } from "node:v8";
-import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../agent/version.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
 import { type CliArgs, parseCliArgs, UsageError } from "./args.js";
 
 // The Bash checks parse commands with a WebAssembly grammar. V8 recompiles it with its optimising

@@ -6,9 +6,10 @@
  * the session. Esc or Ctrl-C cancel the whole turn: the run is interrupted, not told "no", so the model
  * is not called again.
  */
-import type { QueryOptions } from "../agent/options.js";
+
 import { formatRule } from "../permissions/rule-parse.js";
 import type { PermissionUpdate } from "../permissions/types.js";
+import type { QueryOptions } from "../runtime/options.js";
 import type { Style } from "./style.js";
 import type { Choice } from "./terminal/user-input.js";
 import { safe } from "./tool-output.js";

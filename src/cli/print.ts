@@ -7,8 +7,8 @@
  * With `--input-format stream-json`, stdin also carries control requests (`control-session.ts`).
  */
 import type { Readable, Writable } from "node:stream";
-import { type Query, query, type SDKUserMessageInput } from "../agent/query.js";
-import type { SDKResultMessage } from "../agent/sdk-messages.js";
+import type { SDKResultMessage } from "../runtime/sdk-messages.js";
+import { type Query, query, type SDKUserMessageInput } from "../sdk/query.js";
 import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";

@@ -4,7 +4,7 @@
  * its tokens and cost. The status line (`status-line.ts`) is kept in step: shown while waiting and while
  * tools run, hidden while text streams.
  */
-import type { SDKMessage, SDKResultMessage } from "../agent/sdk-messages.js";
+import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
 import { formatTodoChecklist } from "../tools/todo-write.js";
 import { createMarkdownStream } from "./markdown-stream.js";
 import { richFailed, richIfLoaded } from "./rich-loader.js";

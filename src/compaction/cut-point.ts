@@ -5,8 +5,8 @@
  * guessed from message roles.
  */
 
-import type { AgentMessage } from "../agent/events.js";
 import type { ContentBlock } from "../llm/types.js";
+import type { AgentMessage } from "../loop/events.js";
 
 /** Counts the tokens of some messages (estimateMessageTokens by default). */
 export type TokenEstimator = (messages: AgentMessage[]) => number;

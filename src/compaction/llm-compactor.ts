@@ -3,12 +3,13 @@
  * newest messages verbatim. It plugs into the loop as `LoopConfig.compact` (the `Compactor` type), so
  * proactive, reactive (overflow) and manual compaction all go through it.
  */
-import { estimateMessageTokens } from "../agent/context.js";
-import type { AgentMessage, CustomAgentMessage } from "../agent/events.js";
-import type { Compactor, ModelCaller } from "../agent/loop-config.js";
+
 import { accumulate } from "../llm/accumulate.js";
 import { isProviderError, type ProviderError } from "../llm/errors.js";
 import { textOf } from "../llm/types.js";
+import { estimateMessageTokens } from "../loop/context.js";
+import type { AgentMessage, CustomAgentMessage } from "../loop/events.js";
+import type { Compactor, ModelCaller } from "../loop/loop-config.js";
 import { planCompaction, type TokenEstimator } from "./cut-point.js";
 import { buildSummaryPrompt, extractSummary, SUMMARY_SYSTEM_PROMPT } from "./prompt.js";
 import {

@@ -3,9 +3,10 @@
  * As text, the provider's tool_use/tool_result pairing rules no longer apply to that call, and long
  * tool outputs can be cut so the summary request itself stays well inside the context window.
  */
-import { SUMMARY_PREFIX } from "../agent/context.js";
-import type { AgentMessage } from "../agent/events.js";
+
 import type { ContentBlock, ToolResultBlock } from "../llm/types.js";
+import { SUMMARY_PREFIX } from "../loop/context.js";
+import type { AgentMessage } from "../loop/events.js";
 import { summaryText } from "../session/resume.js";
 import { isCompactionSummary } from "./cut-point.js";
 

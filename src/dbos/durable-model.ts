@@ -8,10 +8,10 @@
  * which decides whether the retry layer retries), so the replay takes the same path as the original.
  */
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import { createAsyncQueue } from "../agent/async-queue.js";
 import { isProviderError, ProviderError, type ProviderErrorKind } from "../llm/errors.js";
 import { createProviderRegistry, type ProviderSpec } from "../llm/resolve.js";
 import type { AssistantMessage, ModelRequest, Provider, StreamEvent } from "../llm/types.js";
+import { createAsyncQueue } from "../sdk/async-queue.js";
 
 /** What a model step records. */
 type ModelCheckpoint =

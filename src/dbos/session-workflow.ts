@@ -14,11 +14,11 @@
 import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import type pg from "pg";
-import type { AgentMessage } from "../agent/events.js";
-import type { QueryOptions } from "../agent/options.js";
-import { query } from "../agent/query.js";
-import type { PermissionModeName, SDKResultMessage } from "../agent/sdk-messages.js";
 import type { ProviderSpec } from "../llm/resolve.js";
+import type { AgentMessage } from "../loop/events.js";
+import type { QueryOptions } from "../runtime/options.js";
+import type { PermissionModeName, SDKResultMessage } from "../runtime/sdk-messages.js";
+import { query } from "../sdk/query.js";
 import { resolveTools } from "../tools/builtin.js";
 import { durableProviders } from "./durable-model.js";
 import { durableTools } from "./durable-tools.js";

@@ -21,7 +21,7 @@ import { hostname } from "node:os";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { DBOSExecutor } from "@dbos-inc/dbos-sdk/internal/dbos-executor";
 import pg from "pg";
-import type { QueryOptions } from "../agent/options.js";
+import type { QueryOptions } from "../runtime/options.js";
 import { createPostgresSessionStore } from "./postgres-store.js";
 import { migrateGoatSchema, quoteIdent } from "./schema.js";
 import {

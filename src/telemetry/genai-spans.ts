@@ -9,8 +9,8 @@
  * as the conventions' opt-in attributes.
  */
 import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
-import type { AgentEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../llm/types.js";
+import type { AgentEvent } from "../loop/events.js";
 import type { ToolContent } from "../tools/types.js";
 
 /** The part of `@opentelemetry/api` the spans need (passed in, so nothing is imported statically). */

@@ -5,8 +5,8 @@
  * optional peer dependency, imported only after its global registration has been seen.
  */
 import type { Tracer } from "@opentelemetry/api";
-import type { AgentEvent } from "../agent/events.js";
-import { GOAT_VERSION } from "../agent/version.js";
+import type { AgentEvent } from "../loop/events.js";
+import { GOAT_VERSION } from "../version.js";
 import { createSpanRecorder, type RunDescription } from "./genai-spans.js";
 import type { TelemetryOption } from "./option.js";
 

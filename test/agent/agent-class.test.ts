@@ -3,7 +3,7 @@
  * before its turn), listeners with bugs that must not take the session down, and `await using`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Agent } from "../../src/agent/agent.js";
+import { Agent } from "../../src/sdk/agent.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { mockOptions } from "./helpers.js";
 

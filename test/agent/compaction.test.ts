@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { query, type SDKUserMessageInput } from "../../src/agent/query.js";
+import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf, tempDir } from "./helpers.js";

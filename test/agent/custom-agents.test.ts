@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InvalidOptionError } from "../../src/agent/options-check.js";
-import { query } from "../../src/agent/query.js";
+import { InvalidOptionError } from "../../src/sdk/options-check.js";
+import { query } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf, toolResultsSent } from "./helpers.js";

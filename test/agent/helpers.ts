@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
 import { z } from "zod";
-import type { QueryOptions } from "../../src/agent/options.js";
-import type { Query } from "../../src/agent/query.js";
-import type { SDKMessage } from "../../src/agent/sdk-messages.js";
+import type { QueryOptions } from "../../src/runtime/options.js";
+import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import type { Query } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import type { MockProvider } from "../support/mock-provider.js";
 

@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/agent/options.js";
-import { query } from "../../src/agent/query.js";
 import type { HookCallback } from "../../src/hooks/types.js";
+import type { QueryOptions } from "../../src/runtime/options.js";
+import { query } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf, tempDir, toolResultsSent } from "./helpers.js";
 

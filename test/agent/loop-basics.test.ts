@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { query } from "../../src/agent/query.js";
 import { createModelCatalog } from "../../src/llm/catalog.js";
 import { computeCost } from "../../src/llm/cost.js";
+import { query } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, FORMATS, mockOptions, resultOf, toolResultsSent } from "./helpers.js";

@@ -5,9 +5,9 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { query, type SDKUserMessageInput } from "../../src/agent/query.js";
-import type { AgentPhase } from "../../src/agent/state.js";
-import { hasToolCall, stepCountIs } from "../../src/agent/stop-conditions.js";
+import type { AgentPhase } from "../../src/loop/state.js";
+import { hasToolCall, stepCountIs } from "../../src/loop/stop-conditions.js";
+import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { query } from "../../src/agent/query.js";
 import { createModelCatalog } from "../../src/llm/catalog.js";
 import { computeCost } from "../../src/llm/cost.js";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
+import { query } from "../../src/sdk/query.js";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf, tempDir, timedTool, toolResultsSent } from "./helpers.js";

@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GoatError } from "../../src/errors.js";
 import {
   IGNORED_OPTIONS,
   InvalidOptionError,
   KNOWN_OPTIONS,
   REFUSED_OPTIONS,
-} from "../../src/agent/options-check.js";
-import { query } from "../../src/agent/query.js";
-import { GoatError } from "../../src/errors.js";
+} from "../../src/sdk/options-check.js";
+import { query } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, mockOptions, resultOf, tempDir } from "./helpers.js";
 

@@ -6,9 +6,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/agent/options.js";
-import { query } from "../../src/agent/query.js";
 import type { CanUseTool } from "../../src/permissions/types.js";
+import type { QueryOptions } from "../../src/runtime/options.js";
+import { query } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, mockOptions, tempDir, toolResultsSent } from "./helpers.js";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createAsyncQueue } from "../../src/agent/async-queue.js";
-import { HIGH_WATER } from "../../src/agent/backpressure.js";
-import { query, type SDKUserMessageInput } from "../../src/agent/query.js";
-import type { SDKMessage } from "../../src/agent/sdk-messages.js";
 import type { Provider, StreamEvent } from "../../src/llm/types.js";
+import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import { createAsyncQueue } from "../../src/sdk/async-queue.js";
+import { HIGH_WATER } from "../../src/sdk/backpressure.js";
+import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf, tempDir, timedTool, toolResultsSent } from "./helpers.js";
 

@@ -6,8 +6,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/agent/options.js";
-import { query } from "../../src/agent/query.js";
+import type { QueryOptions } from "../../src/runtime/options.js";
+import { query } from "../../src/sdk/query.js";
 import { listSessions } from "../../src/session/api.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
@@ -150,7 +150,7 @@ describe("a process killed in the middle of a tool", () => {
       reply.toolCalls([{ name: "Bash", input: { command: `echo ran >> ${marker}; sleep 30` }, id: "b1" }]),
     );
     const script = `
-      import { query } from ${JSON.stringify(path.resolve("dist/agent/query.js"))};
+      import { query } from ${JSON.stringify(path.resolve("dist/sdk/query.js"))};
       const q = query({ prompt: "run the slow thing", options: {
         model: "anthropic/claude-sonnet-4-5",
         provider: { type: "anthropic", baseURL: ${JSON.stringify(mock.anthropicBaseURL)}, apiKey: "k" },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { InvalidOptionError } from "../../src/agent/options-check.js";
-import { query } from "../../src/agent/query.js";
+import { InvalidOptionError } from "../../src/sdk/options-check.js";
+import { query } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, FORMATS, type Format, mockOptions, resultOf, toolResultsSent } from "./helpers.js";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createAsyncQueue } from "../../src/agent/async-queue.js";
-import { InvalidOptionError } from "../../src/agent/options-check.js";
-import { query, type SDKUserMessageInput } from "../../src/agent/query.js";
 import { openaiRequestBody } from "../../src/llm/openai-request.js";
+import { createAsyncQueue } from "../../src/sdk/async-queue.js";
+import { InvalidOptionError } from "../../src/sdk/options-check.js";
+import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf } from "./helpers.js";
 

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as z3 from "zod/v3";
-import { query } from "../../src/agent/query.js";
-import type { SDKMessage } from "../../src/agent/sdk-messages.js";
+import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import { query } from "../../src/sdk/query.js";
 import { defineTool, validateToolInput } from "../../src/tools/define-tool.js";
 import { jsonSchema } from "../../src/tools/tool-schema.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";

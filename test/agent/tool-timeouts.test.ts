@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { query } from "../../src/agent/query.js";
-import type { SDKMessage } from "../../src/agent/sdk-messages.js";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
+import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import { query } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, mockOptions, resultOf } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/agent/options.js";
-import { query } from "../../src/agent/query.js";
+import type { QueryOptions } from "../../src/runtime/options.js";
+import { query } from "../../src/sdk/query.js";
 import { DEFAULT_TOOL_NAMES } from "../../src/tools/builtin.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf, tempDir } from "./helpers.js";

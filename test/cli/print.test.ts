@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../../src/agent/version.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../../src/version.js";
 import { reply } from "../support/mock-provider.js";
 import { cleanEnv, jsonLines, runCli, useCliFixture } from "./helpers.js";
 

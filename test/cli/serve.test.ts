@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { query } from "../../src/agent/query.js";
+import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions } from "../agent/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { buildIfStale, CLI, cleanEnv } from "./helpers.js";

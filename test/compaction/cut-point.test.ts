@@ -4,9 +4,9 @@
  * left to summarize, and a clear error when no cut can help.
  */
 import { describe, expect, it } from "vitest";
-import { defaultConvertToLlm, estimateMessageTokens } from "../../src/agent/context.js";
-import type { AgentMessage } from "../../src/agent/events.js";
 import { findCutPoint, planCompaction, validCutPoints } from "../../src/compaction/cut-point.js";
+import { defaultConvertToLlm, estimateMessageTokens } from "../../src/loop/context.js";
+import type { AgentMessage } from "../../src/loop/events.js";
 import { filler, generateHistory, orphanResults, pairingProblems, prng } from "./histories.js";
 
 const est = estimateMessageTokens;

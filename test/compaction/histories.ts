@@ -2,8 +2,9 @@
  * Histories for compaction tests: small hand-written ones, a seeded generator of agentic histories
  * with (parallel) tool calls, and the provider's pairing rule as a checker.
  */
-import type { AgentMessage } from "../../src/agent/events.js";
+
 import type { ContentBlock, Message } from "../../src/llm/types.js";
+import type { AgentMessage } from "../../src/loop/events.js";
 
 /** A deterministic PRNG (mulberry32), so a failing generated history can be reproduced from its seed. */
 export function prng(seed: number): () => number {

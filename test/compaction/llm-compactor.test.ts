@@ -4,12 +4,12 @@
  * what comes back (summary first, the tail's own objects after it), and how it fails.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../src/agent/events.js";
-import type { Compactor } from "../../src/agent/loop-config.js";
-import { createModelCaller } from "../../src/agent/model-caller.js";
 import { createLlmCompactor } from "../../src/compaction/llm-compactor.js";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/compaction/prompt.js";
 import { createProviderRegistry } from "../../src/llm/resolve.js";
+import type { AgentMessage } from "../../src/loop/events.js";
+import type { Compactor } from "../../src/loop/loop-config.js";
+import { createModelCaller } from "../../src/loop/model-caller.js";
 import { summaryText } from "../../src/session/resume.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { filler } from "./histories.js";

@@ -4,12 +4,12 @@
  * next request starts with the summary and the kept tail, and a `compact_boundary` message appears.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX } from "../../src/agent/context.js";
-import { createModelCaller } from "../../src/agent/model-caller.js";
-import { query, type SDKUserMessageInput } from "../../src/agent/query.js";
-import type { SDKMessage } from "../../src/agent/sdk-messages.js";
 import { createLlmCompactor } from "../../src/compaction/llm-compactor.js";
 import { createProviderRegistry } from "../../src/llm/resolve.js";
+import { SUMMARY_PREFIX } from "../../src/loop/context.js";
+import { createModelCaller } from "../../src/loop/model-caller.js";
+import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
 import { collect, echoTool, FORMATS, type Format, mockOptions } from "../agent/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { filler, pairingProblems } from "./histories.js";

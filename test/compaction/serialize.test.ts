@@ -3,13 +3,13 @@
  * notes left out, and long blocks cut in the middle so their start and end survive.
  */
 import { describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../src/agent/events.js";
 import {
   DEFAULT_TRANSCRIPT_LIMITS,
   serializeForSummary,
   TIGHT_TRANSCRIPT_LIMITS,
   truncateMiddle,
 } from "../../src/compaction/serialize.js";
+import type { AgentMessage } from "../../src/loop/events.js";
 
 describe("serializeForSummary", () => {
   const history: AgentMessage[] = [

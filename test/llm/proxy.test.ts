@@ -7,14 +7,14 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { query } from "../../src/agent/query.js";
-import type { SDKResultMessage } from "../../src/agent/sdk-messages.js";
 import { accumulate } from "../../src/llm/accumulate.js";
 import { createAnthropicProvider } from "../../src/llm/anthropic.js";
 import { isProviderError } from "../../src/llm/errors.js";
 import { createOpenAIProvider } from "../../src/llm/openai.js";
 import { proxyFor } from "../../src/llm/proxy.js";
 import type { ModelRequest } from "../../src/llm/types.js";
+import type { SDKResultMessage } from "../../src/runtime/sdk-messages.js";
+import { query } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 interface ConnectProxy {

@@ -7,10 +7,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/agent/options.js";
-import { query } from "../../src/agent/query.js";
+import type { QueryOptions } from "../../src/runtime/options.js";
 import { findExecutable } from "../../src/sandbox/bwrap.js";
 import type { SandboxSettings } from "../../src/sandbox/settings.js";
+import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions, tempDir, toolResultsSent } from "../agent/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 

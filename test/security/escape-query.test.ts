@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { query } from "../../src/agent/query.js";
 import type { PermissionMode } from "../../src/permissions/index.js";
+import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions, toolResultsSent } from "../agent/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { changes, fingerprint, makeWorld, type World } from "./escape-fixture.js";

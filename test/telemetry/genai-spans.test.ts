@@ -14,7 +14,7 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { query } from "../../src/agent/query.js";
+import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions, resultOf } from "../agent/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 

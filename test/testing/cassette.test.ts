@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { query } from "../../src/agent/query.js";
+import { query } from "../../src/sdk/query.js";
 import { startRecorder, startReplayer } from "../../src/testing/index.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { tempDir } from "../agent/helpers.js";

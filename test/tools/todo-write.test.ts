@@ -4,9 +4,9 @@
  * it as a checklist.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { query } from "../../src/agent/query.js";
 import { createRenderer } from "../../src/cli/renderer.js";
 import { createStyle } from "../../src/cli/style.js";
+import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions, toolResultsSent } from "../agent/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 

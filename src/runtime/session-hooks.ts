@@ -8,8 +8,8 @@ import type { AggregatedHookResult } from "../hooks/aggregate.js";
 import { createHookRunner, type HookRunner } from "../hooks/runner.js";
 import type { HookEvent, HookEventFields, HooksConfig, SettingsHooks } from "../hooks/types.js";
 import { textOf } from "../llm/types.js";
-import type { AgentMessage } from "./events.js";
-import type { Compactor, StopHookOutcome } from "./loop-config.js";
+import type { AgentMessage } from "../loop/events.js";
+import type { Compactor, StopHookOutcome } from "../loop/loop-config.js";
 import type { QueryOptions } from "./options.js";
 
 /** The session's hook points. */

@@ -4,9 +4,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ToolResultBlock } from "../llm/types.js";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent } from "../loop/events.js";
+import { type SDKMessage, toSDKAssistant } from "../runtime/sdk-messages.js";
 import { toRawStreamEvents } from "./raw-stream-events.js";
-import { type SDKMessage, toSDKAssistant } from "./sdk-messages.js";
 
 /** How often a running tool's `tool_progress` is repeated. */
 const HEARTBEAT_MS = 1000;

@@ -4,12 +4,12 @@
  * `query()`, so both share one loop and behave the same.
  */
 import type { ContentBlock } from "../llm/types.js";
+import type { AgentEvent, AgentEventListener } from "../loop/events.js";
+import type { AgentState } from "../loop/state.js";
+import type { QueryOptions } from "../runtime/options.js";
+import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
 import { createAsyncQueue } from "./async-queue.js";
-import type { AgentEvent, AgentEventListener } from "./events.js";
-import type { QueryOptions } from "./options.js";
 import { type Query, query, type SDKUserMessageInput } from "./query.js";
-import type { SDKMessage, SDKResultMessage } from "./sdk-messages.js";
-import type { AgentState } from "./state.js";
 
 /**
  * A stateful agent session.

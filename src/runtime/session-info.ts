@@ -6,8 +6,8 @@
  */
 
 import type { ModelCatalog } from "../llm/catalog.js";
+import { estimateMessageTokens, type LoopSession } from "../loop/context.js";
 import type { Tool } from "../tools/types.js";
-import { estimateMessageTokens, type LoopSession } from "./context.js";
 import { effortLevelsOf } from "./reasoning.js";
 import { type AgentDefinition, GENERAL_PURPOSE_AGENT } from "./subagents.js";
 

@@ -5,12 +5,12 @@
  * entirely (`runner.has` is a map lookup).
  */
 import type { HookRunner } from "../hooks/runner.js";
+import type { AfterToolCallOutcome, BeforeToolCallDecision, ToolCallInfo } from "../loop/loop-config.js";
 import type { PermissionEngine } from "../permissions/engine.js";
 import { describeSuggestions } from "../permissions/suggestions.js";
 import type { CanUseTool, PermissionResult } from "../permissions/types.js";
 import type { ToolContent, ToolResult } from "../tools/types.js";
 import { claudeToolResponse } from "./claude-tool-response.js";
-import type { AfterToolCallOutcome, BeforeToolCallDecision, ToolCallInfo } from "./loop-config.js";
 
 /** Reports hook problems (a throwing hook, a timeout, bad output) without stopping the run. */
 export type HookProblemSink = (message: string) => void;

@@ -5,15 +5,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AssistantMessage, Usage, UserMessage } from "../llm/types.js";
+import type { AgentMessage } from "../loop/events.js";
 import { forkSession, loadResumeState, mostRecentSession } from "../session/api.js";
 import { createJsonlSessionStore } from "../session/jsonl-store.js";
 import { createInMemorySessionStore } from "../session/memory-store.js";
 import { sessionFilePath } from "../session/paths.js";
 import { createSessionRecorder, type SessionRecorder } from "../session/recorder.js";
 import type { SessionStore } from "../session/types.js";
-import type { AgentMessage } from "./events.js";
+import { GOAT_VERSION } from "../version.js";
 import type { SDKResultMessage } from "./sdk-messages.js";
-import { GOAT_VERSION } from "./version.js";
 
 /** What the runtime needs to open a session. */
 export interface SessionBindingOptions {

@@ -10,6 +10,11 @@ import { createModelCatalog } from "../llm/catalog.js";
 import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
 import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
 import type { Usage } from "../llm/types.js";
+import { createLoopSession, type LoopSession } from "../loop/context.js";
+import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
+import type { LoopConfig } from "../loop/loop-config.js";
+import { createModelCaller } from "../loop/model-caller.js";
+import { createAgentState, type MutableAgentState } from "../loop/state.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
@@ -18,12 +23,9 @@ import { startupFilesNamedBy } from "../sandbox/protected-names.js";
 import { resolveSandboxSettings } from "../sandbox/settings.js";
 import { getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
-import { createLoopSession, type LoopSession } from "./context.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
 import { createDebugLog } from "./debug-log.js";
-import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
-import type { LoopConfig } from "./loop-config.js";
-import { createModelCaller } from "./model-caller.js";
 import type { QueryOptions } from "./options.js";
 import { createSessionReasoning } from "./reasoning.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
@@ -40,12 +42,10 @@ import {
   supportedModels,
 } from "./session-info.js";
 import { createSessionTools } from "./session-tools.js";
-import { createAgentState, type MutableAgentState } from "./state.js";
 import { createStructuredOutput, type StructuredOutput } from "./structured-output.js";
 import type { SubagentParent } from "./subagents.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
 import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
-import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "./version.js";
 
 /** What `query()` and `Agent` drive. */
 export interface Runtime {

@@ -9,7 +9,7 @@
  */
 import { statSync } from "node:fs";
 import { GoatError } from "../errors.js";
-import type { QueryOptions } from "./options.js";
+import type { QueryOptions } from "../runtime/options.js";
 
 /** A `query()` option that cannot be used; `option` names it. */
 export class InvalidOptionError extends GoatError {

@@ -11,7 +11,7 @@
  *   12:03:05.214 tool Read → ok in 23 ms (1 204 chars)
  */
 import { createWriteStream } from "node:fs";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent } from "../loop/events.js";
 
 /** Where the debug log goes, from the options and the environment. */
 export interface DebugLogSettings {

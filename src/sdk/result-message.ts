@@ -3,10 +3,10 @@
  * Agent SDK's result subtypes.
  */
 import { randomUUID } from "node:crypto";
-import type { LoopSession } from "./context.js";
-import type { ExitReason } from "./events.js";
-import type { RunOutcome } from "./loop.js";
-import type { SDKResultMessage } from "./sdk-messages.js";
+import type { LoopSession } from "../loop/context.js";
+import type { ExitReason } from "../loop/events.js";
+import type { RunOutcome } from "../loop/loop.js";
+import type { SDKResultMessage } from "../runtime/sdk-messages.js";
 
 /**
  * `end_turn`, `predicate`, `stop_sequence` and `hook` are normal ends (a stop sequence or a hook's

@@ -5,8 +5,9 @@
  * the buffer down to `LOW_WATER`; the unread answer then waits in the socket, and TCP slows the
  * provider down. A fast reader pays one size check per stream event.
  */
+
+import type { ModelCaller } from "../loop/loop-config.js";
 import type { AsyncQueue } from "./async-queue.js";
-import type { ModelCaller } from "./loop-config.js";
 
 /** Messages waiting for the host before the model's stream is paused. */
 export const HIGH_WATER = 1024;

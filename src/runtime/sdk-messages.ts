@@ -3,8 +3,8 @@
  * for `@anthropic-ai/claude-agent-sdk` reads ours unchanged. Every message has `uuid` and `session_id`.
  */
 import type { AssistantMessage, ContentBlock, StopReason, Usage } from "../llm/types.js";
-import type { ModelUsage } from "./context.js";
-import type { ExitReason } from "./events.js";
+import type { ModelUsage } from "../loop/context.js";
+import type { ExitReason } from "../loop/events.js";
 
 /** The Claude Agent SDK's permission modes. */
 export type PermissionModeName = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";

@@ -8,14 +8,14 @@
 import { randomUUID } from "node:crypto";
 import * as z from "zod";
 import { expandModelAlias } from "../llm/resolve.js";
+import { createLoopSession, type LoopSession, recordUsage } from "../loop/context.js";
+import type { AgentEvent } from "../loop/events.js";
+import { agentLoop } from "../loop/loop.js";
+import type { LoopConfig } from "../loop/loop-config.js";
+import { createAgentState } from "../loop/state.js";
 import { defineTool } from "../tools/define-tool.js";
 import type { Tool } from "../tools/types.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
-import { createLoopSession, type LoopSession, recordUsage } from "./context.js";
-import type { AgentEvent } from "./events.js";
-import { agentLoop } from "./loop.js";
-import type { LoopConfig } from "./loop-config.js";
-import { createAgentState } from "./state.js";
 
 /** A subagent the model can start with the Task tool (the Claude Agent SDK's `AgentDefinition`). */
 export interface AgentDefinition {

@@ -5,20 +5,19 @@
  * `result` per user message, until the input ends.
  */
 import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
+import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
+import { agentLoop, type RunOutcome } from "../loop/loop.js";
+import type { AgentState } from "../loop/state.js";
 import type { McpServerConfig, McpServerStatus, McpSetServersResult } from "../mcp/types.js";
-import { startTelemetry } from "../telemetry/index.js";
-import { createAsyncQueue } from "./async-queue.js";
-import { pacedByReader } from "./backpressure.js";
-import type { AgentEvent, AgentMessage, ExitReason } from "./events.js";
-import type { RewindFilesResult } from "./file-checkpoints.js";
-import { agentLoop, type RunOutcome } from "./loop.js";
-import { withMainAgent } from "./main-agent.js";
-import type { QueryOptions } from "./options.js";
-import { checkOptions } from "./options-check.js";
-import { buildResultMessage } from "./result-message.js";
-import { createRuntime, type Runtime } from "./runtime.js";
-import type { PermissionModeName, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
-import { createSdkStream } from "./sdk-stream.js";
+import type { RewindFilesResult } from "../runtime/file-checkpoints.js";
+import type { QueryOptions } from "../runtime/options.js";
+import { createRuntime, type Runtime } from "../runtime/runtime.js";
+import type {
+  PermissionModeName,
+  SDKMessage,
+  SDKResultMessage,
+  SDKUserMessage,
+} from "../runtime/sdk-messages.js";
 import type {
   AccountInfo,
   AgentInfo,
@@ -26,10 +25,16 @@ import type {
   InitializationResult,
   SlashCommand,
   SupportedModel,
-} from "./session-info.js";
-import { withSettings } from "./settings-options.js";
-import type { AgentState } from "./state.js";
-import { CLAUDE_CODE_PROTOCOL_VERSION } from "./version.js";
+} from "../runtime/session-info.js";
+import { withSettings } from "../runtime/settings-options.js";
+import { startTelemetry } from "../telemetry/index.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
+import { createAsyncQueue } from "./async-queue.js";
+import { pacedByReader } from "./backpressure.js";
+import { withMainAgent } from "./main-agent.js";
+import { checkOptions } from "./options-check.js";
+import { buildResultMessage } from "./result-message.js";
+import { createSdkStream } from "./sdk-stream.js";
 
 /** A user message as `query()` takes it in multi-turn mode (the SDK's `SDKUserMessage`). */
 export type SDKUserMessageInput = Pick<SDKUserMessage, "message"> &
