@@ -1,0 +1,109 @@
+/**
+ * The layer order of src/, checked by `npm run lint` (dependency-cruiser). Each layer imports only the
+ * layers listed before it; layers on one line are peers and do not import each other. Type-only imports
+ * count: a layer that needs a type from above is a layer in the wrong place (move the type down).
+ *
+ * To place a new folder, add it where what it imports is below it and what imports it is above it.
+ */
+const layers = [
+  { name: "base", paths: ["src/errors\\.ts$", "src/version\\.ts$"] }, // the error base class, the version
+  { name: "llm", paths: ["src/llm/"] }, // providers, neutral messages, retry, catalog
+  { name: "sandbox", paths: ["src/sandbox/"] }, // the OS sandbox a process can run in
+  { name: "tools", paths: ["src/tools/"] }, // the tool contract and the core tools
+  { name: "permissions, hooks", paths: ["src/permissions/", "src/hooks/"] }, // policy, unaware of the loop
+  { name: "session", paths: ["src/session/"] }, // transcripts: the SessionStore and the JSONL store
+  { name: "settings", paths: ["src/settings/"] }, // settings files (hooks, sandbox, permissions)
+  { name: "mcp", paths: ["src/mcp/"] }, // MCP servers' tools as Goat tools
+  { name: "loop", paths: ["src/loop/"] }, // the loop core: no policy, no SDK shapes
+  { name: "compaction", paths: ["src/compaction/"] }, // the default Compactor the loop is given
+  { name: "telemetry", paths: ["src/telemetry/"] }, // OpenTelemetry spans, a consumer of agent events
+  { name: "runtime", paths: ["src/runtime/"] }, // wires policy into the loop for one session
+  { name: "sdk", paths: ["src/sdk/"] }, // query(), Query, Agent: the Claude-Agent-SDK-compatible surface
+  { name: "dbos", paths: ["src/dbos/"] }, // durable sessions (goat-agent/dbos), never loaded by the core
+  // The goat program; the testing kit (goat-agent/testing: the mock provider, record/replay).
+  { name: "cli, testing", paths: ["src/cli/", "src/testing/"] },
+  { name: "index", paths: ["src/index\\.ts$"] }, // the root export
+];
+
+const anchored = (paths) => paths.map((p) => `^${p}`);
+const ruleName = (layer) => layer.name.replace(/, /g, "-");
+
+/** One rule per layer: it imports nothing from the layers after it. */
+const layerRules = layers.slice(0, -1).map((layer, rank) => ({
+  name: `layer-${ruleName(layer)}`,
+  comment: `${layer.name} imports only the layers before it in .dependency-cruiser.cjs`,
+  severity: "error",
+  from: { path: anchored(layer.paths) },
+  to: { path: anchored(layers.slice(rank + 1).flatMap((later) => later.paths)) },
+}));
+
+/** Peers (several folders at one rank) import within their own folder but not each other's. */
+const peerRules = layers
+  .filter((layer) => layer.paths.length > 1)
+  .flatMap((layer) =>
+    layer.paths.map((own) => ({
+      name: `peers-${ruleName(layer)}`,
+      comment: `${own} does not import its peers in the ${layer.name} layer`,
+      severity: "error",
+      from: { path: `^${own}` },
+      to: { path: anchored(layer.paths.filter((other) => other !== own)) },
+    })),
+  );
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    ...peerRules,
+    {
+      name: "no-folder-cycles",
+      comment:
+        "Folders form no cycle: two folders that need each other are one concept, or one holds a piece of the other",
+      severity: "error",
+      scope: "folder",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "core-never-loads-dbos-or-serve",
+      comment:
+        "Durable execution and the viewer are loaded by the CLI (and goat-agent/dbos) only, never by the library core",
+      severity: "error",
+      from: { pathNot: "^src/(cli|dbos)/" },
+      to: { path: "^src/(dbos|cli/serve)/" },
+    },
+    {
+      name: "library-never-loads-testing",
+      comment:
+        "The testing kit is for users' tests and ours; nothing of the library (nor the root export) loads it",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/testing/" },
+      to: { path: "^src/testing/" },
+    },
+    {
+      name: "imports-resolve",
+      comment: "A relative import the checker cannot resolve would be invisible to the rules above",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true, path: "^[.][.]?/" },
+    },
+    {
+      name: "every-src-file-has-a-layer",
+      comment: "A new folder under src/ gets its place in the layer list above",
+      severity: "error",
+      from: {
+        path: "^src/",
+        pathNot: anchored(layers.flatMap((l) => l.paths)),
+      },
+      to: {},
+    },
+  ],
+  options: {
+    // Packages are leaves: their own imports are theirs. (Not `includeOnly`, which would also hide an
+    // import that does not resolve.)
+    doNotFollow: { path: "node_modules" },
+    // Type-only imports are dependencies too: they tie a layer to the shapes of the one it names.
+    tsPreCompilationDeps: true,
+    moduleSystems: ["es6"],
+    skipAnalysisNotInRules: true,
+  },
+};
