@@ -4,6 +4,7 @@
  * questions and slash commands. In a real terminal the prompt is our own editor (`terminal/`); on a
  * dumb terminal or with output to a pipe it is plain lines. Esc or Ctrl-C interrupt the turn (the
  * session stays usable); Ctrl-C twice at an empty prompt, Ctrl-D on an empty prompt or /exit leave.
+ * Ctrl-O shows or hides thinking in full (`--verbose` or `"verbose": true` start with it shown).
  */
 import type { QueryOptions } from "../runtime/options.js";
 import { defaultModel } from "../runtime/runtime.js";
@@ -22,8 +23,9 @@ import { createPlainInput } from "./terminal/plain-input.js";
 import { createRawInput } from "./terminal/raw-input.js";
 import { createScreen } from "./terminal/screen.js";
 import type { UserInput } from "./terminal/user-input.js";
+import { createThinkingView } from "./thinking-view.js";
 import { safe } from "./tool-output.js";
-import { replayTranscript } from "./transcript-replay.js";
+import { REPLAYED, replayTranscript } from "./transcript-replay.js";
 
 interface Session {
   q: Query;
@@ -42,12 +44,16 @@ export async function runInteractive(
   const out = process.stdout;
   const live = cursorControl(process.stdin, out, process.env);
   const style = createStyle(colorOutput(out, process.env));
-  const screen = createScreen(out, live);
+  const screen = createScreen(out, live, { dim: style.dim });
   const user: UserInput = live
     ? createRawInput(process.stdin, out, screen, style)
     : createPlainInput(process.stdin, out);
   const status = createStatusLine(screen, style);
-  const renderer = createRenderer(screen, style, status, config.cwd);
+  const thinking = createThinkingView(screen, style, {
+    expanded: args.verbose || cliConfig.settings.verbose === true,
+    live,
+  });
+  const renderer = createRenderer(screen, style, status, config.cwd, thinking);
 
   let pendingTurns = 0;
   let armedExit = false;
@@ -128,9 +134,17 @@ export async function runInteractive(
       loadRich().catch(() => undefined),
     ]);
     const messages = await getSessionMessages(sessionId).catch(() => []);
-    const markdown = (text: string) =>
-      rich?.renderMarkdown(text, screen.columns - 1, style.enabled) ?? `${text}\n`;
-    screen.print(replayTranscript(messages, style, config.cwd, markdown));
+    // Kept for redraws: only the messages shown.
+    const shown = messages.slice(-REPLAYED);
+    screen.printBlock((columns) =>
+      replayTranscript(
+        shown,
+        style,
+        config.cwd,
+        (text) => rich?.renderMarkdown(text, columns - 1, style.enabled) ?? `${text}\n`,
+        messages.length - shown.length,
+      ),
+    );
     renderer.note(style.dim(`(resumed session ${sessionId})`));
   };
 
@@ -250,6 +264,10 @@ export async function runInteractive(
       renderer.note(style.dim("(press Ctrl-C again to exit)"));
     },
     escape: interrupt,
+    ctrlO() {
+      thinking.toggle();
+      screen.redrawAll();
+    },
     eof: () => exit(0),
   });
   if (options.pickSession) {

@@ -5,6 +5,8 @@
  * the live region, until then. At the end of the text block the rest is rendered whatever its state.
  * While the renderer is not loaded yet (`render` returns undefined), everything stays in the live
  * region as written, so the first words show at once; `flush()` renders it once the renderer is there.
+ * Rendering and printing a block is the caller's (`print`), so the screen can keep each block's
+ * markdown and render it again at another width.
  */
 
 /** One streamed markdown text. */
@@ -21,12 +23,17 @@ export interface MarkdownStream {
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
- * Creates a stream: `render` turns complete markdown into terminal text (undefined while it cannot
- * yet), `print` writes it, `preview` shows the unfinished text (an empty list clears it).
+ * Prints one complete piece of markdown; `first` says whether it is the text block's first piece
+ * (later ones are set one blank line apart). Returns false, printing nothing, while it cannot render.
+ */
+export type PrintMarkdown = (markdown: string, first: boolean) => boolean;
+
+/**
+ * Creates a stream: `print` renders and writes complete markdown, `preview` shows the unfinished text
+ * (an empty list clears it).
  */
 export function createMarkdownStream(
-  render: (markdown: string) => string | undefined,
-  print: (text: string) => void,
+  print: PrintMarkdown,
   preview: (lines: string[]) => void,
 ): MarkdownStream {
   let buffer = "";
@@ -37,10 +44,8 @@ export function createMarkdownStream(
   /** Renders and prints `markdown`; false when the renderer is not there yet. */
   const emit = (markdown: string): boolean => {
     if (markdown.trim() === "") return true;
-    const rendered = render(markdown);
-    if (rendered === undefined) return false;
-    // One blank line between blocks, none before the first.
-    print(`${blocks++ > 0 ? "\n" : ""}${rendered}`);
+    if (!print(markdown, blocks === 0)) return false;
+    blocks++;
     return true;
   };
 

@@ -1,8 +1,9 @@
 /**
- * Renders the SDK message stream in the terminal: the answer as it streams, thinking dimmed, each tool
- * call as `● Name(input)` with its outcome below, retries and errors, and after each turn a line with
- * its tokens and cost. The status line (`status-line.ts`) is kept in step: shown while waiting and while
- * tools run, hidden while text streams.
+ * Renders the SDK message stream in the terminal: the answer as it streams, thinking (collapsed or in
+ * full, `thinking-view.ts`), each tool call as `● Name(input)` with its outcome below, retries and
+ * errors, and after each turn a line with its tokens and cost. The status line (`status-line.ts`) is
+ * kept in step: shown while waiting and while tools run, hidden while text streams. Answers and tool
+ * outcomes are printed as blocks that render for a width, so a resize draws them again.
  */
 import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
 import { formatTodoChecklist } from "../tools/todo-write.js";
@@ -12,6 +13,8 @@ import type { StatusLine } from "./status-line.js";
 import { compact } from "./status-line.js";
 import type { Style } from "./style.js";
 import type { Screen } from "./terminal/screen.js";
+import type { Block } from "./terminal/transcript.js";
+import type { ThinkingView } from "./thinking-view.js";
 import { formatToolResult, safe, type ToolCallInfo } from "./tool-output.js";
 import { toolCallLabel } from "./tool-summary.js";
 
@@ -37,8 +40,14 @@ type StreamEvent = {
   usage?: { output_tokens?: number };
 };
 
-/** Creates a renderer writing to `screen`. */
-export function createRenderer(screen: Screen, style: Style, status: StatusLine, cwd: string): Renderer {
+/** Creates a renderer writing to `screen`; thinking goes through `thinking`. */
+export function createRenderer(
+  screen: Screen,
+  style: Style,
+  status: StatusLine,
+  cwd: string,
+  thinking: ThinkingView,
+): Renderer {
   let model: string | undefined;
   let mcpWarned = false;
   const calls = new Map<string, ToolCallInfo>();
@@ -52,19 +61,45 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
   let callChars = 0;
   let callOut = 0;
   let streamedText = false;
-  let thinking = false;
+  let streamedThinking = false;
   let previousCost = 0;
 
-  const print = (text: string) => screen.print(text);
   // Markdown is rendered once the lazily loaded renderer is there (the interactive mode waits for it
   // before handing over answer text); until then, or if it failed to load, text shows as written.
-  const renderMarkdown = (markdown: string) =>
-    richIfLoaded()?.renderMarkdown(markdown, screen.columns - 1, style.enabled) ??
+  const renderMarkdown = (markdown: string, columns: number) =>
+    richIfLoaded()?.renderMarkdown(markdown, columns - 1, style.enabled) ??
     (richFailed() ? `${markdown.replace(/\s+$/, "")}\n` : undefined);
-  const markdown = createMarkdownStream(renderMarkdown, print, (lines) => screen.setLive("preview", lines));
+  /**
+   * A block of markdown rendered at the screen's width (undefined while the renderer is not loaded),
+   * rendered again only when the width changes.
+   */
+  const markdownBlock = (markdown: string, before = ""): Block | undefined => {
+    let columns = screen.columns;
+    const first = renderMarkdown(markdown, columns);
+    if (first === undefined) return undefined;
+    let text = `${before}${first}`;
+    return (width) => {
+      if (width !== columns) {
+        columns = width;
+        text = `${before}${renderMarkdown(markdown, width) ?? `${markdown}\n`}`;
+      }
+      return text;
+    };
+  };
+  /** Prints markdown as a block; false (nothing printed) while the renderer is not loaded. */
+  const printMarkdown = (markdown: string, first = true): boolean => {
+    const block = markdownBlock(markdown, first ? "" : "\n");
+    if (block) screen.printBlock(block);
+    return block !== undefined;
+  };
+  const markdown = createMarkdownStream(printMarkdown, (lines) => screen.setLive("preview", lines));
+  /** A whole markdown text (an answer that was not streamed, a plan), as written if it cannot render. */
+  const printWhole = (text: string) => {
+    if (!printMarkdown(text)) screen.printBlock(() => `${text}\n`);
+  };
   const line = (text: string) => {
     screen.endLine();
-    print(`${text}\n`);
+    screen.print(`${text}\n`);
   };
   const updateTokens = () => status.tokens(turnIn + callIn, turnOut + (callOut || Math.round(callChars / 4)));
   const showRunning = () => {
@@ -75,6 +110,12 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
     }
     const last = calls.get(ids[ids.length - 1]);
     status.show(`${last?.label ?? "tool"}${ids.length > 1 ? ` (+${ids.length - 1} more)` : ""}`);
+  };
+
+  const startThinking = () => {
+    streamedThinking = true;
+    thinking.start();
+    if (!thinking.expanded) status.show("Thinking…");
   };
 
   const onStreamEvent = (e: StreamEvent) => {
@@ -92,40 +133,34 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
       updateTokens();
       return;
     }
-    if (e.type === "content_block_stop") {
-      if (thinking) {
-        thinking = false;
-        screen.endLine();
+    if (e.type === "content_block_start") {
+      const type = e.content_block?.type;
+      if (type === "thinking") startThinking();
+      else if (type === "redacted_thinking") {
+        streamedThinking = true;
+        thinking.redacted();
       }
+      return;
+    }
+    if (e.type === "content_block_stop") {
+      if (thinking.active) thinking.end();
       if (markdown.active) markdown.end();
       return;
     }
     if (e.type !== "content_block_delta" || !e.delta) return;
     const d = e.delta;
     if (d.type === "text_delta" && d.text) {
-      if (thinking) {
-        thinking = false;
-        screen.endLine();
-      }
+      if (thinking.active) thinking.end();
       streamedText = true;
       callChars += d.text.length;
       status.hide();
       markdown.push(safe(d.text));
     } else if (d.type === "thinking_delta" && d.thinking) {
-      if (!thinking) {
-        thinking = true;
-        screen.endLine();
-        print(style.dim("✻ "));
-      }
+      if (!thinking.active) startThinking();
       callChars += d.thinking.length;
-      status.hide();
-      // Each line styled on its own: a style left open across a newline would bleed into the live region.
-      print(
-        safe(d.thinking)
-          .split("\n")
-          .map((part) => (part ? style.dim(part) : part))
-          .join("\n  "),
-      );
+      // Shown in full, the thinking streams where the answer does; collapsed, the status line stays.
+      if (thinking.expanded) status.hide();
+      thinking.push(safe(d.thinking));
     } else if (d.type === "input_json_delta" && d.partial_json) {
       callChars += d.partial_json.length;
       updateTokens();
@@ -203,16 +238,16 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
           turnOut += u.output_tokens;
           callIn = callChars = callOut = 0;
           updateTokens();
+          if (thinking.active) thinking.end();
           if (markdown.active) {
             markdown.end();
             markdown.flush();
           }
           for (const block of m.message.content) {
-            if (block.type === "text" && !streamedText && block.text) {
-              screen.endLine();
-              const text = safe(block.text);
-              print(renderMarkdown(text) ?? `${text}\n`);
-            }
+            // Blocks that were not streamed (a provider that sends them whole) are shown now.
+            if (block.type === "thinking" && !streamedThinking) thinking.whole(safe(block.thinking));
+            if (block.type === "redacted_thinking" && !streamedThinking) thinking.redacted();
+            if (block.type === "text" && !streamedText && block.text) printWhole(safe(block.text));
             if (block.type === "tool_use" && block.name === "TodoWrite") {
               // The task list as a checklist instead of a JSON label; its result line adds nothing.
               const todos = (block.input as { todos?: unknown })?.todos;
@@ -228,8 +263,7 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
               // The plan is what the user is asked to approve: show it whole, as markdown.
               const plan = (block.input as { plan?: unknown })?.plan;
               line(`${style.cyan("●")} ${style.bold("Plan")}`);
-              const text = safe(typeof plan === "string" ? plan : "");
-              print(renderMarkdown(text) ?? `${text}\n`);
+              printWhole(safe(typeof plan === "string" ? plan : ""));
               calls.set(block.id, { name: block.name, input: {}, label: "ExitPlanMode" });
               running.add(block.id);
             } else if (block.type === "tool_use") {
@@ -240,6 +274,7 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
             }
           }
           streamedText = false;
+          streamedThinking = false;
           screen.endLine();
           if (running.size > 0) showRunning();
           else status.show("Thinking…");
@@ -262,7 +297,7 @@ export function createRenderer(screen: Screen, style: Style, status: StatusLine,
             // A denial was said once already; an interrupted call is told by the turn's end.
             if (denied.has(block.tool_use_id) || cancelled) continue;
             if (call?.quiet && block.is_error !== true) continue;
-            print(formatToolResult(call, block.content, block.is_error === true, style, screen.columns, cwd));
+            screen.printBlock(formatToolResult(call, block.content, block.is_error === true, style, cwd));
           }
           if (!cancelled) showRunning();
           return;

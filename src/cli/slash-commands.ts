@@ -38,6 +38,7 @@ export async function runSlashCommand(line: string, ctx: SlashContext): Promise<
     case "/help":
       for (const [name, text] of SLASH_COMMANDS) ctx.note(`${name.padEnd(26)}${text}`);
       ctx.note("Ctrl-C interrupts the answer; Ctrl-C twice at an empty prompt exits.");
+      ctx.note("Ctrl-O shows or hides thinking in full (--verbose shows it from the start).");
       return;
     case "/exit":
     case "/quit":

@@ -2,11 +2,14 @@
  * How a tool's outcome is shown under its call: an error's first line in red, Bash output as its first
  * lines with a count of the hidden rest, Edit and Write as a coloured diff, other tools as their first
  * line. Tool output is hostile input: control characters are made visible before anything is printed.
+ * The outcome is a block that renders for a width (Bash lines are clipped to it), keeping only what
+ * it shows, not the whole output.
  */
 import { isAbsolute, relative } from "node:path";
 import { richIfLoaded } from "./rich-loader.js";
 import type { Style } from "./style.js";
 import { clipEnd } from "./terminal/text-width.js";
+import type { Block } from "./terminal/transcript.js";
 import { firstResultLine } from "./tool-summary.js";
 
 /** What the renderer remembers of a tool call until its result arrives. */
@@ -21,44 +24,50 @@ export interface ToolCallInfo {
 /** Lines of Bash output shown before the "+N lines" count. */
 export const BASH_LINES_SHOWN = 5;
 
-/** The lines printed under a tool call for its result (each ending with a newline). */
+/** The lines printed under a tool call for its result (each ending with a newline), for a width. */
 export function formatToolResult(
   call: ToolCallInfo | undefined,
   content: unknown,
   isError: boolean,
   style: Style,
-  columns: number,
   cwd: string,
-): string {
+): Block {
+  const fixed =
+    (text: string): Block =>
+    () =>
+      text;
   const text = resultText(content);
-  if (isError) return `  ⎿ ${style.red("error")}: ${safe(firstResultLine(text))}\n`;
-  if (call?.name === "Bash") return bashOutput(text, style, columns);
+  if (isError) return fixed(`  ⎿ ${style.red("error")}: ${safe(firstResultLine(text))}\n`);
+  if (call?.name === "Bash") return bashOutput(text, style);
   const rich = richIfLoaded();
   const input = call?.input ?? {};
   const filePath = typeof input.file_path === "string" ? input.file_path : undefined;
   if (rich && filePath !== undefined) {
     const shown = shownPath(filePath, cwd);
     if (call?.name === "Edit" && typeof input.old_string === "string" && typeof input.new_string === "string")
-      return rich.editDiff(filePath, input.old_string, input.new_string, shown, style, safe);
+      return fixed(rich.editDiff(filePath, input.old_string, input.new_string, shown, style, safe));
     if (call?.name === "Write" && typeof input.content === "string")
-      return rich.writeView(input.content, shown, style, safe);
+      return fixed(rich.writeView(input.content, shown, style, safe));
   }
   const first = firstResultLine(text);
-  return `  ⎿ ${style.green("ok")}${first ? `: ${safe(first)}` : ""}\n`;
+  return fixed(`  ⎿ ${style.green("ok")}${first ? `: ${safe(first)}` : ""}\n`);
 }
 
 /** The first lines of command output, clipped to the width, then how many lines were left out. */
-function bashOutput(text: string, style: Style, columns: number): string {
+function bashOutput(text: string, style: Style): Block {
   const lines = text.replace(/\n+$/, "").split("\n");
-  if (lines.length === 1 && lines[0].trim() === "") return `  ⎿ ${style.dim("(no output)")}\n`;
-  const shown = lines.slice(0, BASH_LINES_SHOWN);
-  let out = "";
-  shown.forEach((l, i) => {
-    out += `${i === 0 ? "  ⎿ " : "    "}${clipEnd(safe(l), Math.max(10, columns - 5))}\n`;
-  });
+  if (lines.length === 1 && lines[0].trim() === "") return () => `  ⎿ ${style.dim("(no output)")}\n`;
+  // Only what is shown is kept, not the whole output.
+  const shown = lines.slice(0, BASH_LINES_SHOWN).map(safe);
   const hidden = lines.length - shown.length;
-  if (hidden > 0) out += `    ${style.dim(`… +${hidden} line${hidden === 1 ? "" : "s"} hidden`)}\n`;
-  return out;
+  return (columns) => {
+    let out = "";
+    shown.forEach((l, i) => {
+      out += `${i === 0 ? "  ⎿ " : "    "}${clipEnd(l, Math.max(10, columns - 5))}\n`;
+    });
+    if (hidden > 0) out += `    ${style.dim(`… +${hidden} line${hidden === 1 ? "" : "s"} hidden`)}\n`;
+    return out;
+  };
 }
 
 /** A path as the user would type it: relative to the working directory when inside it. */

@@ -9,19 +9,23 @@ import { safe } from "./tool-output.js";
 import { firstResultLine, toolCallLabel } from "./tool-summary.js";
 
 /** Messages shown when replaying; earlier ones are counted in one line. */
-const REPLAYED = 20;
+export const REPLAYED = 20;
 
-/** The replay as terminal text; `markdown` renders an answer. */
+/**
+ * The replay as terminal text; `markdown` renders an answer. `omitted` earlier messages were left
+ * out by the caller already (they are counted with the rest).
+ */
 export function replayTranscript(
   messages: Message[],
   style: Style,
   cwd: string,
   markdown: (text: string) => string,
+  omitted = 0,
 ): string {
   const shown = messages.slice(-REPLAYED);
   let out = "";
-  if (messages.length > shown.length)
-    out += style.dim(`… ${messages.length - shown.length} earlier messages\n`);
+  const earlier = messages.length - shown.length + omitted;
+  if (earlier > 0) out += style.dim(`… ${earlier} earlier messages\n`);
   for (const m of shown) {
     if (m.role === "user") {
       const blocks = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;

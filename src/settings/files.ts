@@ -35,6 +35,8 @@ export interface CliSettings {
   modelPricing: Record<string, ModelPriceInput>;
   /** The `sandbox` values of the files merged (Claude Code's shape), when any file has one. */
   sandbox?: SandboxSettings;
+  /** Claude Code's `verbose`: the interactive `goat` shows thinking in full from the start. */
+  verbose?: boolean;
   /** Each file's raw `mcpServers` value, in file order (parsed later, and only when present). */
   mcpServers: Array<{ file: string; value: Record<string, unknown> }>;
   /** Files that were read, in order. */
@@ -144,6 +146,12 @@ function mergeInto(into: CliSettings, json: Record<string, unknown>, where: stri
       throw new SettingsError(`"model" in ${where} must be a non-empty string`);
     }
     into.model = json.model;
+  }
+  if (json.verbose !== undefined) {
+    if (typeof json.verbose !== "boolean") {
+      throw new SettingsError(`"verbose" in ${where} must be true or false`);
+    }
+    into.verbose = json.verbose;
   }
   if (json.permissions !== undefined) {
     const p = objectAt(json.permissions, "permissions", where);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../support/mock-provider.js";
@@ -131,16 +131,71 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
-  it("shows thinking dimmed before the answer", async () => {
+  it("thinking is one dim summary line; Ctrl-O shows it in full and hides it again", async () => {
     fx.mock.enqueue(reply.thinking("Weighing the options.\nPicking one.", "The answer is 42."));
     pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("think\r");
     at = await pty.waitFor("The answer is 42.", { from: at });
     await pty.waitFor(TURN_FOOTER, { from: at });
-    expect(await pty.screen()).toMatch(/✻ Weighing the options\.\n\s+Picking one\.\nThe answer is 42\./);
-    expect(pty.raw()).toContain("\x1b[2mWeighing");
+    let shown = await pty.screen();
+    expect(shown).toMatch(
+      /> think\n✻ Thought for \d+\.\ds · 5 words \(ctrl\+o to expand\)\nThe answer is 42\./,
+    );
+    expect(shown).not.toContain("Weighing");
+
+    let mark = pty.raw().length;
+    pty.type("\x0f");
+    await pty.waitForRaw("\x1b[3J", { from: mark });
+    shown = await pty.screen();
+    expect(shown).toMatch(
+      /> think\n✻ Thinking…\n {2}Weighing the options\.\n {2}Picking one\.\nThe answer is 42\./,
+    );
+    expect(shown).not.toContain("ctrl+o to expand");
+    expect(pty.raw().slice(mark)).toContain("\x1b[2mWeighing the options.");
+
+    mark = pty.raw().length;
+    pty.type("\x0f");
+    await pty.waitForRaw("\x1b[3J", { from: mark });
+    shown = await pty.screen();
+    expect(shown).toContain("(ctrl+o to expand)");
+    expect(shown).not.toContain("Weighing");
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
+  });
+
+  it('--verbose (or "verbose": true in settings) streams thinking in full; redacted thinking says so', async () => {
+    for (const [args, settings] of [
+      [["--verbose"], undefined],
+      [[], { verbose: true }],
+    ] as const) {
+      if (settings) {
+        mkdirSync(join(fx.work.path, ".goat"), { recursive: true });
+        writeFileSync(join(fx.work.path, ".goat", "settings.json"), JSON.stringify(settings));
+      }
+      fx.mock.enqueue(
+        reply.message(
+          [
+            { type: "thinking", thinking: "First paragraph.\n\nSecond paragraph.", signature: "s" },
+            { type: "redacted_thinking", data: "EncryptedBlob" },
+            { type: "text", text: "Done thinking." },
+          ],
+          { chunkSize: 4 },
+        ),
+      );
+      pty = startPty([...args], fx.env, fx.work.path);
+      let at = await pty.waitFor("> ");
+      pty.type("think\r");
+      at = await pty.waitFor("Done thinking.", { from: at });
+      await pty.waitFor(TURN_FOOTER, { from: at });
+      expect(await pty.screen()).toMatch(
+        /> think\n✻ Thinking…\n {2}First paragraph\.\n\n {2}Second paragraph\.\n✻ Thinking redacted by the provider\nDone thinking\./,
+      );
+      // Streamed: the paragraph being written showed (dimmed) before it was complete.
+      expect(pty.raw()).toContain("  \x1b[2mSe\x1b[22m");
+      expect(pty.output()).not.toContain("EncryptedBlob");
+      pty.type("\x04");
+      expect(await pty.exited).toBe(0);
+    }
   });
 });

@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRenderer } from "../../src/cli/renderer.js";
 import { createStyle } from "../../src/cli/style.js";
+import { createScreen } from "../../src/cli/terminal/screen.js";
+import { createThinkingView } from "../../src/cli/thinking-view.js";
 import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions, toolResultsSent } from "../agent/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
@@ -77,19 +79,20 @@ describe("TodoWrite", () => {
 describe("TodoWrite in the CLI renderer", () => {
   it("shows the list as a compact checklist and not the result text", () => {
     let out = "";
-    const screen: any = {
-      columns: 80,
-      live: false,
-      print: (t: string) => {
-        out += t;
-      },
-      endLine: () => {
-        if (out !== "" && !out.endsWith("\n")) out += "\n";
-      },
-      setLive: () => {},
-    };
+    const screen = createScreen(
+      {
+        columns: 80,
+        write: (t: string) => {
+          out += t;
+          return true;
+        },
+      } as any,
+      false,
+    );
     const status: any = { show() {}, hide() {}, end() {}, tokens() {}, retry() {} };
-    const r = createRenderer(screen, createStyle(false), status, "/tmp");
+    const style = createStyle(false);
+    const thinking = createThinkingView(screen, style, { expanded: false, live: false });
+    const r = createRenderer(screen, style, status, "/tmp", thinking);
     r.handle({
       type: "assistant",
       parent_tool_use_id: null,

@@ -125,6 +125,9 @@ export function createRawInput(
       case "l":
         terminalOut.write("\x1b[2J\x1b[3J\x1b[H");
         return true;
+      case "o":
+        handlers?.ctrlO();
+        return false;
       case "c": {
         const hadText = buffer.text !== "";
         buffer.clear();

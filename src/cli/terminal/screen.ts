@@ -4,9 +4,13 @@
  * place. Every redraw is one write, wrapped in synchronized-output markers so terminals that know
  * them show no flicker. Without cursor control (a pipe, TERM=dumb) the live region is never drawn and
  * output is written as it comes.
+ *
+ * Finished output is kept as blocks (`transcript.ts`): when the width changes, once the resizing has
+ * settled, the screen and its scrollback are cleared and the blocks drawn again for the new width.
  */
 import type { Writable } from "node:stream";
 import { clipStart, stripAnsi, textWidth } from "./text-width.js";
+import { type Block, createTranscript, REDRAW_ROWS, type Transcript } from "./transcript.js";
 
 /** The parts of the live region, drawn top to bottom in this order. */
 export type LiveSection = "preview" | "status" | "input";
@@ -25,6 +29,13 @@ export interface Screen {
   readonly rows: number;
   /** Writes finished text above the live region; a trailing partial line waits for its newline. */
   print(text: string): void;
+  /**
+   * Writes a block rendered at the current width (a fresh line first), and keeps it so a redraw can
+   * render it again at another width.
+   */
+  printBlock(block: Block): void;
+  /** Clears the screen and its scrollback and draws the kept blocks again at the current width. */
+  redrawAll(): void;
   /** Ends a partial line, if any, so the next print starts on a fresh line. */
   endLine(): void;
   /** Replaces one section of the live region (an empty list removes it) and redraws. */
@@ -33,12 +44,28 @@ export interface Screen {
   close(): void;
 }
 
+/** How long the width must stay unchanged before the transcript is redrawn (a drag sends many). */
+export const RESIZE_SETTLE_MS = 80;
+
+/** Options of `createScreen`. */
+export interface ScreenOptions {
+  /** Where COLUMNS and LINES are read when the stream has no size. */
+  env?: Record<string, string | undefined>;
+  /** Where printed blocks are kept (a fresh one by default). */
+  transcript?: Transcript;
+  /** Styles the note a redraw puts above what it could not draw (dim, or nothing under NO_COLOR). */
+  dim?: (text: string) => string;
+}
+
 /** Creates a screen over `out`; `live` says whether cursor control may be used. */
 export function createScreen(
   out: Writable & { columns?: number; rows?: number; on?: Writable["on"] },
   live: boolean,
-  env: Record<string, string | undefined> = process.env,
+  options: ScreenOptions = {},
 ): Screen {
+  const env = options.env ?? process.env;
+  const transcript = options.transcript ?? createTranscript();
+  const dim = options.dim ?? ((text: string) => text);
   const sections = new Map<LiveSection, string[]>();
   let cursor: CursorSpot | undefined;
   // Rows between the top of the drawn live region and the row the cursor was left on.
@@ -117,19 +144,41 @@ export function createScreen(
     return text;
   };
 
-  const redraw = (before = "") => {
+  const redraw = (before = "", erase = eraseLive()) => {
     if (closed) return;
     const show = cursor ? "" : "\x1b[?25l";
-    out.write(`\x1b[?2026h${show}${eraseLive()}${before}${drawLive()}\x1b[?2026l`);
+    out.write(`\x1b[?2026h${show}${erase}${before}${drawLive()}\x1b[?2026l`);
   };
 
+  // The width the kept blocks were last drawn at.
+  let drawnColumns = columns();
+  const redrawAll = () => {
+    if (!live || closed) return;
+    drawnColumns = columns();
+    drawn = false;
+    // Home, clear the screen, then the scrollback (in that order, as `clear` does: some terminals
+    // push the cleared screen into the scrollback).
+    redraw(transcript.render(drawnColumns, REDRAW_ROWS, dim), "\x1b[H\x1b[2J\x1b[3J");
+  };
+  let settle: NodeJS.Timeout | undefined;
   out.on?.("resize", () => {
-    if (!live) return;
+    if (!live || closed) return;
     // Most terminals (tmux, kitty, iTerm2, VTE) re-wrap what is on screen to the new width: where the
     // cursor now sits in the old live region is worked out again at that width, so it is erased whole.
     if (drawn && lastDrawn) cursorRow = cursorRowAt(lastDrawn, columns());
     redraw();
+    // The transcript itself is drawn again once the width stops changing.
+    clearTimeout(settle);
+    settle = setTimeout(() => {
+      if (columns() !== drawnColumns) redrawAll();
+    }, RESIZE_SETTLE_MS);
+    settle.unref();
   });
+
+  /** Keeps finished literal text (whole lines) as a block of its own. */
+  const keep = (text: string) => {
+    if (live && text !== "") transcript.add(() => text, text);
+  };
 
   return {
     live,
@@ -153,8 +202,20 @@ export function createScreen(
         return;
       }
       partial = all.slice(cut + 1);
+      keep(all.slice(0, cut + 1));
       redraw(all.slice(0, cut + 1));
     },
+    printBlock(block) {
+      if (!live) {
+        out.write(block(columns()));
+        return;
+      }
+      this.endLine();
+      const text = block(columns());
+      transcript.add(block, text);
+      if (text !== "") redraw(text.endsWith("\n") ? text : `${text}\n`);
+    },
+    redrawAll,
     endLine() {
       if (!live) return;
       if (partial !== "") this.print("\n");
@@ -167,6 +228,7 @@ export function createScreen(
     },
     close() {
       if (closed) return;
+      clearTimeout(settle);
       const rest = live ? `${eraseLive()}${partial ? `${partial}\n` : ""}\x1b[?25h` : "";
       partial = "";
       closed = true;

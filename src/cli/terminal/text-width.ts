@@ -112,3 +112,36 @@ export function clipEnd(text: string, max: number): string {
   }
   return `${out}…${text.includes("\x1b") ? "\x1b[0m" : ""}`;
 }
+
+/**
+ * Wraps plain text (one line, no ANSI) at spaces into rows of at most `columns` cells; a word longer
+ * than a row is cut where it must be. Spaces at a break are dropped.
+ */
+export function wordWrap(text: string, columns: number): string[] {
+  const rows: string[] = [];
+  let row = "";
+  let width = 0;
+  for (const word of text.split(/( +)/)) {
+    if (word === "") continue;
+    const w = textWidth(word);
+    if (width + w <= columns) {
+      row += word;
+      width += w;
+      continue;
+    }
+    if (word.trim() === "") {
+      // Spaces at the end of a row: they end it.
+      rows.push(row);
+      row = "";
+      width = 0;
+      continue;
+    }
+    if (row.trim() !== "") rows.push(row.trimEnd());
+    const pieces = hardWrap(word, columns);
+    row = pieces.pop() ?? "";
+    rows.push(...pieces);
+    width = textWidth(row);
+  }
+  if (row !== "" || rows.length === 0) rows.push(row);
+  return rows;
+}

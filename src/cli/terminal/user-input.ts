@@ -11,6 +11,8 @@ export interface InputHandlers {
   ctrlC(hadText: boolean): void;
   /** Escape outside a question. */
   escape(): void;
+  /** Ctrl-O outside a question: show or hide thinking in full. */
+  ctrlO(): void;
   /** Ctrl-D on an empty prompt, or the end of input. */
   eof(): void;
 }

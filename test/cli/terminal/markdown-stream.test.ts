@@ -5,8 +5,11 @@ function harness(ready: { value: boolean }) {
   const printed: string[] = [];
   let preview: string[] = [];
   const stream = createMarkdownStream(
-    (md) => (ready.value ? `<${md.trim()}>\n` : undefined),
-    (t) => printed.push(t),
+    (md, first) => {
+      if (!ready.value) return false;
+      printed.push(`${first ? "" : "\n"}<${md.trim()}>\n`);
+      return true;
+    },
     (lines) => {
       preview = lines;
     },
