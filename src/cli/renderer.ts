@@ -13,6 +13,7 @@ import type { StatusLine } from "./status-line.js";
 import { compact } from "./status-line.js";
 import type { Style } from "./style.js";
 import type { Screen } from "./terminal/screen.js";
+import { clipEnd } from "./terminal/text-width.js";
 import type { Block } from "./terminal/transcript.js";
 import type { ThinkingView } from "./thinking-view.js";
 import { formatToolResult, safe, type ToolCallInfo } from "./tool-output.js";
@@ -221,11 +222,19 @@ export function createRenderer(
             const why = retryReason(m.error_status, m.error);
             status.retry(why, m.attempt, m.max_retries, m.retry_delay_ms);
             if (!screen.live) line(style.dim(retryLine({ ...m, error: why })));
-          } else if (m.subtype === "compact_boundary")
-            line(style.dim(`(history compacted: ${m.compact_metadata.pre_tokens} tokens before)`));
-          else if (m.subtype === "permission_denied") {
+          } else if (m.subtype === "compact_boundary") {
+            // The one line a compaction gets, /compact or automatic.
+            const { pre_tokens: before, post_tokens: after } = m.compact_metadata;
+            line(
+              style.dim(
+                `(history compacted: ${compact(before)} tokens${after !== undefined ? ` → ${compact(after)}` : " before"})`,
+              ),
+            );
+          } else if (m.subtype === "permission_denied") {
             denied.add(m.tool_use_id);
-            if (!cancelled) line(`  ⎿ ${style.red("denied")}: ${m.message}`);
+            // One line: the call is named above it, and the model gets the whole reason.
+            if (!cancelled)
+              screen.printBlock((columns) => `${clipEnd(denialLine(m.message, style), columns - 1)}\n`);
           }
           return;
         case "stream_event":
@@ -310,6 +319,20 @@ export function createRenderer(
       }
     },
   };
+}
+
+/**
+ * `⎿ denied: <why>` in few words: the engine's reason without its "Permission to use … was denied"
+ * preamble (the call is named on the line above) or its advice for SDK callers.
+ */
+export function denialLine(message: string, style: Style): string {
+  let why = safe(message.split("\n")[0])
+    .replace(/^Permission to use .*? was denied(?::\s*)?/, "")
+    .replace(/\s*To allow it, .*$/, "")
+    .replace(/\.$/, "")
+    .trim();
+  if (why === "") why = safe(message.split("\n")[0]);
+  return `  ⎿ ${style.red("denied")}${why.startsWith("by ") ? " " : ": "}${why}`;
 }
 
 /** "retrying in 2 s (attempt 1/4): …", the same words in the interactive UI and in print mode. */

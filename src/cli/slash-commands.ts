@@ -3,6 +3,7 @@
  * They act through the public `Query` handle and, for /resume, the public session helpers.
  */
 import type { Query } from "../sdk/query.js";
+import { missingKeyMessage } from "./config.js";
 
 /** What a slash command can reach. */
 export interface SlashContext {
@@ -50,15 +51,21 @@ export async function runSlashCommand(line: string, ctx: SlashContext): Promise<
       return;
     case "/compact":
       try {
+        // Done is said once, by the compaction's own line in the conversation (with its token counts).
         await ctx.query().compact(arg || undefined);
-        ctx.note("(history compacted)");
       } catch (error) {
         ctx.note(`compact failed: ${(error as Error).message}`);
       }
       return;
-    case "/model":
+    case "/model": {
       if (rest.length === 0) {
         ctx.note(`model: ${ctx.model() ?? "(default)"}`);
+        return;
+      }
+      // A provider without its key would fail only at the next prompt: say so now and keep the model.
+      const missing = missingKeyMessage(arg, process.env);
+      if (missing) {
+        ctx.note(`${missing} Still using ${ctx.model() ?? "the default model"}.`);
         return;
       }
       try {
@@ -68,6 +75,7 @@ export async function runSlashCommand(line: string, ctx: SlashContext): Promise<
         ctx.note(`cannot use model ${arg}: ${(error as Error).message}`);
       }
       return;
+    }
     case "/cost": {
       const q = ctx.query();
       const u = q.totalUsage();

@@ -163,6 +163,27 @@ describe.skipIf(!hasScript)("interrupts, retries and permission questions in a p
     expect(await pty.exited).toBe(0);
   });
 
+  it("a denial by the permission mode is one line under the call, clipped to the width", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "touch /tmp/../etc/goat-never.txt" } }]),
+      reply.text("Not allowed, fine."),
+    );
+    pty = startPty(["--permission-mode", "dontAsk"], fx.env, fx.work.path, { columns: 80 });
+    let at = await pty.waitFor("> ");
+    pty.type("make a file\r");
+    at = await pty.waitFor("Not allowed, fine.", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
+    const lines = (await pty.screen()).split("\n");
+    const call = lines.findIndex((l) => l.startsWith("● Bash(touch /tmp/../etc/goat-never.txt)"));
+    expect(lines[call + 1]).toMatch(/^ {2}⎿ denied: the permission mode is dontAsk and .*…$/);
+    expect(lines[call + 1].length).toBeLessThanOrEqual(79);
+    expect(lines[call + 2]).toBe("Not allowed, fine.");
+    // The model still hears the whole reason.
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("To allow it");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("a at a permission question adds the Bash prefix rule: the same command again is not asked", async () => {
     fx.mock.enqueue(
       reply.toolCalls([{ name: "Bash", input: { command: "touch one.txt" } }]),

@@ -153,6 +153,12 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     let at = await pty.waitFor("> ");
     pty.type("/model\r");
     at = await pty.waitFor("model: anthropic/claude-pty-first", { from: at });
+    // No OPENAI_API_KEY here: refused at once, naming what is missing, and the model stays.
+    pty.type("/model openai/gpt-4.1\r");
+    at = await pty.waitFor(
+      "No API key configured for openai/gpt-4.1: set OPENAI_API_KEY (or OPENAI_BASE_URL to a local gateway). Still using anthropic/claude-pty-first.",
+      { from: at },
+    );
     pty.type("/model anthropic/claude-pty-second\r");
     at = await pty.waitFor("model set to anthropic/claude-pty-second", { from: at });
     pty.type("hello\r");
@@ -162,7 +168,7 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     expect(await pty.exited).toBe(0);
   });
 
-  it("/compact sends the history to the model for a summary, and the next turn starts from it", async () => {
+  it("/compact sends the history to the model for a summary (said once), and the next turn starts from it", async () => {
     fx.mock.enqueue(
       reply.text("Noted: pineapple."),
       reply.text("SUMMARY: the user's word is pineapple."),
@@ -174,7 +180,7 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     at = await pty.waitFor("Noted: pineapple.", { from: at });
     at = await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("/compact keep the fruit\r");
-    at = await pty.waitFor("(history compacted)", { from: at });
+    at = await pty.waitFor(/\(history compacted: \d+ tokens/, { from: at });
     expect(fx.mock.requests).toHaveLength(2);
     const summaryRequest = JSON.stringify(fx.mock.requests[1].body);
     expect(summaryRequest).toContain("remember the word pineapple");
@@ -185,6 +191,7 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     expect(next).toContain("SUMMARY: the user's word is pineapple.");
     // The summarised prompt is gone (compaction may keep the most recent answer verbatim).
     expect(next).not.toContain("remember the word pineapple");
+    expect(pty.output().match(/history compacted/g)).toHaveLength(1);
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
