@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { PermissionModeName } from "../runtime/sdk-messages.js";
+import { findInstructionFiles } from "../runtime/system-prompt.js";
 import { KNOWN_OPTIONS } from "../sdk/options-check.js";
 import { builtinTools } from "../tools/builtin.js";
 import { parseAgentsFlag } from "./agents.js";
@@ -56,7 +57,7 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     throw new UsageError(`permissions.defaultMode must be one of ${MODES.join(", ")} (got "${mode}")`);
   }
   const model = args.model ?? env.GOAT_MODEL ?? settings.model;
-  const systemPrompt = buildSystemPrompt(args);
+  const systemPrompt = buildSystemPrompt(args, cwd);
 
   const options: CliQueryOptions = {
     cwd,
@@ -139,8 +140,13 @@ export async function withMcpServers(config: CliConfig, args: CliArgs): Promise<
   };
 }
 
-/** The prompt flags: `--system-prompt ""` (what the Python SDK sends when its caller chose none) keeps Goat's. */
-function buildSystemPrompt(args: CliArgs): CliQueryOptions["systemPrompt"] {
+/**
+ * The prompt flags: `--system-prompt ""` (what the Python SDK sends when its caller chose none) keeps
+ * Goat's. A prompt of one's own replaces Goat's but, as in Claude Code (where CLAUDE.md is context,
+ * not part of the system prompt), the project's AGENTS.md / CLAUDE.md still follow it, unless
+ * `--setting-sources` leaves out "project" (what the Agent SDKs pass by default).
+ */
+function buildSystemPrompt(args: CliArgs, cwd: string): CliQueryOptions["systemPrompt"] {
   let custom = args.systemPrompt;
   if (args.systemPromptFile !== undefined) {
     try {
@@ -152,7 +158,20 @@ function buildSystemPrompt(args: CliArgs): CliQueryOptions["systemPrompt"] {
   if (custom === undefined || custom.trim() === "") {
     return { type: "preset", preset: "goat", append: args.appendSystemPrompt };
   }
-  return args.appendSystemPrompt !== undefined ? `${custom}\n\n${args.appendSystemPrompt}` : custom;
+  const project = args.settingSources === undefined || args.settingSources.includes("project");
+  const parts = [custom, project ? projectInstructions(cwd) : undefined, args.appendSystemPrompt];
+  return parts.filter((p) => p !== undefined && p !== "").join("\n\n");
+}
+
+/** The project's AGENTS.md / CLAUDE.md files (cwd and its parents), as Goat's own prompt shows them. */
+function projectInstructions(cwd: string): string | undefined {
+  const files = findInstructionFiles(cwd);
+  if (files.length === 0) return undefined;
+  return [
+    "# Project instructions",
+    "The user's instructions for this project follow, from the outermost folder to the nearest; nearer ones take precedence.",
+    ...files.flatMap((f) => ["", `## ${f.path}`, "", f.content]),
+  ].join("\n");
 }
 
 /**
@@ -268,16 +287,32 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** `--continue` in a folder with no earlier session: say so instead of quietly starting a new one. */
-export async function assertSomethingToContinue(args: CliArgs, config: CliConfig): Promise<void> {
-  if (!args.continue) return;
+/**
+ * `--continue` in a folder with no earlier session, or `--resume` with an id no session has: one line
+ * saying so (Claude Code's words) before anything starts, instead of quietly starting a new session
+ * or an error inside one.
+ */
+export async function assertSessionToResume(args: CliArgs, config: CliConfig): Promise<void> {
+  if (!args.continue && args.resume === undefined) return;
   const { mostRecentSession } = await import("../session/api.js");
   const { createJsonlSessionStore } = await import("../session/jsonl-store.js");
   const env = config.options.env ?? process.env;
   const home = env.GOAT_HOME && env.GOAT_HOME.length > 0 ? env.GOAT_HOME : undefined;
   const store = createJsonlSessionStore({ home, onWarning: () => {} });
+  if (args.resume !== undefined) {
+    let path: string | undefined;
+    try {
+      path = await store.pathOf(args.resume);
+    } catch (error) {
+      throw new UsageError(`--resume: ${(error as Error).message}`);
+    }
+    if (path === undefined) {
+      throw new UsageError(
+        `No conversation found with session ID: ${args.resume} (goat sessions lists this folder's sessions)`,
+      );
+    }
+    return;
+  }
   if (await mostRecentSession(config.cwd, store)) return;
-  throw new UsageError(
-    `--continue: there is no earlier session in ${config.cwd} to continue; start one without --continue (goat -p "…")`,
-  );
+  throw new UsageError(`No conversation found to continue in ${config.cwd}: start one without --continue`);
 }

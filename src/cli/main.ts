@@ -53,11 +53,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write((await import("./help.js")).HELP_TEXT);
     return 0;
   }
-  const { assertSomethingToContinue, buildConfig, missingKeyMessage } = await import("./config.js");
+  const { assertSessionToResume, buildConfig, missingKeyMessage } = await import("./config.js");
   let config: Awaited<ReturnType<typeof buildConfig>>;
   try {
     config = buildConfig(args, process.env);
-    await assertSomethingToContinue(args, config);
+    await assertSessionToResume(args, config);
   } catch (error) {
     return fail(error);
   }

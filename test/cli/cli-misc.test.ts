@@ -58,7 +58,12 @@ describe("usage errors name the fix", () => {
       /^goat: --model needs a value, but the next argument "-p" is a flag; put the value right after --model/,
     ],
     [["-r", "-p", "hi"], /^goat: --resume needs a /],
-    [["-p", "hi", "-c"], /^goat: --continue: there is no earlier session in .* to continue/],
+    [["-p", "hi", "-c"], /^goat: No conversation found to continue in .*: start one without --continue$/m],
+    [
+      ["-p", "hi", "--resume", "0b7c5d2e-unknown"],
+      /^goat: No conversation found with session ID: 0b7c5d2e-unknown \(goat sessions lists/,
+    ],
+    [["-p", "hi", "--resume", "../../etc"], /^goat: --resume: Invalid session id "..\/..\/etc"/],
   ])("goat %j", async (args, message) => {
     const r = await runCli(args as string[], { env: fx.env, cwd: fx.work.path });
     expect(r.code).not.toBe(0);

@@ -109,6 +109,20 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
+  it("--resume with an unknown id and -c with nothing to continue: one line each, before anything starts", async () => {
+    for (const [args, line] of [
+      [["--resume", "5d1f-no-such-session"], "goat: No conversation found with session ID: 5d1f-no-such-session"],
+      [["-c"], "goat: No conversation found to continue in "],
+    ] as const) {
+      pty = startPty([...args], fx.env, fx.work.path);
+      expect(await pty.exited).toBe(1);
+      const shown = (await pty.screen()).split("\n").filter((l) => l.trim() !== "");
+      expect(shown).toHaveLength(1);
+      expect(shown[0].startsWith(line)).toBe(true);
+    }
+    expect(fx.mock.requests).toHaveLength(0);
+  });
+
   it("Ctrl-C twice at an empty prompt exits", async () => {
     pty = startPty([], fx.env, fx.work.path);
     const at = await pty.waitFor("> ");

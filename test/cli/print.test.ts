@@ -233,3 +233,26 @@ describe("settings", () => {
     expect(fx.mock.requests).toHaveLength(0);
   });
 });
+
+describe("--system-prompt and the project's instruction files", () => {
+  it("a prompt of one's own replaces Goat's, and AGENTS.md / CLAUDE.md still follow it, as CLAUDE.md does in Claude Code", async () => {
+    writeFileSync(join(fx.work.path, "AGENTS.md"), "Always answer in French.");
+    writeFileSync(join(fx.work.path, "CLAUDE.md"), "Never touch the vendor folder.");
+    fx.mock.enqueue(reply.text("a"), reply.text("b"), reply.text("c"));
+    await run(["-p", "hi", "--system-prompt", "You are a terse reviewer."]);
+    await run(["-p", "hi", "--system-prompt", "You are a terse reviewer.", "--setting-sources", "user"]);
+    await run(["-p", "hi", "--append-system-prompt", "Be terse."]);
+    const system = fx.mock.requests.map((r) => JSON.stringify(r.body.system));
+    expect(system[0]).toContain("You are a terse reviewer.");
+    expect(system[0]).not.toContain("You are Goat");
+    expect(system[0]).toContain("Always answer in French.");
+    expect(system[0]).toContain("Never touch the vendor folder.");
+    // Without the "project" setting source (the Agent SDKs' default), the files are not read.
+    expect(system[1]).toContain("You are a terse reviewer.");
+    expect(system[1]).not.toContain("Always answer in French.");
+    // --append-system-prompt keeps Goat's prompt, files included, and adds to it.
+    expect(system[2]).toContain("You are Goat");
+    expect(system[2]).toContain("Always answer in French.");
+    expect(system[2]).toContain("Be terse.");
+  });
+});
