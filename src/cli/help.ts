@@ -9,7 +9,7 @@ Print mode:
   --output-format FORMAT      text (final answer, default) | json (the result) | stream-json (every message, JSON lines)
   --input-format FORMAT       text (default) | stream-json (user messages and control requests as JSON lines)
   --include-partial-messages  With stream-json: also the raw stream events
-  --verbose                   Accepted for Claude Code compatibility (stream-json is always complete)
+  --verbose                   Interactive: show thinking in full (Ctrl-O toggles); print mode: accepted, no effect
 
 Model and limits:
   --model MODEL               provider/model, e.g. anthropic/claude-sonnet-4-5 (default: $GOAT_MODEL, settings "model")
@@ -42,7 +42,7 @@ MCP servers and subagents:
   --agent NAME                Run the main thread as that agent (its prompt, tools and model)
 
 System prompt:
-  --system-prompt TEXT        Replace the built-in coding-agent prompt ("" keeps it)
+  --system-prompt TEXT        Replace the built-in coding-agent prompt ("" keeps it); AGENTS.md/CLAUDE.md still follow
   --system-prompt-file FILE   The same, read from a file
   --append-system-prompt TEXT Add to the system prompt
 
