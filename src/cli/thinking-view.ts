@@ -60,10 +60,12 @@ export function createThinkingView(
   const heading = () => (expanded ? `${style.dim("✻ Thinking…")}\n` : "");
   const paragraphs = (text: string) => (columns: number) =>
     expanded ? `${indented(text, columns, style)}\n` : "";
-  const summary = (e: Episode) => (_columns: number) => {
+  // Worked out once, when the thinking ended: the block keeps two short strings, not the text.
+  const summary = (e: Episode) => {
     const empty = e.text.trim() === "";
-    if (expanded) return empty ? `${style.dim("  (no thinking text was returned)")}\n` : "";
-    return `${style.dim(summaryLine(e, empty ? undefined : hint))}\n`;
+    const line = `${style.dim(summaryLine(e, empty ? undefined : hint))}\n`;
+    const note = empty ? `${style.dim("  (no thinking text was returned)")}\n` : "";
+    return () => (expanded ? note : line);
   };
   const preview = () =>
     screen.setLive(
@@ -82,7 +84,7 @@ export function createThinkingView(
     const done = pending.slice(0, cut);
     pending = pending.slice(cut);
     preview();
-    screen.printBlock(paragraphs(done));
+    screen.printBlock(paragraphs(done), done.length);
   };
 
   return {
@@ -94,7 +96,8 @@ export function createThinkingView(
     },
     toggle() {
       expanded = !expanded;
-      preview();
+      // The preview is the answer's while no thinking streams.
+      if (episode) preview();
     },
     start() {
       if (episode) this.end();
@@ -118,7 +121,7 @@ export function createThinkingView(
       if (episode) this.end();
       const e: Episode = { text, started: 0, ended: undefined };
       screen.printBlock(heading);
-      if (text.trim() !== "") screen.printBlock(paragraphs(text));
+      if (text.trim() !== "") screen.printBlock(paragraphs(text), text.length);
       screen.printBlock(summary(e));
     },
     redacted() {

@@ -111,7 +111,10 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
 
   it("--resume with an unknown id and -c with nothing to continue: one line each, before anything starts", async () => {
     for (const [args, line] of [
-      [["--resume", "5d1f-no-such-session"], "goat: No conversation found with session ID: 5d1f-no-such-session"],
+      [
+        ["--resume", "5d1f-no-such-session"],
+        "goat: No conversation found with session ID: 5d1f-no-such-session",
+      ],
       [["-c"], "goat: No conversation found to continue in "],
     ] as const) {
       pty = startPty([...args], fx.env, fx.work.path);

@@ -77,6 +77,23 @@ describe("the thinking view", () => {
     );
   });
 
+  it("Ctrl-O while the answer streams leaves the answer's preview alone", () => {
+    const previews: string[][] = [];
+    const screen = {
+      setLive: (_section: string, lines: string[]) => previews.push(lines),
+      printBlock: () => {},
+    };
+    const view = createThinkingView(screen as never, createStyle(false), { expanded: false, live: true });
+    view.start();
+    view.push("some thought");
+    view.toggle();
+    expect(previews.at(-1)).toEqual(["  some thought"]);
+    view.end();
+    const seen = previews.length;
+    view.toggle();
+    expect(previews).toHaveLength(seen);
+  });
+
   it("without a terminal to press Ctrl-O in, the summary points at --verbose", () => {
     expect(summaryLine({ text: "a b", started: 1, ended: 12_601 }, "--verbose shows it")).toBe(
       "✻ Thought for 13s · 2 words (--verbose shows it)",

@@ -31,9 +31,10 @@ export interface Screen {
   print(text: string): void;
   /**
    * Writes a block rendered at the current width (a fresh line first), and keeps it so a redraw can
-   * render it again at another width.
+   * render it again at another width. `keeps`: the characters the block holds on to (its source),
+   * when that is more than it prints now (thinking hidden behind its summary).
    */
-  printBlock(block: Block): void;
+  printBlock(block: Block, keeps?: number): void;
   /** Clears the screen and its scrollback and draws the kept blocks again at the current width. */
   redrawAll(): void;
   /** Ends a partial line, if any, so the next print starts on a fresh line. */
@@ -205,14 +206,14 @@ export function createScreen(
       keep(all.slice(0, cut + 1));
       redraw(all.slice(0, cut + 1));
     },
-    printBlock(block) {
+    printBlock(block, keeps = 0) {
       if (!live) {
         out.write(block(columns()));
         return;
       }
       this.endLine();
       const text = block(columns());
-      transcript.add(block, text);
+      transcript.add(block, text, keeps);
       if (text !== "") redraw(text.endsWith("\n") ? text : `${text}\n`);
     },
     redrawAll,

@@ -20,8 +20,11 @@ export const KEPT_CHARS = 1 << 20;
 
 /** The kept blocks. */
 export interface Transcript {
-  /** Keeps `block`, whose first rendering was `printed` (its size counts against the bound). */
-  add(block: Block, printed: string): void;
+  /**
+   * Keeps `block`, whose first rendering was `printed`; its size (that, or the `keeps` characters it
+   * holds if more) counts against the bound.
+   */
+  add(block: Block, printed: string, keeps?: number): void;
   /**
    * The newest blocks rendered at `columns`, oldest first, filling at most `maxRows` rows; when
    * anything older is left out, a first line says so (`earlier` styles it).
@@ -47,9 +50,10 @@ export function createTranscript(keptChars = KEPT_CHARS): Transcript {
     get size() {
       return blocks.length;
     },
-    add(block, printed) {
-      blocks.push({ block, chars: printed.length });
-      chars += printed.length;
+    add(block, printed, keeps = 0) {
+      const size = Math.max(printed.length, keeps);
+      blocks.push({ block, chars: size });
+      chars += size;
       let drop = 0;
       while (chars > keptChars && drop < blocks.length - 1) chars -= blocks[drop++].chars;
       if (drop > 0) {

@@ -58,6 +58,9 @@ describe("the kept transcript", () => {
     for (let i = 0; i < 100; i++) t.add(() => `${"z".repeat(99)}\n`, `${"z".repeat(99)}\n`);
     expect(t.size).toBe(10);
     expect(t.render(200).startsWith("… earlier output is not redrawn\n")).toBe(true);
+    // A block that prints little but holds more (hidden thinking) counts what it holds.
+    t.add(() => "", "", 950);
+    expect(t.size).toBe(1);
   });
 });
 
