@@ -1,14 +1,14 @@
 /**
- * The `tool_response` a PostToolUse hook receives, shaped as Claude Code shapes each built-in tool's
- * output, so hook scripts written for Claude Code parse Goat's too:
- * Read `{type: "text", file: {filePath, content, numLines, startLine, totalLines}}` (or `image`),
- * Write `{type, filePath, content, structuredPatch, originalFile}`,
- * Edit `{filePath, oldString, newString, originalFile, structuredPatch, userModified, replaceAll}`,
- * Bash `{stdout, stderr, interrupted, isImage}`, Glob `{filenames, durationMs, numFiles, truncated}`,
- * Grep `{mode, filenames, numFiles, content?, numLines?, numMatches?, appliedLimit?, appliedOffset?}`.
- * Other tools give their `details`, or their text.
+ * Each built-in tool's output in the shape Claude Code gives it, so code written for Claude Code parses
+ * Goat's too: the `tool_response` of PostToolUse hooks and the `tool_use_result` of the SDK's user
+ * messages. Read `{type: "text", file: {filePath, content, numLines, startLine, totalLines}}` (or
+ * `image`), Write `{type, filePath, content, structuredPatch, originalFile}`, Edit `{filePath, oldString,
+ * newString, originalFile, structuredPatch, userModified, replaceAll}`, Bash `{stdout, stderr,
+ * interrupted, isImage}`, Glob `{filenames, durationMs, numFiles, truncated}`, Grep `{mode, filenames,
+ * numFiles, content?, numLines?, numMatches?, appliedLimit?, appliedOffset?}`, TodoWrite `{oldTodos,
+ * newTodos}`. A failed call is `"Error: <what the model was told>"`, as in Claude Code. Other tools give
+ * their `details`, or their text.
  */
-import { readFile } from "node:fs/promises";
 import type { BashDetails } from "../tools/bash.js";
 import type { EditDetails } from "../tools/edit.js";
 import type { GlobDetails } from "../tools/glob.js";
@@ -18,12 +18,48 @@ import type { ToolContent, ToolResult } from "../tools/types.js";
 import type { WriteDetails } from "../tools/write.js";
 import { structuredPatch } from "./structured-patch.js";
 
-/** The `tool_response` for a successful call of `toolName`. */
-export async function claudeToolResponse(
+/** The built-in tools whose output has a Claude Code shape (their failures are `"Error: …"` strings). */
+const SHAPED_TOOLS: ReadonlySet<string> = new Set([
+  "Read",
+  "Write",
+  "Edit",
+  "Bash",
+  "Glob",
+  "Grep",
+  "TodoWrite",
+  "NotebookEdit",
+  "BashOutput",
+  "KillShell",
+]);
+
+/**
+ * The `tool_use_result` of a call's SDK user message: Claude Code's shape for the built-in tools (an
+ * `"Error: …"` string when the call failed), the `details` of other tools. Undefined when a custom
+ * tool gave no details and did not fail.
+ */
+export function sdkToolUseResult(
   toolName: string,
   input: Record<string, unknown>,
   result: ToolResult,
-): Promise<unknown> {
+  isError: boolean,
+): unknown {
+  if (isError && (SHAPED_TOOLS.has(toolName) || result.details === undefined)) {
+    return `Error: ${contentText(result.content)}`;
+  }
+  if (!SHAPED_TOOLS.has(toolName)) return result.details;
+  return claudeToolResponse(toolName, input, result);
+}
+
+/**
+ * The `tool_response` for a successful call of `toolName`. The fields that need more than Goat's small
+ * `details` (a file's text before the change, a command's stdout, a partial read's line count) are there
+ * when the tool ran with `fullDetails`.
+ */
+export function claudeToolResponse(
+  toolName: string,
+  input: Record<string, unknown>,
+  result: ToolResult,
+): unknown {
   const details = result.details as Record<string, unknown> | undefined;
   const text = contentText(result.content);
   if (!details || typeof details !== "object") return text;
@@ -49,7 +85,7 @@ export async function claudeToolResponse(
   }
 }
 
-async function readResponse(d: ReadDetails, content: ToolContent): Promise<unknown> {
+function readResponse(d: ReadDetails, content: ToolContent): unknown {
   if (d.type === "image") {
     const image = Array.isArray(content) ? content.find((b) => b.type === "image") : undefined;
     const base64 = image?.type === "image" && image.source.type === "base64" ? image.source.data : "";
@@ -60,10 +96,11 @@ async function readResponse(d: ReadDetails, content: ToolContent): Promise<unkno
     type: "text",
     file: {
       filePath: d.filePath,
-      content: linesRead(contentText(content), numLines),
+      content: d.file?.content ?? linesRead(contentText(content), numLines),
       numLines,
       startLine: d.startLine ?? 1,
-      totalLines: d.totalLines ?? (await countFileLines(d.filePath)),
+      // Known when the read reached the end, or when the tool counted the rest (`fullDetails`).
+      totalLines: d.totalLines,
     },
   };
 }
@@ -75,19 +112,6 @@ function linesRead(text: string, numLines: number): string {
   return lines
     .map((l) => l.replace(/^ *\d+\t/, "").replace(/ … \[line truncated at \d+ characters\]$/, ""))
     .join("\n");
-}
-
-/** Lines of a file Read did not read to its end (counted only for a hook that asks). */
-async function countFileLines(file: string): Promise<number | undefined> {
-  try {
-    const text = await readFile(file, "utf8");
-    if (text === "") return 0;
-    let count = 1;
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
-    return text.endsWith("\n") ? count - 1 : count;
-  } catch {
-    return undefined;
-  }
 }
 
 function writeResponse(d: WriteDetails, input: Record<string, unknown>): unknown {
@@ -131,6 +155,7 @@ function bashResponse(d: BashDetails, text: string): unknown {
     stderr: "", // the shell writes stderr into stdout, in the order the two were written
     interrupted: d.interrupted,
     isImage: false,
+    ...(d.outputFile ? { persistedOutputPath: d.outputFile, persistedOutputSize: d.totalBytes } : {}),
   };
 }
 

@@ -271,7 +271,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
     toolConcurrency: options.toolConcurrency,
     toolTimeoutOf: toolTimeouts(options, tools.staticTools),
-    wantsFullDetails: (name) => hooks.runner.has("PostToolUse", name),
+    // The SDK user messages carry Claude Code's tool output shapes (tool_use_result), which need them.
+    wantsFullDetails: () => true,
     compact,
     beforeToolCall: checkpointing(createBeforeToolCall(hooks.runner, permissions, report)),
     afterToolCall: createAfterToolCall(hooks.runner, report),

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { ToolResultBlock } from "../llm/types.js";
 import type { AgentEvent } from "../loop/events.js";
+import { sdkToolUseResult } from "../runtime/claude-tool-response.js";
 import { type SDKMessage, toSDKAssistant } from "../runtime/sdk-messages.js";
 import { toRawStreamEvents } from "./raw-stream-events.js";
 
@@ -24,7 +25,8 @@ export interface SdkStreamOptions {
 export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) => void {
   const { push } = options;
   const parent = options.parentToolUseId ?? null;
-  // Structured tool output waits here between the tool's end and the tool-results message.
+  // Structured tool output (Claude Code's shape) waits here between the tool's end and the
+  // tool-results message.
   const details = new Map<string, unknown>();
   const heartbeats = new Map<string, NodeJS.Timeout>();
   const base = () => ({ uuid: randomUUID(), session_id: options.sessionId() });
@@ -93,7 +95,10 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
       case "tool_execution_end":
         clearInterval(heartbeats.get(event.toolUseId));
         heartbeats.delete(event.toolUseId);
-        if (event.result.details !== undefined) details.set(event.toolUseId, event.result.details);
+        {
+          const shaped = sdkToolUseResult(event.name, event.input, event.result, event.isError);
+          if (shaped !== undefined) details.set(event.toolUseId, shaped);
+        }
         return;
       case "retry":
         push({

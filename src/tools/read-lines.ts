@@ -17,6 +17,11 @@ export interface LineRangeRequest {
   maxLineChars: number;
   /** Stop once the lines read add up to this many characters (the model's context is finite). */
   maxTotalChars: number;
+  /**
+   * Also count the lines after the range (newline bytes only, no decoding), so `totalLines` is known
+   * even when the read stops early: Claude Code's Read result always reports it.
+   */
+  countToEnd?: boolean;
   signal?: AbortSignal;
 }
 
@@ -94,6 +99,9 @@ export async function readLineRange(handle: FileHandle, req: LineRangeRequest): 
         out.stoppedAtCharCap = out.lines.length < req.maxLines;
         out.hasMore = i < bytesRead || (await hasBytesAt(handle, position));
         if (!out.hasMore) out.totalLines = lineNo;
+        else if (req.countToEnd) {
+          out.totalLines = await countRemainingLines(handle, buffer, view, i, position, lineNo, req.signal);
+        }
         return out;
       }
       lineHasBytes = false;
@@ -108,6 +116,36 @@ export async function readLineRange(handle: FileHandle, req: LineRangeRequest): 
     out.totalLines = lineNo - 1;
   }
   return out;
+}
+
+/**
+ * The file's line count, given that lines 1…`linesSoFar` ended before byte `from` of the chunk `view`
+ * (which ends at file offset `position`): the newlines after it are counted, plus a last line
+ * without one.
+ */
+async function countRemainingLines(
+  handle: FileHandle,
+  buffer: Buffer,
+  view: Buffer,
+  from: number,
+  position: number,
+  linesSoFar: number,
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  let count = linesSoFar;
+  let lastByte = view[from - 1];
+  let chunk = view.subarray(from);
+  let offset = position;
+  for (;;) {
+    for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, nl + 1)) count++;
+    if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
+    signal?.throwIfAborted();
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, offset);
+    if (bytesRead === 0) break;
+    offset += bytesRead;
+    chunk = buffer.subarray(0, bytesRead);
+  }
+  return lastByte === NEWLINE ? count : count + 1;
 }
 
 async function hasBytesAt(handle: FileHandle, position: number): Promise<boolean> {

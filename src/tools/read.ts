@@ -162,6 +162,8 @@ export const readTool = defineTool<ReadInput, ReadDetails>({
         maxLines: input.limit ?? READ_DEFAULT_LINES,
         maxLineChars: READ_MAX_LINE_CHARS,
         maxTotalChars: READ_MAX_OUTPUT_CHARS,
+        // The line count of the whole file is part of Claude Code's result shape (tool_use_result).
+        countToEnd: ctx.fullDetails === true,
         signal: ctx.signal,
       });
       const details: ReadDetails = {

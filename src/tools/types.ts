@@ -59,9 +59,10 @@ export interface ToolContext {
    */
   env?: Record<string, string | undefined>;
   /**
-   * True when a PostToolUse hook will read this call's `tool_response`: the built-in tools then add to
-   * `details` what Claude Code's tool output carries (a file's text before the change, a command's
-   * stdout), which they otherwise leave out to keep results small.
+   * True when the call's output will be shown in Claude Code's shape (`query()`'s `tool_use_result`, a
+   * PostToolUse hook's `tool_response`): the built-in tools then add to `details` what Claude Code's
+   * tool output carries (a file's text before the change, a command's stdout, a partial read's line
+   * count), which they otherwise leave out to keep results small.
    */
   fullDetails?: boolean;
   /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */

@@ -69,7 +69,7 @@ export const writeTool = defineTool<WriteInput, WriteDetails>({
     const stale = checkFreshForWrite(ctx.state, realPath, current);
     if (stale) return { content: stale, isError: true };
 
-    // Read only for a PostToolUse hook that asked for it: an overwrite costs no extra read otherwise.
+    // Read only when Claude Code's output shape is asked for: an overwrite costs no extra read otherwise.
     const originalFile =
       ctx.fullDetails && current ? await fs.readFile(realPath, "utf8").catch(() => null) : null;
     ctx.signal.throwIfAborted();

@@ -103,22 +103,50 @@ describe("PostToolUse tool_response", () => {
     expect(seen.Grep[0]).not.toHaveProperty("backend");
   });
 
-  it("leaves the extra fields out of results nobody hooks (tool_use_result stays small)", async () => {
+  it("the SDK user messages carry the same shapes as tool_use_result, with no hook; a failure is an Error string", async () => {
     const a = path.join(cwd, "a.txt");
     fs.writeFileSync(a, "x\n");
+    const long = path.join(cwd, "long.txt");
+    fs.writeFileSync(long, Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join("\n"));
     mock.enqueue(
-      reply.toolCalls([{ name: "Read", input: { file_path: a } }]),
-      reply.toolCalls([{ name: "Write", input: { file_path: a, content: "y\n" } }]),
+      reply.toolCalls([{ name: "Read", id: "t_read", input: { file_path: a } }]),
+      reply.toolCalls([{ name: "Write", id: "t_write", input: { file_path: a, content: "y\n" } }]),
+      reply.toolCalls([{ name: "Read", id: "t_part", input: { file_path: long, offset: 3, limit: 2 } }]),
+      reply.toolCalls([{ name: "Bash", id: "t_bash", input: { command: "printf 'a\\nb\\n'" } }]),
+      reply.toolCalls([
+        { name: "Edit", id: "t_fail", input: { file_path: a, old_string: "absent", new_string: "z" } },
+      ]),
       reply.text("done"),
     );
     const messages = await collect(
-      query({ prompt: "go", options: mockOptions(mock, "anthropic", { cwd, tools: ["Read", "Write"] }) }),
+      query({
+        prompt: "go",
+        options: mockOptions(mock, "anthropic", { cwd, tools: ["Read", "Write", "Edit", "Bash"] }),
+      }),
     );
-    const results = messages.flatMap((m) =>
-      m.type === "user" && "tool_use_result" in m ? [m.tool_use_result as Record<string, unknown>] : [],
-    );
-    const write = results.find((r) => r.type === "update");
-    expect(write).toBeDefined();
-    expect(write).not.toHaveProperty("originalFile");
+    const byId = new Map<string, unknown>();
+    for (const m of messages) {
+      if (m.type !== "user" || !Array.isArray(m.message.content)) continue;
+      const block = m.message.content[0] as { tool_use_id?: string };
+      if (block.tool_use_id) byId.set(block.tool_use_id, m.tool_use_result);
+    }
+    expect(byId.get("t_read")).toEqual({
+      type: "text",
+      file: { filePath: a, content: "x", numLines: 1, startLine: 1, totalLines: 1 },
+    });
+    expect(byId.get("t_write")).toEqual({
+      type: "update",
+      filePath: a,
+      content: "y\n",
+      originalFile: "x\n",
+      structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ["-x", "+y"] }],
+    });
+    // A read that stops early still reports the whole file's line count, as Claude Code's does.
+    expect(byId.get("t_part")).toEqual({
+      type: "text",
+      file: { filePath: long, content: "line 3\nline 4", numLines: 2, startLine: 3, totalLines: 50 },
+    });
+    expect(byId.get("t_bash")).toEqual({ stdout: "a\nb", stderr: "", interrupted: false, isImage: false });
+    expect(byId.get("t_fail")).toMatch(/^Error: .*absent/s);
   });
 });

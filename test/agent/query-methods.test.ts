@@ -218,7 +218,7 @@ describe("stopTask", () => {
       if (done) break;
       messages.push(m);
       const details = (m as any).tool_use_result;
-      if (m.type === "user" && details?.backgroundShellId) shellId = details.backgroundShellId;
+      if (m.type === "user" && details?.backgroundTaskId) shellId = details.backgroundTaskId;
       if (m.type === "result") break;
     }
     expect(shellId).toBeTruthy();

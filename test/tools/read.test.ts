@@ -64,6 +64,20 @@ describe("Read: text", () => {
     expect(result.details).toMatchObject({ startLine: 10, numLines: 3, hasMore: true });
   });
 
+  it("counts the whole file's lines for Claude Code's result shape, only when asked (fullDetails)", async () => {
+    // Past the 1 MB read chunk, so the count crosses chunk boundaries; with and without a final newline.
+    const big = lines(150_000);
+    const ended = file("ended.txt", `${big}\n`);
+    const open = file("open.txt", big);
+    for (const p of [ended, open]) {
+      const full = await call(readTool, { file_path: p, limit: 3 }, { ...ctx, fullDetails: true });
+      expect(full.details).toMatchObject({ numLines: 3, totalLines: 150_000, hasMore: true });
+    }
+    const plain = await call(readTool, { file_path: ended, limit: 3 }, ctx);
+    expect(plain.details).toMatchObject({ numLines: 3, hasMore: true });
+    expect((plain.details as { totalLines?: number }).totalLines).toBeUndefined();
+  });
+
   it("reports the line count when the offset is past the end", async () => {
     const p = file("short.txt", lines(7));
     const result = await call(readTool, { file_path: p, offset: 20 }, ctx);
