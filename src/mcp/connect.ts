@@ -4,7 +4,12 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Implementation } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  Implementation,
+  ReadResourceResult,
+  Resource,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ToolContext } from "../tools/types.js";
 import { type ContextLookup, TOOL_USE_META_KEY } from "./in-process.js";
 import type { GroupStdioTransport } from "./stdio-transport.js";
@@ -17,6 +22,12 @@ export interface McpConnection {
   tools: McpToolInfo[];
   /** The stdio server's pid (the leader of its process group). */
   pid?: number;
+  /** Whether the server offers resources (its `resources` capability). */
+  resources: boolean;
+  /** Every resource the server lists (all pages). */
+  listResources(signal: AbortSignal): Promise<Resource[]>;
+  /** The server's `resources/read` answer for `uri`. */
+  readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult>;
   call(
     toolName: string,
     args: Record<string, unknown>,
@@ -120,10 +131,27 @@ export async function connectMcpServer(
     work.catch(() => {});
     const tools = await Promise.race([work, stopped]);
     established = true;
+    const requestTimeout = opts.toolTimeoutMs;
     return {
       serverInfo: client.getServerVersion(),
       tools,
       pid: stdio?.pid,
+      resources: client.getServerCapabilities()?.resources !== undefined,
+      async listResources(signal) {
+        const all: Resource[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listResources(cursor ? { cursor } : undefined, {
+            signal,
+            timeout: requestTimeout,
+          });
+          all.push(...page.resources);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return all;
+      },
+      readResource: (uri, signal) =>
+        client.readResource({ uri }, { signal, timeout: requestTimeout }) as Promise<ReadResourceResult>,
       call: (toolName, args, ctx, onProgress) =>
         client.callTool(
           {

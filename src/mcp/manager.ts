@@ -6,10 +6,13 @@
  */
 import type { Tool, ToolContext } from "../tools/types.js";
 import type { McpConnection } from "./connect.js";
+import { createResourceTools } from "./resource-tools.js";
 import { adaptMcpTool, type McpToolInfo, mcpToolName } from "./tool-adapter.js";
 import type {
   McpManager,
   McpManagerOptions,
+  McpResource,
+  McpResourceContents,
   McpServerConfig,
   McpServerStatus,
   McpSetServersResult,
@@ -213,6 +216,59 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     if (entry.status === "disabled" || entry.status === "failed") await reconnect(name);
   }
 
+  /** A connected server that offers resources, or an error saying which of those it is not. */
+  function resourceServer(name: string): McpConnection {
+    const entry = entries.get(name);
+    const offering = [...entries.values()].filter((e) => e.conn?.resources && e.status === "connected");
+    const known = offering.length > 0 ? offering.map((e) => e.name).join(", ") : "none";
+    if (!entry) throw new Error(`no MCP server named "${name}" (servers with resources: ${known})`);
+    if (entry.status !== "connected" || !entry.conn) {
+      throw new Error(`MCP server "${name}" is not connected (${entry.error ?? entry.status})`);
+    }
+    if (!entry.conn.resources) {
+      throw new Error(`MCP server "${name}" offers no resources (servers with resources: ${known})`);
+    }
+    return entry.conn;
+  }
+
+  async function listResources(server?: string, signal?: AbortSignal): Promise<McpResource[]> {
+    // One server's list: it must exist and offer resources (resourceServer throws saying which).
+    if (server !== undefined) resourceServer(server);
+    const names =
+      server !== undefined
+        ? [server]
+        : [...entries.values()]
+            .filter((e) => e.conn?.resources && e.status === "connected")
+            .map((e) => e.name);
+    const lists = await Promise.all(
+      names.map(async (name) => {
+        const items = await resourceServer(name).listResources(signal ?? closer.signal);
+        return items.map((r) => ({
+          server: name,
+          uri: r.uri,
+          name: r.name,
+          ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
+          ...(r.description !== undefined ? { description: r.description } : {}),
+        }));
+      }),
+    );
+    return lists.flat();
+  }
+
+  async function readResource(
+    server: string,
+    uri: string,
+    signal?: AbortSignal,
+  ): Promise<McpResourceContents> {
+    const result = await resourceServer(server).readResource(uri, signal ?? closer.signal);
+    return { contents: result.contents as McpResourceContents["contents"] };
+  }
+
+  // The resource tools, once for the manager: offered while a connected server has resources.
+  const resourceTools = createResourceTools({ listResources, readResource });
+  const offersResources = () =>
+    [...entries.values()].some((e) => e.status === "connected" && e.conn?.resources === true);
+
   function requireEntry(name: string): Entry {
     if (closed) throw new Error("the MCP manager is closed");
     const entry = entries.get(name);
@@ -243,8 +299,13 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
 
   return {
     ready,
-    tools: () => [...entries.values()].filter((e) => e.status === "connected").flatMap((e) => e.tools),
+    tools: () => {
+      const tools = [...entries.values()].filter((e) => e.status === "connected").flatMap((e) => e.tools);
+      return offersResources() ? [...tools, ...resourceTools] : tools;
+    },
     status,
+    listResources,
+    readResource,
     setServers,
     reconnect,
     toggle,

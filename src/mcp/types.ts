@@ -107,6 +107,26 @@ export interface McpSetServersResult {
   errors: Record<string, string>;
 }
 
+/** One resource a server lists, with the server's name (Claude Code's `ListMcpResourcesTool` item). */
+export interface McpResource {
+  server: string;
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
+/** A server's answer to `resources/read`: text items, or base64 `blob`s for binary ones. */
+export interface McpResourceContents {
+  contents: Array<{
+    uri: string;
+    mimeType?: string;
+    text?: string;
+    blob?: string;
+    _meta?: Record<string, unknown>;
+  }>;
+}
+
 /** Options of `createMcpManager`. */
 export interface McpManagerOptions {
   servers: Record<string, McpServerConfig>;
@@ -138,6 +158,13 @@ export interface McpManager {
   reconnect(name: string): Promise<void>;
   /** Disables (closes, status `disabled`) or re-enables a server. */
   toggle(name: string, enabled: boolean): Promise<void>;
+  /**
+   * The resources of the connected servers that offer them, or of server `server` alone (which must be
+   * connected). Rejects naming the server for an unknown one or one that has no resources.
+   */
+  listResources(server?: string, signal?: AbortSignal): Promise<McpResource[]>;
+  /** Reads resource `uri` of server `server`; rejects with the reason (unknown server, its error). */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpResourceContents>;
   /** Closes every server; stdio servers' process groups are killed. Idempotent. */
   close(): Promise<void>;
 }

@@ -23,9 +23,10 @@ export const PNG_1X1 =
 /**
  * Writes a stdio MCP server to `dir/server.mjs` with tools: echo (read-only), image, structured,
  * fails, slow (writes `cancelled` to a file when the client cancels), spawn_child (starts a
- * grandchild and returns both pids), crash (exits with code 3), and "dotted.name".
+ * grandchild and returns both pids), crash (exits with code 3), and "dotted.name". With
+ * `resources`, it also offers `RESOURCE_FIXTURES`: a text note, a PNG and an MCP Apps `ui://` page.
  */
-export function writeStdioServer(dir: string): string {
+export function writeStdioServer(dir: string, options: { resources?: boolean } = {}): string {
   const file = path.join(dir, "server.mjs");
   fs.writeFileSync(
     file,
@@ -58,6 +59,7 @@ server.registerTool("spawn_child", { description: "Spawns" }, async () => {
 });
 server.registerTool("crash", { description: "Crashes" }, async () => { process.stderr.write("about to crash\\n"); process.exit(3); });
 server.registerTool("dotted.name", { description: "Dotted" }, async () => text("dotted"));
+${options.resources ? registerResources("server") : ""}
 await server.connect(new StdioServerTransport());
 `,
   );
@@ -110,4 +112,24 @@ export function firstText(result: ToolResult): string {
   if (typeof result.content === "string") return result.content;
   const block = result.content[0];
   return block?.type === "text" ? block.text : "";
+}
+
+/** The resources `registerResources` offers: a text note, a 1x1 PNG, and an MCP Apps page. */
+export const RESOURCE_FIXTURES = {
+  note: { uri: "file:///notes.txt", name: "notes", mimeType: "text/plain", text: "remember the milk" },
+  image: { uri: "file:///pixel.png", name: "pixel", mimeType: "image/png", blob: PNG_1X1 },
+  page: { uri: "ui://widget/page.html", name: "widget", mimeType: "text/html", text: "<p>hi</p>" },
+};
+
+/** Source text that registers `RESOURCE_FIXTURES` on the McpServer in variable `server`. */
+export function registerResources(server: string): string {
+  return Object.values(RESOURCE_FIXTURES)
+    .map(
+      (r) => `${server}.registerResource(${JSON.stringify(r.name)}, ${JSON.stringify(r.uri)},
+  { mimeType: ${JSON.stringify(r.mimeType)}, description: "the " + ${JSON.stringify(r.name)} },
+  async (uri) => ({ contents: [{ uri: uri.href, mimeType: ${JSON.stringify(r.mimeType)}, ${
+    "text" in r ? `text: ${JSON.stringify(r.text)}` : `blob: ${JSON.stringify(r.blob)}`
+  } }] }));`,
+    )
+    .join("\n");
 }
