@@ -22,8 +22,13 @@ export interface HookRunnerConfig {
   transcriptPath?: string;
   /** Read at each firing, because the mode can change mid-run. */
   getPermissionMode: () => string;
-  /** The environment of command hooks (the session's `env`); default `process.env`. */
+  /** The environment of command hooks (the session's `env`), read at each firing; default `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * Managed settings' `allowManagedHooksOnly` (or `disableAllHooks`): no command hook from settings runs,
+   * neither the files' nor the flag layer's; in-process callbacks (the host's own) still do.
+   */
+  managedHooksOnly?: boolean;
 }
 
 /** Fires hooks for one session. */
@@ -39,6 +44,11 @@ export interface HookRunner {
     fields: HookEventFields<E>,
     options: { signal: AbortSignal; toolUseID?: string },
   ): Promise<AggregatedHookResult>;
+  /**
+   * Replaces the command hooks of the flag settings layer (`applyFlagSettings`), which run after the
+   * others; undefined removes them.
+   */
+  setFlagHooks(hooks: SettingsHooks | undefined): void;
 }
 
 /**
@@ -46,7 +56,12 @@ export interface HookRunner {
  * misconfigured hook fails at start-up rather than silently never firing.
  */
 export function createHookRunner(config: HookRunnerConfig): HookRunner {
-  const registry = buildHookRegistry(config);
+  const build = (flagHooks: SettingsHooks | undefined) =>
+    buildHookRegistry({
+      hooks: config.hooks,
+      settingsHooks: config.managedHooksOnly ? undefined : withFlagHooks(config.settingsHooks, flagHooks),
+    });
+  let registry = build(undefined);
   return {
     has(event, matchValue) {
       const hooks = registry.get(event);
@@ -72,5 +87,21 @@ export function createHookRunner(config: HookRunnerConfig): HookRunner {
         env: config.env,
       });
     },
+    setFlagHooks(hooks) {
+      registry = build(hooks);
+    },
   };
+}
+
+/** The settings files' command hooks, then the flag layer's, per event. */
+function withFlagHooks(
+  files: SettingsHooks | undefined,
+  flag: SettingsHooks | undefined,
+): SettingsHooks | undefined {
+  if (!flag) return files;
+  const merged: SettingsHooks = { ...files };
+  for (const [event, groups] of Object.entries(flag) as Array<[HookEvent, SettingsHooks[HookEvent]]>) {
+    merged[event] = [...(merged[event] ?? []), ...(groups ?? [])];
+  }
+  return merged;
 }

@@ -11,7 +11,13 @@ import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage, protec
 import { firstOutsideScope, toolPaths } from "./path-scope.js";
 import { type CallFacts, matchRules } from "./rule-match.js";
 import type { PermissionRule, RuleContext } from "./rule-parse.js";
-import { applyDirectoryUpdate, applyRuleUpdate, compileRuleLists, type RuleLists } from "./rule-set.js";
+import {
+  applyDirectoryUpdate,
+  applyRuleUpdate,
+  compileRuleLists,
+  type RuleLists,
+  replaceSourceRules,
+} from "./rule-set.js";
 import { describeSuggestions, suggestUpdates } from "./suggestions.js";
 import { isFileEditTool } from "./tool-kinds.js";
 import type {
@@ -51,6 +57,23 @@ export interface PermissionEngineOptions {
    * writing `.bashrc` does.
    */
   shellStartupFiles?: readonly string[];
+  /** Managed (policy) settings: rules no update removes, and locks that only tighten. */
+  managed?: ManagedPermissions;
+}
+
+/** The permission part of managed settings (`managedSettings`), already filtered to what restricts. */
+export interface ManagedPermissions {
+  deny?: string[];
+  ask?: string[];
+  /** `permissions.disableBypassPermissionsMode: "disable"`: bypassPermissions can never be entered. */
+  disableBypassPermissionsMode?: boolean;
+  /** `allowManagedPermissionRulesOnly`: only managed rules count; every other rule is ignored. */
+  managedRulesOnly?: boolean;
+}
+
+/** A settings layer the host replaces as a whole (`applyFlagSettings` permissions). */
+export interface PermissionLayer extends RuleLists {
+  additionalDirectories?: string[];
 }
 
 /** A session's permission engine. */
@@ -69,6 +92,16 @@ export interface PermissionEngine {
   readonly rules: readonly PermissionRule[];
   /** The directories file tools may touch (real paths), working directory first. */
   readonly directories: readonly string[];
+  /**
+   * Replaces the flag settings layer's rules and directories (undefined clears it). Checked first:
+   * a bad rule throws PermissionRuleError and nothing changes.
+   */
+  setFlagLayer(layer: PermissionLayer | undefined): void;
+  /**
+   * Asks per call for the tools whose names start with `toolPrefix` (an MCP server's `mcp__name__`)
+   * even when the mode would allow them all (bypassPermissions); null lifts it. It only tightens.
+   */
+  setToolModeOverride(toolPrefix: string, mode: "default" | null): void;
 }
 
 /**
@@ -79,22 +112,42 @@ export interface PermissionEngine {
 export function createPermissionEngine(options: PermissionEngineOptions): PermissionEngine {
   const cwd = resolveToolPath(options.cwd, "/");
   const ruleCtx: RuleContext = { cwd, projectRoot: resolveToolPath(options.projectRoot ?? cwd, cwd) };
+  const managed = options.managed ?? {};
   let mode = checkMode(options.mode ?? "default");
+  if (mode === "bypassPermissions" && managed.disableBypassPermissionsMode) {
+    throw new Error("bypassPermissions is disabled by the managed settings (disableBypassPermissionsMode)");
+  }
   const bypassAllowed = mode === "bypassPermissions" || options.allowDangerouslySkipPermissions === true;
   let rules: PermissionRule[] = [
+    ...compileRuleLists({ deny: managed.deny, ask: managed.ask }, "policySettings", ruleCtx),
     ...compileRuleLists({ deny: options.disallowedTools, allow: options.allowedTools }, "cliArg", ruleCtx),
     ...compileRuleLists(options.settingsRules ?? {}, "projectSettings", ruleCtx),
   ];
+  // The rules calls are matched against: only the managed ones under allowManagedPermissionRulesOnly.
+  const inForce = () =>
+    managed.managedRulesOnly ? rules.filter((r) => r.source === "policySettings") : rules;
+  let activeRules = inForce();
   let extraDirs = applyDirectoryUpdate(
     [],
     { type: "addDirectories", directories: options.additionalDirectories ?? [], destination: "cliArg" },
     cwd,
   );
-  const scopeDirs = () => [cwd, ...extraDirs];
+  let flagDirs: string[] = [];
+  const scopeDirs = () => [cwd, ...extraDirs, ...flagDirs];
   const startupFiles = options.shellStartupFiles ?? [];
+  // Tool-name prefixes (MCP servers) whose calls are decided in default mode instead of bypass.
+  const askPrefixes = new Set<string>();
+  const modeFor = (toolName: string): PermissionMode => {
+    if (mode !== "bypassPermissions" || askPrefixes.size === 0) return mode;
+    for (const prefix of askPrefixes) if (toolName.startsWith(prefix)) return "default";
+    return mode;
+  };
 
   const setMode = (next: PermissionMode) => {
     checkMode(next);
+    if (next === "bypassPermissions" && managed.disableBypassPermissionsMode) {
+      throw new Error("bypassPermissions is disabled by the managed settings (disableBypassPermissionsMode)");
+    }
     if (next === "bypassPermissions" && !bypassAllowed) {
       throw new Error(
         "bypassPermissions must be asked for explicitly: start in that mode or pass allowDangerouslySkipPermissions: true",
@@ -108,7 +161,10 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       if (update.type === "setMode") setMode(update.mode);
       else if ("directories" in update) {
         extraDirs = applyDirectoryUpdate(extraDirs, update, cwd);
-      } else rules = applyRuleUpdate(rules, update, ruleCtx);
+      } else if (update.destination !== "policySettings") {
+        rules = applyRuleUpdate(rules, update, ruleCtx);
+        activeRules = inForce();
+      }
     }
   };
 
@@ -142,7 +198,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       );
     }
     const facts: CallFacts = { toolName: req.toolName, input: req.input, inScope: true };
-    const verdict = matchRules(rules, facts);
+    const verdict = matchRules(activeRules, facts);
     if (verdict.behavior === "deny" || req.hookDecision?.behavior === "deny") return decideCall(req);
     const decision = await ask(req, facts, "leaving plan mode needs the user's approval of the plan", {
       suggestions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
@@ -163,13 +219,15 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       return deny(hook.reason ?? `A PreToolUse hook denied ${toolName}.`, "hook");
     }
     const facts = await factsFor(toolName, input);
-    const verdict = matchRules(rules, facts);
+    const verdict = matchRules(activeRules, facts);
+    // The session mode, or default for a tool whose MCP server asks per call (setToolModeOverride).
+    const callMode = modeFor(toolName);
     if (verdict.behavior === "deny") {
       const message = `Permission to use ${describeCall(facts)} was denied by the rule ${verdict.rule.text}.`;
       return { ...deny(message, "rule"), rule: verdict.rule.text };
     }
     // Plan mode is a promise to the user that nothing changes, so even allow rules and hooks yield to it.
-    if (mode === "plan" && !isReadOnlyCall(facts, req.sideEffect))
+    if (callMode === "plan" && !isReadOnlyCall(facts, req.sideEffect))
       return deny(planModeMessage(toolName), "mode");
     if (verdict.behavior === "ask") return ask(req, facts, `the rule ${verdict.rule.text} asks for approval`);
     if (hook?.behavior === "allow") return { behavior: "allow", input, reason: "hook" };
@@ -181,7 +239,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       verdict.behavior === "allow" &&
       verdict.rule.specifier === undefined &&
       isFileEditTool(toolName) &&
-      mode !== "bypassPermissions"
+      callMode !== "bypassPermissions"
         ? protectedWrite(facts.paths ?? [], startupFiles)
         : undefined;
     if (guarded) return ask(req, facts, guarded.why, { protectedPath: guarded.path });
@@ -190,7 +248,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (toolName === "Bash" && options.autoAllowSandboxedBash?.(input)) {
       return { behavior: "allow", input, reason: "sandbox" };
     }
-    const modeCtx: ModeContext = { mode, cwd, scopeDirs: scopeDirs(), startupFiles };
+    const modeCtx: ModeContext = { mode: callMode, cwd, scopeDirs: scopeDirs(), startupFiles };
     const partRules = verdict.behavior === "none" ? verdict.partRules : undefined;
     const byMode = decideByMode(modeCtx, facts, req.sideEffect, partRules);
     if (byMode.behavior === "allow") return { behavior: "allow", input, reason: byMode.reason };
@@ -247,6 +305,18 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     },
     get directories() {
       return scopeDirs();
+    },
+    setFlagLayer(layer) {
+      const next = replaceSourceRules(rules, "flagSettings", layer, ruleCtx);
+      flagDirs = (layer?.additionalDirectories ?? [])
+        .map((d) => resolveToolPath(d, cwd))
+        .filter((d) => !extraDirs.includes(d));
+      rules = next;
+      activeRules = inForce();
+    },
+    setToolModeOverride(toolPrefix, override) {
+      if (override === null) askPrefixes.delete(toolPrefix);
+      else askPrefixes.add(toolPrefix);
     },
     decide,
     setMode,

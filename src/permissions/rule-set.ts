@@ -41,10 +41,27 @@ export function applyRuleUpdate(
     case "replaceRules":
       return [...rules.filter((r) => !(r.behavior === behavior && r.source === destination)), ...incoming];
     case "removeRules": {
+      // Managed (policy) rules stay whatever a host asks: they are not the session's to remove.
       const gone = new Set(incoming.map((r) => r.text));
-      return rules.filter((r) => !(r.behavior === behavior && gone.has(r.text)));
+      return rules.filter(
+        (r) => r.source === "policySettings" || !(r.behavior === behavior && gone.has(r.text)),
+      );
     }
   }
+}
+
+/**
+ * Returns the rules with every rule of `source` replaced by `lists` (compiled first, so a bad rule
+ * throws before anything changes). `undefined` removes the source's rules.
+ */
+export function replaceSourceRules(
+  rules: readonly PermissionRule[],
+  source: PermissionUpdateDestination,
+  lists: RuleLists | undefined,
+  ctx: RuleContext,
+): PermissionRule[] {
+  const incoming = lists ? compileRuleLists(lists, source, ctx) : [];
+  return [...rules.filter((r) => r.source !== source), ...incoming];
 }
 
 /** Returns the scope directories (real paths) after adding or removing some. */

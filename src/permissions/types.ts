@@ -25,13 +25,19 @@ export interface PermissionRuleValue {
   ruleContent?: string;
 }
 
-/** Where an update is meant to be kept. The engine keeps every update in memory for the session. */
+/**
+ * Where an update is meant to be kept. The engine keeps every update in memory for the session.
+ * `flagSettings` is the layer `applyFlagSettings()` replaces; `policySettings` holds managed rules,
+ * which no update can remove.
+ */
 export type PermissionUpdateDestination =
   | "userSettings"
   | "projectSettings"
   | "localSettings"
   | "session"
-  | "cliArg";
+  | "cliArg"
+  | "flagSettings"
+  | "policySettings";
 
 /** A change to the permission state, as suggested to and returned by `canUseTool`. */
 export type PermissionUpdate =

@@ -100,6 +100,14 @@ export interface QueryOptions {
    * settings as an object (`{ model, permissions: { allow }, hooks, env }`).
    */
   settings?: string | Record<string, unknown>;
+  /**
+   * Policy-tier settings from the program that embeds Goat (the Claude Agent SDK's option), kept
+   * restrictive-only: managed `permissions.deny`/`ask` rules above every other source,
+   * `disableBypassPermissionsMode`, `allowManagedPermissionRulesOnly`, `allowManagedHooksOnly` /
+   * `disableAllHooks`, and sandbox settings that tighten. Keys that would widen access are dropped
+   * (with a warning); a restrictive key Goat cannot enforce throws `ManagedSettingsError`.
+   */
+  managedSettings?: Record<string, unknown>;
   /** Rules from settings files (`permissions: {allow, deny, ask}`), Claude Code's syntax. */
   permissionRules?: { allow?: string[]; deny?: string[]; ask?: string[] };
   /** Asked when the rules say "ask". Without it, "ask" means deny. */

@@ -21,6 +21,10 @@ export interface SessionReasoning {
   forModel(model: string): CallReasoning;
   /** `setMaxThinkingTokens`: a fixed budget (> 0), or undefined / 0 for no thinking. */
   setThinkingBudget(tokens: number | undefined): void;
+  /** Replaces the thinking setting (undefined: the model's default, nothing sent). */
+  setThinking(thinking: ThinkingConfig | undefined): void;
+  /** Replaces the effort level (undefined: the model's default, nothing sent). */
+  setEffort(effort: EffortLevel | undefined): void;
 }
 
 /** Effort levels from least to most, the order used to fit a level to a model. */
@@ -41,6 +45,7 @@ export function createSessionReasoning(
   let thinking: ThinkingConfig | undefined =
     options.thinking ??
     (options.maxThinkingTokens ? { type: "enabled", budgetTokens: options.maxThinkingTokens } : undefined);
+  let effort = options.effort;
   const reported = new Set<string>();
   const once = (key: string, message: string) => {
     if (reported.has(key)) return;
@@ -51,7 +56,7 @@ export function createSessionReasoning(
 
   const fitToModel = (model: string): CallReasoning => {
     const info = catalog.get(model);
-    if (!info) return { thinking, effort: options.effort };
+    if (!info) return { thinking, effort };
     const out: CallReasoning = {};
     if (thinking && thinking.type !== "disabled" && info.reasoning === false) {
       once(`${model}:thinking`, `${model} does not think: the thinking setting is not sent to it.`);
@@ -62,14 +67,11 @@ export function createSessionReasoning(
         ? { type: "enabled", budgetTokens, display: thinking.display }
         : { type: "enabled", budgetTokens };
     } else if (thinking) out.thinking = thinking;
-    if (options.effort) {
+    if (effort) {
       const levels = effortLevelsOf(info);
       if (levels.length === 0) {
-        once(
-          `${model}:effort`,
-          `${model} takes no effort level: effort "${options.effort}" is not sent to it.`,
-        );
-      } else out.effort = fitEffort(options.effort, levels);
+        once(`${model}:effort`, `${model} takes no effort level: effort "${effort}" is not sent to it.`);
+      } else out.effort = fitEffort(effort, levels);
     }
     return out;
   };
@@ -85,6 +87,14 @@ export function createSessionReasoning(
     },
     setThinkingBudget(tokens) {
       thinking = tokens && tokens > 0 ? { type: "enabled", budgetTokens: tokens } : undefined;
+      memo.clear();
+    },
+    setThinking(next) {
+      thinking = next;
+      memo.clear();
+    },
+    setEffort(next) {
+      effort = next;
       memo.clear();
     },
   };

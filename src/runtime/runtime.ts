@@ -15,17 +15,22 @@ import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import type { LoopConfig } from "../loop/loop-config.js";
 import { createModelCaller } from "../loop/model-caller.js";
 import { createAgentState, type MutableAgentState } from "../loop/state.js";
+import { mcpToolName } from "../mcp/tool-adapter.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { startupFilesNamedBy } from "../sandbox/protected-names.js";
-import { resolveSandboxSettings } from "../sandbox/settings.js";
+import { mergeSandboxSettings, resolveSandboxSettings } from "../sandbox/settings.js";
+import { readManagedSettings } from "../settings/managed.js";
 import { getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
+import { seedFileSnapshot } from "../tools/file-state.js";
+import { resolveToolPath } from "../tools/paths.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
+import { createFlagSettings } from "./flag-settings.js";
 import type { QueryOptions } from "./options.js";
 import { createSessionReasoning } from "./reasoning.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
@@ -90,6 +95,15 @@ export interface Runtime {
   mcp(): McpManager | undefined;
   /** Replaces the servers added at run time (those from the options stay), starting a manager if needed. */
   setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
+  /** Merges settings into the flag layer (see flag-settings.ts); throws, changing nothing, when refused. */
+  applyFlagSettings(settings: Record<string, unknown>): void;
+  /**
+   * Marks a file as read, for Write and Edit, when it is unchanged since the host saw it (`mtime` in
+   * whole ms). Resolves whether it was marked, and why not.
+   */
+  seedReadState(path: string, mtime: number): Promise<{ seeded: boolean; reason?: string }>;
+  /** Asks per call for one MCP server's tools even in bypassPermissions (null: as the mode says). */
+  setMcpPermissionModeOverride(serverName: string, mode: "default" | null): void;
 }
 
 /** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */
@@ -136,14 +150,19 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   }
   const costOf = createCostOf(prices, report);
 
+  // Managed (policy) settings tighten permissions, hooks and the sandbox; never loosen them.
+  const managed = options.managedSettings ? readManagedSettings(options.managedSettings) : undefined;
+  const sandboxSettings = managed?.sandbox
+    ? mergeSandboxSettings([options.sandbox ?? {}, managed.sandbox])
+    : options.sandbox;
   // Built only when asked for: a session without the sandbox never loads or checks anything for it.
   // Checked even when off, so a typo in a safety setting is an error rather than ignored.
   // The files the shell sources before each Bash call (BASH_ENV, ENV): guarded like .bashrc.
   const shellStartupFiles = startupFilesNamedBy(env, cwd);
-  const sandboxOn = options.sandbox !== undefined && resolveSandboxSettings(options.sandbox).enabled;
+  const sandboxOn = sandboxSettings !== undefined && resolveSandboxSettings(sandboxSettings).enabled;
   const sandbox =
-    sandboxOn && options.sandbox
-      ? createBashSandbox(options.sandbox, {
+    sandboxOn && sandboxSettings
+      ? createBashSandbox(sandboxSettings, {
           directories: () => permissions.directories,
           protectedFiles: shellStartupFiles,
         })
@@ -156,7 +175,11 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     getTranscriptPath: () => binding?.transcriptPath ?? "",
     getPermissionMode: () => permissions.mode,
     report,
-    env,
+    // The flag settings layer may add variables while the session runs.
+    get env() {
+      return loopConfig.env ?? env;
+    },
+    managedHooksOnly: managed?.managedHooksOnly,
   });
   const permissions = createPermissionEngine({
     cwd,
@@ -167,6 +190,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     additionalDirectories: options.additionalDirectories,
     allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
     shellStartupFiles,
+    managed: managed?.permissions,
     autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
     canUseTool: wrapCanUseTool(
       () => hooks.runner,
@@ -201,10 +225,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   let steeringUrgent = false;
   const state = createAgentState();
   const session = createLoopSession();
-  const callModel = createModelCaller(registry, {
-    retry: options.retry,
-    fallbackModel,
-  });
+  // Mutable: the flag settings layer may change the fallback model mid-session.
+  const callerOptions = { retry: options.retry, fallbackModel };
+  const callModel = createModelCaller(registry, callerOptions);
   const summarizer =
     options.compactor ??
     createLlmCompactor({
@@ -370,6 +393,35 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
 
   const debugLog = createDebugLog({ debug: options.debug, debugFile: options.debugFile, env });
 
+  const checkModel = (model: string) => {
+    registry.resolve(model);
+    if (options.maxBudgetUsd !== undefined) assertPriced(expandModelAlias(model), prices);
+  };
+  const setModel = (model: string | undefined) => {
+    if (model !== undefined) checkModel(model);
+    modelOverride = model === undefined ? undefined : expandModelAlias(model);
+    binding?.recordModelChange(model ?? configuredModel);
+  };
+  const configuredThinking =
+    options.thinking ??
+    (options.maxThinkingTokens
+      ? { type: "enabled" as const, budgetTokens: options.maxThinkingTokens }
+      : undefined);
+  const flagSettings = createFlagSettings({
+    checkModel,
+    setModel,
+    setFallbackModel: (model) => {
+      callerOptions.fallbackModel = model === undefined ? fallbackModel : expandModelAlias(model);
+    },
+    setEffort: (effort) => reasoning.setEffort(effort),
+    setThinking: (thinking) => reasoning.setThinking(thinking ?? configuredThinking),
+    permissions,
+    setFlagHooks: (flagHooks) => hooks.runner.setFlagHooks(flagHooks),
+    setFlagEnv: (flagEnv) => {
+      loopConfig.env = flagEnv ? { ...env, ...flagEnv } : env;
+    },
+  });
+
   return {
     signal: controller.signal,
     checkpoints,
@@ -394,6 +446,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       return sessionId;
     },
     async start() {
+      if (managed && managed.dropped.length > 0) {
+        report(`Managed settings that would widen access were left out: ${managed.dropped.join(", ")}`);
+      }
       binding = await openSession({
         cwd,
         model: configuredModel,
@@ -460,12 +515,11 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       }
     },
     abort: () => controller.abort(),
-    setModel(model) {
-      if (model !== undefined) registry.resolve(model);
-      if (model !== undefined && options.maxBudgetUsd !== undefined)
-        assertPriced(expandModelAlias(model), prices);
-      modelOverride = model === undefined ? undefined : expandModelAlias(model);
-      binding?.recordModelChange(model ?? configuredModel);
+    setModel,
+    applyFlagSettings: (settings) => flagSettings.apply(settings),
+    seedReadState: (path, mtime) => seedFileSnapshot(loopConfig.toolState, resolveToolPath(path, cwd), mtime),
+    setMcpPermissionModeOverride(serverName, mode) {
+      permissions.setToolModeOverride(mcpToolName(serverName, ""), mode);
     },
     setPermissionMode(mode) {
       permissions.setMode(mode);

@@ -46,8 +46,10 @@ export interface SessionHooksConfig {
   getTranscriptPath: () => string;
   getPermissionMode: () => string;
   report: (message: string) => void;
-  /** The environment of command hooks. */
+  /** The environment of command hooks (read at each firing: `applyFlagSettings` may add to it). */
   env: Record<string, string | undefined>;
+  /** Managed settings' `allowManagedHooksOnly`: command hooks from settings do not run. */
+  managedHooksOnly?: boolean;
 }
 
 /** Builds the session's hook points. Throws at once for a misconfigured hook. */
@@ -62,7 +64,10 @@ export function createSessionHooks(config: SessionHooksConfig): SessionHooks {
     },
     cwd: config.cwd,
     getPermissionMode: config.getPermissionMode,
-    env: config.env,
+    get env() {
+      return config.env;
+    },
+    managedHooksOnly: config.managedHooksOnly,
   });
   const pendingContext: string[] = [];
   let stopHookActive = false;

@@ -41,6 +41,7 @@ function applySettings(
   const env = out.env ?? callerEnv;
   // The model option, then GOAT_MODEL, then the settings' model (the CLI's order).
   if (out.model === undefined && !env.GOAT_MODEL && settings.model) out.model = settings.model;
+  if (out.effort === undefined && settings.effortLevel) out.effort = settings.effortLevel;
 
   const { permissions } = settings;
   if (out.permissionMode === undefined && permissions.defaultMode !== undefined) {

@@ -165,6 +165,7 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   permissionMode: oneOf(PERMISSION_MODES),
   allowDangerouslySkipPermissions: boolean,
   permissionRules: object,
+  managedSettings: object,
   settingSources: (v) =>
     Array.isArray(v) && v.every((s) => s === "user" || s === "project" || s === "local")
       ? undefined
@@ -237,7 +238,6 @@ export const KNOWN_OPTIONS: readonly string[] = Object.freeze(Object.keys(CHECKS
 const REFUSED = {
   betas: "API beta flags are not sent by Goat",
   extraArgs: "Goat runs in-process and has no CLI to pass extra flags to; use the matching option",
-  managedSettings: "managed (policy) settings are not supported",
   onElicitation: "MCP elicitation is not supported (Goat declines every elicitation)",
   permissionPromptToolName: "permission prompts through an MCP tool are not supported; use canUseTool",
   planModeInstructions: "custom plan-mode instructions are not supported",

@@ -8,7 +8,13 @@ import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import { agentLoop, type RunOutcome } from "../loop/loop.js";
 import type { AgentState } from "../loop/state.js";
-import type { McpServerConfig, McpServerStatus, McpSetServersResult } from "../mcp/types.js";
+import type {
+  McpResource,
+  McpResourceContents,
+  McpServerConfig,
+  McpServerStatus,
+  McpSetServersResult,
+} from "../mcp/types.js";
 import type { RewindFilesResult } from "../runtime/file-checkpoints.js";
 import type { QueryOptions } from "../runtime/options.js";
 import { createRuntime, type Runtime } from "../runtime/runtime.js";
@@ -69,6 +75,29 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   reconnectMcpServer(name: string): Promise<void>;
   /** Disables or re-enables an MCP server. */
   toggleMcpServer(name: string, enabled: boolean): Promise<void>;
+  /**
+   * Reads one resource of a connected MCP server (any scheme, not only Claude Code's `ui://`). Rejects
+   * for an unknown server, one without resources, or the server's own error.
+   */
+  readMcpResource(serverName: string, uri: string): Promise<McpResourceContents>;
+  /** The resources the connected MCP servers offer (one server's with `serverName`). Goat's own. */
+  listMcpResources(serverName?: string): Promise<McpResource[]>;
+  /**
+   * Makes one MCP server's tools ask per call even in bypassPermissions (`"default"`), or lifts that
+   * (`null`). Only tightens. `warning` is set when no server has that name yet (it still applies once one does).
+   */
+  setMcpPermissionModeOverride(serverName: string, mode: "default" | null): Promise<{ warning?: string }>;
+  /**
+   * Merges settings into the session's flag layer: model, fallbackModel, effortLevel,
+   * alwaysThinkingEnabled, permissions, hooks, env (see flag-settings.ts). Rejects, changing nothing,
+   * for a key Goat has no meaning for or a bad value.
+   */
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  /**
+   * Tells Write and Edit that `path` was read (in a Read since dropped from the context), if it still
+   * has modification time `mtime` (whole ms); a file changed since is left needing a fresh Read.
+   */
+  seedReadState(path: string, mtime: number): Promise<{ seeded: boolean; reason?: string }>;
   /**
    * Puts the files Write, Edit and NotebookEdit changed back as they were when the user message
    * `userMessageId` arrived (its uuid: the host's own, or `user_message_uuid` on its result), and
@@ -327,6 +356,24 @@ export function query(params: {
     setMcpServers: (servers) => runtime.setMcpServers(servers),
     reconnectMcpServer: async (name) => mcpManager(name).reconnect(name),
     toggleMcpServer: async (name, enabled) => mcpManager(name).toggle(name, enabled),
+    readMcpResource: async (name, uri) => mcpManager(name).readResource(name, uri, runtime.signal),
+    listMcpResources: async (name) => runtime.mcp()?.listResources(name, runtime.signal) ?? [],
+    async setMcpPermissionModeOverride(name, mode) {
+      if (mode !== "default" && mode !== null) {
+        throw new Error(
+          `setMcpPermissionModeOverride: mode must be "default" or null (Goat has no auto mode), got ${JSON.stringify(mode)}`,
+        );
+      }
+      runtime.setMcpPermissionModeOverride(name, mode);
+      const known =
+        Object.hasOwn(options.mcpServers ?? {}, name) ||
+        (runtime.mcp()?.status() ?? []).some((s) => s.name === name);
+      return known || mode === null
+        ? {}
+        : { warning: `No MCP server is named "${name}" yet; the override applies once one is.` };
+    },
+    applyFlagSettings: async (settings) => runtime.applyFlagSettings(settings),
+    seedReadState: (path, mtime) => runtime.seedReadState(path, mtime),
     initializationResult: async () => ({
       commands: [],
       agents: runtime.info.agents(),

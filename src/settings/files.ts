@@ -27,6 +27,8 @@ export interface PermissionSettings {
 /** The merged settings. */
 export interface CliSettings {
   model?: string;
+  /** The default effort level (`/effort` in Claude Code; `updateSettings` writes it to the user file). */
+  effortLevel?: "low" | "medium" | "high" | "xhigh";
   permissions: PermissionSettings;
   /** Settings-file hooks in Claude Code's shape, per event, concatenated in file order. */
   hooks: SettingsHooks;
@@ -42,6 +44,9 @@ export interface CliSettings {
   /** Files that were read, in order. */
   files: string[];
 }
+
+/** The effort levels a settings file may hold (Claude Code's; `max` is for one session only). */
+export const EFFORT_LEVELS: readonly string[] = ["low", "medium", "high", "xhigh"];
 
 /** A settings file that cannot be used; the message names the file. */
 export class SettingsError extends GoatError {
@@ -152,6 +157,18 @@ function mergeInto(into: CliSettings, json: Record<string, unknown>, where: stri
       throw new SettingsError(`"verbose" in ${where} must be true or false`);
     }
     into.verbose = json.verbose;
+  }
+  if (json.effortLevel !== undefined) {
+    if (typeof json.effortLevel !== "string" || !EFFORT_LEVELS.includes(json.effortLevel)) {
+      throw new SettingsError(`"effortLevel" in ${where} must be one of ${EFFORT_LEVELS.join(", ")}`);
+    }
+    into.effortLevel = json.effortLevel as CliSettings["effortLevel"];
+  }
+  // Goat has one output style; a file naming another is an error rather than ignored.
+  if (json.outputStyle !== undefined && json.outputStyle !== "default") {
+    throw new SettingsError(
+      `"outputStyle" in ${where} must be "default" (Goat has no other output style), got ${JSON.stringify(json.outputStyle)}`,
+    );
   }
   if (json.permissions !== undefined) {
     const p = objectAt(json.permissions, "permissions", where);

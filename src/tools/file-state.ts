@@ -4,6 +4,7 @@
  * or one that changed on disk since, because the model would be editing a version it never saw.
  */
 import type fs from "node:fs";
+import { stat } from "node:fs/promises";
 import type { FileSnapshot, ToolSessionState } from "./types.js";
 
 /** Records what the model has now seen of a file: its mtime and size at the time of the read or write. */
@@ -41,4 +42,28 @@ export function checkFreshForWrite(
     );
   }
   return undefined;
+}
+
+/**
+ * Marks a file as read on the host's word (Claude Code's `seed_read_state`): the host saw it with
+ * modification time `mtime` (whole milliseconds), in a Read since removed from the context. Only a
+ * file still unchanged since then is marked; otherwise Write and Edit keep asking for a fresh Read.
+ */
+export async function seedFileSnapshot(
+  state: ToolSessionState,
+  realPath: string,
+  mtime: number,
+): Promise<{ seeded: boolean; reason?: string }> {
+  let stats: fs.Stats;
+  try {
+    stats = await stat(realPath);
+  } catch (error) {
+    return { seeded: false, reason: `cannot stat ${realPath}: ${(error as NodeJS.ErrnoException).code}` };
+  }
+  if (!stats.isFile()) return { seeded: false, reason: `${realPath} is not a regular file` };
+  if (Math.floor(stats.mtimeMs) !== Math.floor(mtime)) {
+    return { seeded: false, reason: `${realPath} changed since it was read (its modification time differs)` };
+  }
+  recordFileSnapshot(state, realPath, stats);
+  return { seeded: true };
 }
