@@ -69,6 +69,10 @@ export interface CliArgs {
   debugFile?: string;
   /** `--system-prompt-file PATH`. */
   systemPromptFile?: string;
+  /** `--managed-settings JSON`: policy settings from the embedding program (restrictive-only). */
+  managedSettings?: Record<string, unknown>;
+  /** `--managed-settings-in-initialize`: the policy settings come in the host's `initialize` instead. */
+  managedSettingsInInitialize: boolean;
   /**
    * Flags accepted without effect: known Claude Code flags Goat has no counterpart for, and (under an
    * SDK) unknown ones. The program reports them in one warning line.
@@ -160,6 +164,7 @@ const OPTIONS = {
   "plugin-dir": { type: "string", multiple: true },
   "plugin-dir-no-mcp": { type: "string", multiple: true },
   "resume-drops-turn": { type: "string" },
+  // Policy settings from the embedding program (the Agent SDK's managedSettings), applied restrictive-only.
   "managed-settings": { type: "string" },
   "managed-settings-in-initialize": { type: "boolean" },
 } as const;
@@ -178,8 +183,6 @@ export const IGNORED_FLAGS: Readonly<Record<string, string>> = {
   "plugin-dir": "Claude Code plugins",
   "plugin-dir-no-mcp": "Claude Code plugins",
   "resume-drops-turn": "a Claude Code resume check",
-  "managed-settings": "managed (policy) settings",
-  "managed-settings-in-initialize": "managed (policy) settings",
 };
 
 const KNOWN_FLAGS: ReadonlySet<string> = new Set(Object.keys(OPTIONS));
@@ -243,6 +246,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     includeHookEvents: v["include-hook-events"] === true,
     debugFile: nonEmpty("--debug-file", v["debug-file"]),
     systemPromptFile: nonEmpty("--system-prompt-file", v["system-prompt-file"]),
+    managedSettings: jsonObject("--managed-settings", v["managed-settings"]),
+    managedSettingsInInitialize: v["managed-settings-in-initialize"] === true,
     ignoredFlags: [
       ...Object.keys(IGNORED_FLAGS)
         .filter((name) => v[name as keyof typeof v] !== undefined)

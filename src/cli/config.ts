@@ -96,9 +96,10 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     tools: toolsOption(args),
     maxThinkingTokens: args.maxThinkingTokens,
     thinking: thinkingOption(args),
-    effort: args.effort,
+    effort: args.effort ?? settings.effortLevel,
     outputFormat: args.jsonSchema ? { type: "json_schema", schema: args.jsonSchema } : undefined,
     includeHookEvents: args.includeHookEvents || undefined,
+    managedSettings: args.managedSettings,
     env,
   };
   // The TypeScript SDK's enableFileCheckpointing reaches the CLI as this variable. A runtime without

@@ -1,25 +1,21 @@
 /**
  * What each host control request does: the subtypes Claude Code answers that map onto `Query`'s
- * methods (`interrupt`, `set_model`, `set_permission_mode`, the MCP ones, context usage, flag settings,
- * file rewinds, tasks), with Claude Code's response shapes. `initialize` is the session's (it shapes
- * the query's options). A subtype Goat has no counterpart for gets an error answer with Claude Code's
+ * methods (`interrupt`, `set_model`, `set_permission_mode`, context and usage, file rewinds, tasks,
+ * files, reloads), with Claude Code's response shapes; the MCP ones are in `control-mcp-handlers.ts`,
+ * the settings ones in `control-settings.ts`. `initialize` is the session's (it shapes the query's
+ * options). A subtype Goat has no counterpart for gets an error answer with Claude Code's
  * `unsupported_request` code, never a hang.
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import type { McpServerConfig } from "../mcp/types.js";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.js";
 import type { Query } from "../sdk/query.js";
 import { offeredAgents } from "./control-initialize.js";
 import type { HostMcpServers } from "./control-mcp.js";
-import {
-  ControlError,
-  type ControlRequestBody,
-  type ControlRequestHandler,
-  isRecord,
-} from "./control-protocol.js";
-import { takeHostServers } from "./mcp-servers.js";
-import type { ClaudeQueryMethods, CliQueryOptions } from "./sdk-options.js";
+import { MCP_HANDLERS } from "./control-mcp-handlers.js";
+import { ControlError, type ControlRequestBody, type ControlRequestHandler } from "./control-protocol.js";
+import { SETTINGS_HANDLERS } from "./control-settings.js";
+import type { CliQueryOptions } from "./sdk-options.js";
 
 /** What the handlers need from the session. */
 export interface ControlHandlerContext {
@@ -33,20 +29,23 @@ export interface ControlHandlerContext {
   hostMcp: () => HostMcpServers;
   /** The session's options as the query was created with them. */
   options: () => CliQueryOptions;
-  /** `get_context_usage` from what the stream showed, for a runtime without `getContextUsage()`. */
-  contextUsage: () => Record<string, unknown>;
+  /** `get_usage` from what the stream showed (cost, time, tokens, lines changed). */
+  usage: () => Record<string, unknown>;
+  /** `--setting-sources` (undefined: every settings file), for `update_settings`. */
+  settingSources?: readonly string[];
 }
 
-type Handler = (
+/** Answers one subtype: the success payload, or a throw whose message is the error answer. */
+export type ControlSubtypeHandler = (
   request: ControlRequestBody,
-  q: Query & ClaudeQueryMethods,
+  q: Query,
   ctx: ControlHandlerContext,
 ) => Promise<Record<string, unknown>>;
 
 /** What `read_file` returns at most when the host gives no `max_bytes`. */
 const READ_FILE_MAX_BYTES = 10 * 1024 * 1024;
 
-const HANDLERS: Record<string, Handler> = {
+const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
   async interrupt(_request, q) {
     await q.interrupt();
     // Messages queued behind the interrupted turn stay queued and run next.
@@ -80,89 +79,34 @@ const HANDLERS: Record<string, Handler> = {
     await q.setMaxThinkingTokens(typeof tokens === "number" && tokens > 0 ? tokens : null);
     return {};
   },
-  async mcp_status(_request, q) {
-    return { mcpServers: await q.mcpServerStatus() };
+  async get_context_usage(_request, q) {
+    return (await q.getContextUsage()) as unknown as Record<string, unknown>;
   },
-  async mcp_set_servers(request, q, ctx) {
-    if (!isRecord(request.servers)) throw new Error('mcp_set_servers: "servers" must be an object by name');
-    const { parseMcpConfig } = await import("../mcp/config-file.js");
-    const { rest, names } = takeHostServers(request.servers);
-    const parsed = parseMcpConfig(rest, process.env);
-    const servers: Record<string, McpServerConfig> = { ...parsed.servers };
-    for (const name of names) servers[name] = ctx.hostMcp().config(name);
-    const result = await q.setMcpServers(servers);
-    // A server whose config is wrong is not added; the host learns why, as for one that fails to connect.
-    return { ...result, errors: { ...result.errors, ...parsed.errors } };
-  },
-  async mcp_reconnect(request, q) {
-    await q.reconnectMcpServer(serverName(request));
-    return {};
-  },
-  async mcp_toggle(request, q) {
-    if (typeof request.enabled !== "boolean") throw new Error('mcp_toggle: "enabled" must be true or false');
-    await q.toggleMcpServer(serverName(request), request.enabled);
-    return {};
-  },
-  async get_context_usage(_request, q, ctx) {
-    if (q.getContextUsage) return (await q.getContextUsage()) as unknown as Record<string, unknown>;
-    return ctx.contextUsage();
-  },
-  async apply_flag_settings(request, q) {
-    const settings = request.settings;
-    if (!isRecord(settings)) throw new Error('apply_flag_settings: "settings" must be an object');
-    if (q.applyFlagSettings) {
-      await q.applyFlagSettings(settings);
-      return {};
-    }
-    // Without the runtime's own: what can change mid-session, checked before anything changes.
-    const permissions = settings.permissions;
-    const unsupported = [
-      ...Object.keys(settings).filter((k) => k !== "model" && k !== "permissions"),
-      ...(isRecord(permissions) ? Object.keys(permissions).filter((k) => k !== "defaultMode") : []),
-    ];
-    if (unsupported.length > 0) {
-      throw new ControlError(
-        `apply_flag_settings: Goat changes model and permissions.defaultMode mid-session, not ${unsupported.join(", ")}`,
-        "unsupported_setting",
-      );
-    }
-    const mode = isRecord(permissions) ? permissions.defaultMode : undefined;
-    if (mode !== undefined && !(PERMISSION_MODES as readonly unknown[]).includes(mode)) {
-      throw new Error(
-        `apply_flag_settings: permissions.defaultMode must be one of ${PERMISSION_MODES.join(", ")}`,
-      );
-    }
-    if ("model" in settings) {
-      const model = settings.model;
-      if (model !== null && typeof model !== "string")
-        throw new Error('apply_flag_settings: "model" must be a string or null');
-      await q.setModel(model === null || model === "" || model === "default" ? undefined : model);
-    }
-    if (mode !== undefined) await q.setPermissionMode(mode as PermissionMode);
-    return {};
+  async get_usage(_request, _q, ctx) {
+    return ctx.usage();
   },
   async rewind_files(request, q) {
     if (typeof request.user_message_id !== "string")
       throw new Error('rewind_files: "user_message_id" is required');
-    if (q.rewindFiles) {
-      const dryRun = request.dry_run === true;
-      return (await q.rewindFiles(request.user_message_id, { dryRun })) as unknown as Record<string, unknown>;
-    }
-    return { canRewind: false, error: "File checkpointing is not available in this Goat build." };
+    const dryRun = request.dry_run === true;
+    return (await q.rewindFiles(request.user_message_id, { dryRun })) as unknown as Record<string, unknown>;
   },
   async stop_task(request, q) {
     if (typeof request.task_id !== "string") throw new Error('stop_task: "task_id" is required');
-    if (!q.stopTask) throw new ControlError(`stop_task: no running task ${request.task_id}`, "not_found");
-    await q.stopTask(request.task_id);
+    try {
+      await q.stopTask(request.task_id);
+    } catch (error) {
+      throw new ControlError((error as Error).message, "not_found");
+    }
     return {};
   },
   async seed_read_state(request, q) {
     if (typeof request.path !== "string" || typeof request.mtime !== "number") {
       throw new Error('seed_read_state: "path" (string) and "mtime" (number) are required');
     }
-    if (!q.seedReadState) throw unsupported("seed_read_state");
-    await q.seedReadState(request.path, request.mtime);
-    return {};
+    // A file changed since the host saw it is not seeded (Edit then asks for a fresh Read), as in
+    // Claude Code; the answer says which it was.
+    return q.seedReadState(request.path, request.mtime);
   },
   async read_file(request, _q, ctx) {
     return readFileForHost(request, ctx.options());
@@ -219,9 +163,11 @@ async function readFileForHost(
   return { contents, absPath, truncated, lossy: contents.includes("\uFFFD") };
 }
 
-function unsupported(subtype: string): ControlError {
-  return new ControlError(`Unsupported control request subtype: ${subtype}`, "unsupported_request");
-}
+const HANDLERS: Record<string, ControlSubtypeHandler> = {
+  ...CORE_HANDLERS,
+  ...MCP_HANDLERS,
+  ...SETTINGS_HANDLERS,
+};
 
 /** The subtypes the handler answers (for error messages and the initialize response). */
 export const CONTROL_SUBTYPES: readonly string[] = ["initialize", "mcp_message", ...Object.keys(HANDLERS)];
@@ -245,11 +191,4 @@ export function createControlHandler(ctx: ControlHandlerContext): ControlRequest
     }
     return handler(request, await ctx.query(), ctx);
   };
-}
-
-function serverName(request: ControlRequestBody): string {
-  const name = request.serverName ?? request.server_name;
-  if (typeof name !== "string" || name === "")
-    throw new Error(`${request.subtype}: "serverName" is required`);
-  return name;
 }

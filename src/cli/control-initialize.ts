@@ -1,8 +1,10 @@
 /**
  * The host's `initialize` request: the fields that shape the session (hooks, system prompt, agents,
- * structured output, in-process MCP servers with their manifests, MCP servers and disallowed tools sent
- * over stdin instead of argv) applied to the options `query()` is created with, and Claude Code's
- * answer filled with what Goat offers: the same agents, tools and models `system/init` reports.
+ * structured output, in-process MCP servers with their manifests, and what the SDK can send over stdin
+ * instead of argv: MCP servers, disallowed tools, the `settings` layer, managed settings) applied to
+ * the options `query()` is created with, and Claude Code's answer filled with what Goat offers (the
+ * same agents, tools and models `system/init` reports) and the `*_applied` confirmations the SDK
+ * requires for the stdin-delivered fields.
  */
 
 import { defaultModels } from "../llm/models.js";
@@ -14,6 +16,7 @@ import { manifestOf } from "./control-mcp.js";
 import { type ControlChannel, type ControlRequestBody, isRecord } from "./control-protocol.js";
 import { McpConfigError, takeHostServers } from "./mcp-servers.js";
 import type { CliQueryOptions } from "./sdk-options.js";
+import { loadSettings } from "./settings.js";
 
 /** What applying `initialize` needs. */
 export interface InitializeContext {
@@ -27,6 +30,8 @@ export interface InitializeContext {
 export interface AppliedFields {
   mcpServers: boolean;
   disallowedTools: boolean;
+  settings: boolean;
+  managedSettings: boolean;
 }
 
 /**
@@ -40,7 +45,6 @@ const IGNORED_FIELDS = [
   "codeRunningMcpTools",
   "skills",
   "plugins",
-  "managedSettings",
   "promptSuggestions",
   "agentProgressSummaries",
   "webSearchIsolationExemptMcpServers",
@@ -60,6 +64,14 @@ export async function applyInitialize(
   const disallowed = Array.isArray(request.disallowedTools)
     ? request.disallowedTools.filter((t): t is string => typeof t === "string")
     : undefined;
+  // The settings layer and the policy settings are checked here, so a bad one is this answer's error.
+  const settings = isRecord(request.settings) ? request.settings : undefined;
+  if (settings) loadSettings([], new Set(), settings, "initialize.settings");
+  const managed = isRecord(request.managedSettings) ? request.managedSettings : undefined;
+  if (managed) {
+    const { readManagedSettings } = await import("../settings/managed.js");
+    readManagedSettings(managed);
+  }
 
   if (isRecord(request.hooks)) options.hooks = hostHooks(ctx.channel, request.hooks, options.hooks, warn);
   if (agents) options.agents = { ...options.agents, ...agents };
@@ -78,9 +90,17 @@ export async function applyInitialize(
     options.mcpServers = mcpServers;
   }
   if (disallowed) options.disallowedTools = [...(options.disallowedTools ?? []), ...disallowed];
+  // query() applies it as it applies --settings JSON: a layer above the files, below the options.
+  if (settings) options.settings = settings;
+  if (managed) options.managedSettings = managed;
   const ignored = IGNORED_FIELDS.filter((k) => isSet(request[k]));
   if (ignored.length > 0) warn(`initialize: ${ignored.join(", ")} not supported by Goat; ignored`);
-  return { mcpServers: servers !== undefined, disallowedTools: disallowed !== undefined };
+  return {
+    mcpServers: servers !== undefined,
+    disallowedTools: disallowed !== undefined,
+    settings: settings !== undefined,
+    managedSettings: managed !== undefined,
+  };
 }
 
 /** The system prompt fields: `[""]` (the SDK's "none chosen") keeps Goat's prompt. */
@@ -126,12 +146,19 @@ function isSet(value: unknown): boolean {
 
 /** Fields of a late `initialize` (the prompt came on the command line) that can no longer apply. */
 export function lateInitializeFields(request: ControlRequestBody): string[] {
-  return ["hooks", "systemPrompt", "appendSystemPrompt", "agents", "sdkMcpServers", "mcpServers"].filter(
-    (k) => {
-      const v = request[k];
-      return isRecord(v) ? Object.keys(v).length > 0 : Array.isArray(v) ? v.some(Boolean) : Boolean(v);
-    },
-  );
+  return [
+    "hooks",
+    "systemPrompt",
+    "appendSystemPrompt",
+    "agents",
+    "sdkMcpServers",
+    "mcpServers",
+    "settings",
+    "managedSettings",
+  ].filter((k) => {
+    const v = request[k];
+    return isRecord(v) ? Object.keys(v).length > 0 : Array.isArray(v) ? v.some(Boolean) : Boolean(v);
+  });
 }
 
 /** The subagents the Task tool offers with these options (what `system/init` lists under `agents`). */
@@ -169,6 +196,8 @@ export function initializeResponse(
     current_permission_mode: options.permissionMode ?? "default",
     ...(applied?.mcpServers ? { mcp_servers_applied: true } : {}),
     ...(applied?.disallowedTools ? { disallowed_tools_applied: true } : {}),
+    ...(applied?.settings ? { settings_applied: true } : {}),
+    ...(applied?.managedSettings ? { managed_settings_applied: true } : {}),
     pid: process.pid,
   };
 }

@@ -13,7 +13,6 @@ import type { Query, SDKUserMessageInput } from "../sdk/query.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
 import { hostCanUseTool } from "./control-callbacks.js";
-import { createContextTracker } from "./control-context-usage.js";
 import { createControlHandler } from "./control-handlers.js";
 import {
   type AppliedFields,
@@ -24,6 +23,7 @@ import {
 import { createHostMcpServers } from "./control-mcp.js";
 import { classifyInputLine, createControlChannel } from "./control-protocol.js";
 import { createSessionState } from "./control-session-state.js";
+import { createUsageTracker } from "./control-usage.js";
 import { createInputQueue } from "./input-queue.js";
 import type { CliQueryOptions } from "./sdk-options.js";
 
@@ -36,10 +36,7 @@ export interface ControlSession {
   attach(q: Query): void;
   /** Whether a prompt came (argument or user line): a session without one has nothing to report. */
   hadInput(): boolean;
-  /**
-   * Reads one message before it is written (what `get_context_usage` reports without the runtime's
-   * help; a turn's start for the session state).
-   */
+  /** Reads one message before it is written (what `get_usage` reports; a turn's start for the session state). */
   observe(message: SDKMessage): void;
   /** Reads one message after it was written (the session state's `idle` follows the last result). */
   written(message: SDKMessage): void;
@@ -101,12 +98,13 @@ export async function openControlSession(
       mcpMessage: (serverName, message) => hostMcp.deliver(serverName, message),
       hostMcp: () => hostMcp,
       options: () => options,
-      contextUsage: () => context.usage(),
+      usage: () => usage.usage(),
+      settingSources: args.settingSources,
     }),
     warn,
   );
   const hostMcp = createHostMcpServers(channel);
-  const context = createContextTracker(() => options.model);
+  const usage = createUsageTracker();
   const turns = createSessionState(write, options.env ?? process.env);
   // Whether the host answers callbacks (it then closes stdin only when idle, see control-session-state.ts).
   let hostCallbacks = (io.hostMcpServers?.length ?? 0) > 0;
@@ -183,7 +181,7 @@ export async function openControlSession(
     options,
     attach,
     observe(message) {
-      context.observe(message);
+      usage.observe(message);
       turns.before(message);
     },
     written: (message) => turns.after(message),

@@ -24,15 +24,3 @@ export interface ClaudeSdkOptions {
 
 /** `QueryOptions` with the Claude options the CLI may set. */
 export type CliQueryOptions = QueryOptions & ClaudeSdkOptions;
-
-/**
- * `Query` methods of the Claude Agent SDK that Goat's `Query` is gaining (issue #13). The control
- * handlers call one when the runtime has it and answer without it otherwise.
- */
-export interface ClaudeQueryMethods {
-  getContextUsage?(): Promise<unknown>;
-  applyFlagSettings?(settings: Record<string, unknown>): Promise<void>;
-  rewindFiles?(userMessageId: string, options?: { dryRun?: boolean }): Promise<unknown>;
-  stopTask?(taskId: string): Promise<void>;
-  seedReadState?(path: string, mtime: number): Promise<void>;
-}
