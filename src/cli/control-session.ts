@@ -27,6 +27,12 @@ import { createUsageTracker } from "./control-usage.js";
 import { createInputQueue } from "./input-queue.js";
 import type { CliQueryOptions } from "./sdk-options.js";
 
+/**
+ * Claude Code's protocol capabilities Goat has: `interrupt` answers with `still_queued`, and
+ * `mcp_read_resource` reads a server's resource.
+ */
+const PROTOCOL_CAPABILITIES = ["interrupt_receipt_v1", "mcp_read_resource_v1"];
+
 /** The prompt and options of a stream-json session, and its link to the query. */
 export interface ControlSession {
   prompt: AsyncIterable<SDKUserMessageInput>;
@@ -36,7 +42,10 @@ export interface ControlSession {
   attach(q: Query): void;
   /** Whether a prompt came (argument or user line): a session without one has nothing to report. */
   hadInput(): boolean;
-  /** Reads one message before it is written (what `get_usage` reports; a turn's start for the session state). */
+  /**
+   * Reads one message before it is written (what `get_usage` reports; a turn's start for the session
+   * state) and adds the protocol capabilities to `system/init`.
+   */
   observe(message: SDKMessage): void;
   /** Reads one message after it was written (the session state's `idle` follows the last result). */
   written(message: SDKMessage): void;
@@ -183,6 +192,10 @@ export async function openControlSession(
     observe(message) {
       usage.observe(message);
       turns.before(message);
+      // The protocol features a host may detect in system/init (Claude Code's `capabilities`).
+      if (message.type === "system" && message.subtype === "init") {
+        (message as { capabilities?: string[] }).capabilities = PROTOCOL_CAPABILITIES;
+      }
     },
     written: (message) => turns.after(message),
     hadInput: () => hadInput,

@@ -43,6 +43,15 @@ export interface SdkQuery extends AsyncGenerator<SdkMessage, void> {
   getContextUsage(): Promise<any>;
   rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<any>;
   stopTask(taskId: string): Promise<void>;
+  seedReadState(path: string, mtime: number): Promise<void>;
+  readMcpResource(serverName: string, uri: string): Promise<any>;
+  setMcpPermissionModeOverride(
+    serverName: string,
+    mode: "default" | "auto" | null,
+  ): Promise<{ warning?: string }>;
+  updateSettings(source: "localSettings" | "userSettings", settings: Record<string, unknown>): Promise<void>;
+  usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET(opts?: { skipBehaviors?: boolean }): Promise<any>;
+  backgroundTasks(toolUseId?: string): Promise<boolean>;
   streamInput(stream: AsyncIterable<SdkMessage>): Promise<void>;
   close(): void;
 }
