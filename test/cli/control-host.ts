@@ -16,13 +16,30 @@ export interface Host {
   end(): Promise<{ code: number | null; stderr: string }>;
 }
 
-/** Starts `goat -p --input-format stream-json …` in the fixture; `sessions` collects it for cleanup. */
-export function startHost(fx: CliFixture, sessions: Host[], extraArgs: string[] = []): Host {
-  const child = spawn(
-    process.execPath,
-    [CLI, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...extraArgs],
-    { cwd: fx.work.path, env: fx.env, stdio: ["pipe", "pipe", "pipe"] },
-  );
+/**
+ * Starts `goat -p --input-format stream-json …` in the fixture (or `goat` with exactly `argv`, as an
+ * SDK spawns it); `sessions` collects it for cleanup.
+ */
+export function startHost(
+  fx: CliFixture,
+  sessions: Host[],
+  extraArgs: string[] = [],
+  options: { argv?: string[] } = {},
+): Host {
+  const argv = options.argv ?? [
+    "-p",
+    "--input-format",
+    "stream-json",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    ...extraArgs,
+  ];
+  const child = spawn(process.execPath, [CLI, ...argv], {
+    cwd: fx.work.path,
+    env: fx.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const lines: any[] = [];
   const waiters: Array<{ pred: (m: any) => boolean; count: number; resolve: (m: any) => void }> = [];
   let buffer = "";
