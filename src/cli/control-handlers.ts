@@ -100,6 +100,12 @@ const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
     }
     return {};
   },
+  async background_tasks(request, q) {
+    const id = request.tool_use_id;
+    if (id !== undefined && typeof id !== "string")
+      throw new Error('background_tasks: "tool_use_id" must be a string');
+    return { backgrounded: await q.backgroundTasks(id) };
+  },
   async seed_read_state(request, q) {
     if (typeof request.path !== "string" || typeof request.mtime !== "number") {
       throw new Error('seed_read_state: "path" (string) and "mtime" (number) are required');

@@ -147,6 +147,7 @@ function bashResponse(d: BashDetails, text: string): unknown {
       interrupted: false,
       isImage: false,
       backgroundTaskId: d.backgroundShellId,
+      ...(d.backgroundedByUser ? { backgroundedByUser: true } : {}),
     };
   }
   const stdout = d.stdout ?? text;

@@ -23,8 +23,9 @@ import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { startupFilesNamedBy } from "../sandbox/protected-names.js";
 import { mergeSandboxSettings, resolveSandboxSettings } from "../sandbox/settings.js";
 import { readManagedSettings } from "../settings/managed.js";
-import { getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
+import { type BackgroundShell, getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
 import { seedFileSnapshot } from "../tools/file-state.js";
+import { moveForegroundTasks } from "../tools/foreground-tasks.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
@@ -104,6 +105,12 @@ export interface Runtime {
   seedReadState(path: string, mtime: number): Promise<{ seeded: boolean; reason?: string }>;
   /** Asks per call for one MCP server's tools even in bypassPermissions (null: as the mode says). */
   setMcpPermissionModeOverride(serverName: string, mode: "default" | null): void;
+  /**
+   * Moves the running Bash command of call `toolUseId` (every one, without it) to the background: the
+   * call answers at once, the command runs on as a background shell. Returns what moved. Throws when
+   * `CLAUDE_CODE_DISABLE_BACKGROUND_TASKS` is set.
+   */
+  backgroundTasks(toolUseId?: string): Array<{ toolUseId: string; shell: BackgroundShell }>;
 }
 
 /** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */
@@ -520,6 +527,18 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     seedReadState: (path, mtime) => seedFileSnapshot(loopConfig.toolState, resolveToolPath(path, cwd), mtime),
     setMcpPermissionModeOverride(serverName, mode) {
       permissions.setToolModeOverride(mcpToolName(serverName, ""), mode);
+    },
+    backgroundTasks(toolUseId) {
+      const off = (loopConfig.env ?? env).CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
+      if (off && off !== "0" && off !== "false") {
+        throw new Error(
+          "Background tasks are disabled for this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS).",
+        );
+      }
+      return moveForegroundTasks(loopConfig.toolState, toolUseId).flatMap(({ toolUseId: id, shellId }) => {
+        const shell = getBackgroundShell(loopConfig.toolState, shellId);
+        return shell ? [{ toolUseId: id, shell }] : [];
+      });
     },
     setPermissionMode(mode) {
       permissions.setMode(mode);

@@ -34,6 +34,7 @@ import type {
 } from "../runtime/session-info.js";
 import { withSettings } from "../runtime/settings-options.js";
 import { startTelemetry } from "../telemetry/index.js";
+import { describeShellStatus } from "../tools/background-shells.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
 import { createAsyncQueue } from "./async-queue.js";
 import { pacedByReader } from "./backpressure.js";
@@ -122,6 +123,13 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
    * follows. Rejects when nothing running has that id.
    */
   stopTask(taskId: string): Promise<void>;
+  /**
+   * Moves a running Bash command (its call's `tool_use_id`; every one, without it) to the background,
+   * like Ctrl+B in Claude Code: the call answers at once with the shell's id and the turn goes on; a
+   * `task_notification` follows when the command ends. Resolves false only when `toolUseId` names no
+   * running command. Subagents cannot be moved. Rejects when `CLAUDE_CODE_DISABLE_BACKGROUND_TASKS` is set.
+   */
+  backgroundTasks(toolUseId?: string): Promise<boolean>;
   /** Resolves with the last result message once the query has ended. */
   done(): Promise<SDKResultMessage | undefined>;
   readonly sessionId: string;
@@ -406,6 +414,27 @@ export function query(params: {
         output_file: "",
         summary: stopped.toolUseId ? "The subagent was stopped." : "The background shell was killed.",
       });
+    },
+    async backgroundTasks(toolUseId) {
+      const moved = runtime.backgroundTasks(toolUseId);
+      for (const { toolUseId: id, shell } of moved) {
+        void shell.done.then(() => {
+          if (output.closed) return;
+          output.push({
+            type: "system",
+            subtype: "task_notification",
+            uuid: crypto.randomUUID(),
+            session_id: runtime.sessionId,
+            task_id: shell.id,
+            tool_use_id: id,
+            status:
+              shell.status === "completed" ? "completed" : shell.status === "killed" ? "stopped" : "failed",
+            output_file: "",
+            summary: `The command moved to the background ended: ${describeShellStatus(shell)}.`,
+          });
+        });
+      }
+      return toolUseId === undefined || moved.length > 0;
     },
     async rewindFiles(userMessageId, opts) {
       if (!runtime.checkpoints) {

@@ -4,6 +4,7 @@
  * Each keeps a bounded buffer of unread output; when it overflows the oldest output is dropped and
  * the next read says how much.
  */
+import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { isGroupAlive, killProcessGroup, spawnShell } from "./process-tree.js";
@@ -59,6 +60,23 @@ export interface StartShellOptions {
 /** Starts `command` in the background and records it in `state`. Returns at once. */
 export function startBackgroundShell(state: ToolSessionState, opts: StartShellOptions): BackgroundShell {
   const child = spawnShell(opts.command, opts.cwd, opts.env, opts.wrap);
+  return adoptBackgroundShell(state, child, opts);
+}
+
+/**
+ * Records an already running shell (a foreground command the host moved to the background) as a
+ * background shell of `state`, its output so far first in the unread buffer. The child's output must
+ * have no other reader from now on.
+ */
+export function adoptBackgroundShell(
+  state: ToolSessionState,
+  child: ChildProcess,
+  opts: Omit<StartShellOptions, "env" | "wrap"> & {
+    outputSoFar?: string;
+    /** How the shell exited, when it did before it was adopted (its output may still be coming). */
+    exited?: { code: number | null; signal: NodeJS.Signals | null };
+  },
+): BackgroundShell {
   let markDone!: () => void;
   const shell: BackgroundShell = {
     kind: "background-shell",
@@ -82,6 +100,13 @@ export function startBackgroundShell(state: ToolSessionState, opts: StartShellOp
   };
   state.backgroundShells.set(shell.id, shell);
   state.cleanups.push(() => killBackgroundShell(shell));
+  if (opts.outputSoFar) appendOutput(shell, opts.outputSoFar);
+  if (opts.exited) {
+    shell.exitCode = opts.exited.code;
+    shell.signal = opts.exited.signal;
+    shell.endedAt = Date.now();
+    shell.status = opts.exited.code === 0 ? "completed" : "failed";
+  }
 
   const decoder = new StringDecoder("utf8");
   const onData = (chunk: Buffer) => appendOutput(shell, decoder.write(chunk));

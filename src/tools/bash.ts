@@ -8,9 +8,10 @@ import * as path from "node:path";
 import * as z from "zod";
 import type { BashSandbox, ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { SandboxUnavailableError } from "../sandbox/errors.js";
-import { startBackgroundShell } from "./background-shells.js";
+import { adoptBackgroundShell, startBackgroundShell } from "./background-shells.js";
 import { describeSpill, MAX_OUTPUT_CHARS, sessionTempDir } from "./command-output.js";
 import { defineTool } from "./define-tool.js";
+import { registerForegroundTask } from "./foreground-tasks.js";
 import { type CommandOutcome, runCommand } from "./run-command.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
@@ -30,8 +31,10 @@ export interface BashDetails {
   truncated: boolean;
   totalBytes: number;
   durationMs: number;
-  /** Set when the command was started with `run_in_background`. */
+  /** Set when the command was started with `run_in_background`, or moved to the background. */
   backgroundShellId?: string;
+  /** True when the host moved the running command to the background (`backgroundTasks`). */
+  backgroundedByUser?: boolean;
   /** With `ctx.fullDetails`: the output as collected (stderr merged in), without Goat's notes. */
   stdout?: string;
 }
@@ -155,20 +158,44 @@ async function runBash(
   if (cwdProblem) return { content: cwdProblem, isError: true };
   if (input.run_in_background) return startInBackground(input, ctx, wrap);
 
-  const outcome = await runCommand({
-    wrap,
-    command: input.command,
-    cwd: ctx.cwd,
-    env: ctx.env,
-    timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
-    signal: ctx.signal,
-    spillPath: () =>
-      path.join(
-        sessionTempDir(ctx.state, ctx.sessionId),
-        `bash-${safeName(ctx.toolUseId)}-${randomUUID().slice(0, 8)}.log`,
-      ),
-    onOutput: ctx.onUpdate,
+  // While it runs, the host may move the command to the background (backgroundTasks).
+  const toBackground = new AbortController();
+  let movedTo: string | undefined;
+  const unregister = registerForegroundTask(ctx.state, ctx.toolUseId, () => {
+    toBackground.abort();
+    return movedTo;
   });
+  let outcome: Awaited<ReturnType<typeof runCommand>>;
+  try {
+    outcome = await runCommand({
+      wrap,
+      command: input.command,
+      cwd: ctx.cwd,
+      env: ctx.env,
+      timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
+      signal: ctx.signal,
+      spillPath: () =>
+        path.join(
+          sessionTempDir(ctx.state, ctx.sessionId),
+          `bash-${safeName(ctx.toolUseId)}-${randomUUID().slice(0, 8)}.log`,
+        ),
+      onOutput: ctx.onUpdate,
+      moveToBackground: toBackground.signal,
+      adopt: (child, outputSoFar, exited) => {
+        movedTo = adoptBackgroundShell(ctx.state, child, {
+          command: input.command,
+          cwd: ctx.cwd,
+          description: input.description,
+          outputSoFar,
+          exited,
+        }).id;
+        return movedTo;
+      },
+    });
+  } finally {
+    unregister();
+  }
+  if (outcome.backgroundShellId) return movedToBackground(outcome.backgroundShellId);
   const result = formatOutcome(outcome, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS);
   if (ctx.fullDetails && result.details) result.details.stdout = outcome.output.text;
   return result;
@@ -198,6 +225,24 @@ function startInBackground(
       totalBytes: 0,
       durationMs: 0,
       backgroundShellId: shell.id,
+    },
+  };
+}
+
+/** The answer to a call whose command the host moved to the background while it ran. */
+function movedToBackground(shellId: string): ToolResult<BashDetails> {
+  return {
+    content: `The user moved this command to the background; it keeps running with ID: ${shellId}. Read its output with BashOutput (bash_id "${shellId}"); stop it with KillShell (shell_id "${shellId}").`,
+    details: {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      interrupted: false,
+      truncated: false,
+      totalBytes: 0,
+      durationMs: 0,
+      backgroundShellId: shellId,
+      backgroundedByUser: true,
     },
   };
 }

@@ -4,6 +4,7 @@
  * exits but leaves processes behind that still hold its output open.
  */
 
+import type { ChildProcess } from "node:child_process";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { type CollectedOutput, createOutputCollector } from "./command-output.js";
 import { isGroupAlive, killProcessGroup, spawnShell } from "./process-tree.js";
@@ -31,6 +32,17 @@ export interface RunCommandOptions {
   onOutput?: (text: string) => void;
   /** Runs the shell inside this (the sandbox). */
   wrap?: ShellWrapper;
+  /**
+   * Aborting it moves the running command to the background (the host's `backgroundTasks`): `adopt`
+   * takes the live process and the output so far and returns the background shell's id, and the
+   * command's outcome reports that id at once.
+   */
+  moveToBackground?: AbortSignal;
+  adopt?: (
+    child: ChildProcess,
+    outputSoFar: string,
+    exited: { code: number | null; signal: NodeJS.Signals | null } | undefined,
+  ) => string;
 }
 
 /** How a foreground command ended. */
@@ -45,6 +57,8 @@ export interface CommandOutcome {
   /** The shell could not be started. */
   spawnError?: string;
   durationMs: number;
+  /** Set when the command was moved to the background while it ran: the background shell's id. */
+  backgroundShellId?: string;
 }
 
 /** Runs `command` and resolves when it (and its process group) is done. Never rejects. */
@@ -70,6 +84,7 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
     const child = spawnShell(opts.command, opts.cwd, opts.env, opts.wrap);
     const pgid = child.pid;
     let finished = false;
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     const timers: NodeJS.Timeout[] = [];
 
     const finish = () => {
@@ -77,6 +92,7 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
       finished = true;
       for (const t of timers) clearTimeout(t);
       opts.signal.removeEventListener("abort", onAbort);
+      opts.moveToBackground?.removeEventListener("abort", onBackground);
       progress.flush();
       // Anything still writing after this gets EPIPE; the group is being killed anyway.
       child.stdout?.destroy();
@@ -109,6 +125,7 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
     child.on("exit", (code, sig) => {
       outcome.exitCode = code;
       outcome.signal = sig;
+      exited = { code, signal: sig };
       if (finished) return;
       // Processes the command put in the background keep our pipes open; stop them rather than
       // hang until the timeout (run_in_background is the tool for long-lived processes).
@@ -128,6 +145,22 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
       void stopGroup(ABORT_RETURN_MS);
     };
     opts.signal.addEventListener("abort", onAbort, { once: true });
+
+    // The host moved the command to the background: hand the live process over, answer at once.
+    const onBackground = () => {
+      if (finished || !opts.adopt || outcome.spawnError !== undefined) return;
+      finished = true;
+      for (const t of timers) clearTimeout(t);
+      opts.signal.removeEventListener("abort", onAbort);
+      progress.flush();
+      child.stdout?.off("data", onData);
+      child.stderr?.off("data", onData);
+      child.off("close", finish);
+      const output = collector.finish();
+      const backgroundShellId = opts.adopt(child, output.text, exited);
+      resolve({ ...outcome, output, backgroundShellId, durationMs: Date.now() - started });
+    };
+    opts.moveToBackground?.addEventListener("abort", onBackground, { once: true });
     timers.push(
       setTimeout(() => {
         if (finished) return;

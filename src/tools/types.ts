@@ -38,6 +38,8 @@ export interface ToolSessionState {
   readFiles: Map<string, FileSnapshot>;
   /** Background shells keyed by id; owned by the Bash tool family. */
   backgroundShells: Map<string, unknown>;
+  /** Running calls the host may move to the background, by tool_use id (`foreground-tasks.ts`). */
+  foregroundTasks?: Map<string, () => string | undefined>;
   /** Called when the session ends: kills background shells, removes temp files. */
   cleanups: Array<() => void | Promise<void>>;
 }

@@ -128,3 +128,62 @@ describe("setMcpPermissionModeOverride", () => {
     q.close();
   });
 });
+
+describe("backgroundTasks", () => {
+  it("moves a running command to the background: the call answers at once, the output stays readable, a notification follows", async () => {
+    const marker = path.join(cwd, "finished");
+    const go = path.join(cwd, "go");
+    const input = createAsyncQueue<SDKUserMessageInput>();
+    const q = query({
+      prompt: input,
+      options: mockOptions(mock, "anthropic", { cwd, tools: ["Bash", "BashOutput"] }),
+    });
+    mock.enqueue(
+      reply.toolCalls([
+        {
+          name: "Bash",
+          id: "slow",
+          input: {
+            command: `echo early; while [ ! -f ${go} ]; do sleep 0.05; done; echo late; touch ${marker}`,
+          },
+        },
+      ]),
+      reply.text("moved on"),
+    );
+    input.push({ type: "user", message: { role: "user", content: "run it" } });
+    const seen: SDKMessage[] = [];
+    for (;;) {
+      const { value } = await q.next();
+      seen.push(value as SDKMessage);
+      if (value?.type === "tool_progress" && (value as any).output?.includes("early")) break;
+    }
+    expect(await q.backgroundTasks("not-running")).toBe(false);
+    expect(await q.backgroundTasks("slow")).toBe(true);
+    const rest = await untilResult(q);
+    const moved = rest.find((m) => m.type === "user") as any;
+    expect(moved.tool_use_result).toMatchObject({ backgroundedByUser: true, interrupted: false });
+    const shellId = moved.tool_use_result.backgroundTaskId as string;
+    expect(JSON.stringify(moved.message.content)).toContain(shellId);
+    // The turn ended while the command still waits for its go.
+    expect(fs.existsSync(marker)).toBe(false);
+    fs.writeFileSync(go, "");
+    const note = await q.next();
+    expect(note.value).toMatchObject({
+      subtype: "task_notification",
+      task_id: shellId,
+      tool_use_id: "slow",
+      status: "completed",
+    });
+    expect(fs.existsSync(marker)).toBe(true);
+    mock.enqueue(
+      reply.toolCalls([{ name: "BashOutput", id: "read", input: { bash_id: shellId } }]),
+      reply.text("read"),
+    );
+    input.push({ type: "user", message: { role: "user", content: "read it" } });
+    const read = toolResultTexts(await untilResult(q)).join();
+    expect(read).toContain("early");
+    expect(read).toContain("late");
+    input.close();
+    q.close();
+  });
+});

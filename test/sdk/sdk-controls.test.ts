@@ -233,6 +233,35 @@ describe("control methods through goat", () => {
   });
 });
 
+describe("backgroundTasks through goat", () => {
+  it("moves a running Bash command to the background; the turn ends, a task_notification follows", async () => {
+    const go = join(fx.work.path, "go");
+    fx.mock.enqueue(
+      bash(`echo started; while [ ! -f ${go} ]; do sleep 0.05; done; echo finished`, "bg1"),
+      reply.text("carried on"),
+    );
+    const s = session({ permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true });
+    const turn = s.turn("run something long");
+    await waitUntil(() =>
+      s.seen.some((m) => m.type === "tool_progress" && String(m.output ?? "").includes("started")),
+    );
+    expect(await s.q.backgroundTasks("nothing-like-it")).toBe(false);
+    expect(await s.q.backgroundTasks("bg1")).toBe(true);
+    await turn;
+    const moved = s.seen.find((m) => m.type === "user" && m.tool_use_result?.backgroundedByUser);
+    const shellId = moved.tool_use_result.backgroundTaskId;
+    expect(results({ messages: s.seen })[0]).toMatchObject({ subtype: "success", result: "carried on" });
+    writeFileSync(go, "");
+    await waitUntil(() => s.seen.some((m) => m.type === "system" && m.subtype === "task_notification"));
+    expect(s.seen.find((m) => m.subtype === "task_notification")).toMatchObject({
+      task_id: shellId,
+      tool_use_id: "bg1",
+      status: "completed",
+    });
+    expect((await s.end()).error).toBeUndefined();
+  });
+});
+
 describe("settings the SDK delivers", () => {
   for (const delivery of ["argv", "initialize"] as const) {
     it(`managedSettings (${delivery}): a managed deny rule holds in bypassPermissions`, async () => {
