@@ -100,6 +100,9 @@ const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
     }
     return {};
   },
+  async list_permission_rules(_request, q) {
+    return { state: await q.listPermissionRules() };
+  },
   async background_tasks(request, q) {
     const id = request.tool_use_id;
     if (id !== undefined && typeof id !== "string")

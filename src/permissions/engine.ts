@@ -9,6 +9,7 @@ import { resolveToolPath } from "../tools/paths.js";
 import { splitBashCommand } from "./bash-split.js";
 import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage, protectedWrite } from "./modes.js";
 import { firstOutsideScope, toolPaths } from "./path-scope.js";
+import { listRules, type PermissionRulesListing } from "./rule-listing.js";
 import { type CallFacts, matchRules } from "./rule-match.js";
 import type { PermissionRule, RuleContext } from "./rule-parse.js";
 import {
@@ -92,6 +93,8 @@ export interface PermissionEngine {
   readonly rules: readonly PermissionRule[];
   /** The directories file tools may touch (real paths), working directory first. */
   readonly directories: readonly string[];
+  /** What Claude Code's `list_permission_rules` reports: rules with their sources, directories, the lock. */
+  listRules(): PermissionRulesListing;
   /**
    * Replaces the flag settings layer's rules and directories (undefined clears it). Checked first:
    * a bad rule throws PermissionRuleError and nothing changes.
@@ -306,6 +309,16 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     get directories() {
       return scopeDirs();
     },
+    listRules: () =>
+      listRules(
+        rules,
+        [
+          ...extraDirs.map((path) => ({ path, source: "cliArg" })),
+          ...flagDirs.map((path) => ({ path, source: "flagSettings" })),
+        ],
+        cwd,
+        managed.managedRulesOnly === true,
+      ),
     setFlagLayer(layer) {
       const next = replaceSourceRules(rules, "flagSettings", layer, ruleCtx);
       flagDirs = (layer?.additionalDirectories ?? [])

@@ -18,6 +18,7 @@ import { createAgentState, type MutableAgentState } from "../loop/state.js";
 import { mcpToolName } from "../mcp/tool-adapter.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
+import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { startupFilesNamedBy } from "../sandbox/protected-names.js";
@@ -111,6 +112,8 @@ export interface Runtime {
    * `CLAUDE_CODE_DISABLE_BACKGROUND_TASKS` is set.
    */
   backgroundTasks(toolUseId?: string): Array<{ toolUseId: string; shell: BackgroundShell }>;
+  /** The permission rules and directories in force, with their sources. */
+  listPermissionRules(): PermissionRulesListing;
 }
 
 /** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */
@@ -528,6 +531,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     setMcpPermissionModeOverride(serverName, mode) {
       permissions.setToolModeOverride(mcpToolName(serverName, ""), mode);
     },
+    listPermissionRules: () => permissions.listRules(),
     backgroundTasks(toolUseId) {
       const off = (loopConfig.env ?? env).CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
       if (off && off !== "0" && off !== "false") {

@@ -15,6 +15,7 @@ import type {
   McpServerStatus,
   McpSetServersResult,
 } from "../mcp/types.js";
+import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import type { RewindFilesResult } from "../runtime/file-checkpoints.js";
 import type { QueryOptions } from "../runtime/options.js";
 import { createRuntime, type Runtime } from "../runtime/runtime.js";
@@ -130,6 +131,11 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
    * running command. Subagents cannot be moved. Rejects when `CLAUDE_CODE_DISABLE_BACKGROUND_TASKS` is set.
    */
   backgroundTasks(toolUseId?: string): Promise<boolean>;
+  /**
+   * The permission rules in force with their sources (settings, flags, the host's answers, managed),
+   * the added directories, and whether only managed rules count: Claude Code's `list_permission_rules`.
+   */
+  listPermissionRules(): Promise<PermissionRulesListing>;
   /** Resolves with the last result message once the query has ended. */
   done(): Promise<SDKResultMessage | undefined>;
   readonly sessionId: string;
@@ -415,6 +421,7 @@ export function query(params: {
         summary: stopped.toolUseId ? "The subagent was stopped." : "The background shell was killed.",
       });
     },
+    listPermissionRules: async () => runtime.listPermissionRules(),
     async backgroundTasks(toolUseId) {
       const moved = runtime.backgroundTasks(toolUseId);
       for (const { toolUseId: id, shell } of moved) {

@@ -111,7 +111,13 @@ describe("control subtypes beyond the basic flows", () => {
     expect((await ask(host, "ca", { subtype: "cancel_async_message", message_uuid: "m" })).response).toEqual({
       cancelled: false,
     });
-    for (const subtype of ["claim_session", "side_question", "mcp_authenticate", "no_such_thing"]) {
+    for (const subtype of [
+      "claim_session",
+      "side_question",
+      "mcp_authenticate",
+      "remote_control",
+      "no_such_thing",
+    ]) {
       const answer = await ask(host, `u-${subtype}`, { subtype });
       expect(answer).toMatchObject({ subtype: "error", error_code: "unsupported_request" });
       expect(answer.error).toContain(subtype);
@@ -144,6 +150,82 @@ describe("control subtypes beyond the basic flows", () => {
       agents: { other: { description: "d", prompt: "p" } },
     });
     expect(again.response.agents).toEqual(init.agents);
+    expect((await host.end()).code).toBe(0);
+  });
+
+  it("list_permission_rules names each rule's source; the flag layer and managed rules show up", async () => {
+    const host = startHost([
+      "--allowedTools",
+      "Read",
+      "--settings",
+      JSON.stringify({ permissions: { deny: ["Bash(rm *)"] } }),
+      "--managed-settings",
+      JSON.stringify({ permissions: { ask: ["WebFetch"] }, allowManagedPermissionRulesOnly: true }),
+    ]);
+    expect(
+      (
+        await ask(host, "fl", {
+          subtype: "apply_flag_settings",
+          settings: { permissions: { allow: ["Glob"] } },
+        })
+      ).subtype,
+    ).toBe("success");
+    const state = (await ask(host, "lr", { subtype: "list_permission_rules" })).response.state;
+    const rows = state.rules.map((r: any) => [
+      r.behavior,
+      r.rule,
+      r.source,
+      r.editability,
+      r.notInEffect ?? false,
+    ]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ["ask", "WebFetch", "policySettings", "readonly", false],
+        ["allow", "Read", "cliArg", "session", true],
+        ["deny", "Bash(rm *)", "projectSettings", "persistent", true],
+        ["allow", "Glob", "flagSettings", "session", true],
+      ]),
+    );
+    expect(state).toMatchObject({ originalCwd: fx.work.path, managedOnly: true });
+    expect((await host.end()).code).toBe(0);
+  });
+
+  it("answers for what a host asks about that does not exist, with the reason", async () => {
+    const host = startHost(["--setting-sources", "project"]);
+    expect(
+      (await ask(host, "bg", { subtype: "background_tasks", tool_use_id: "toolu_none" })).response,
+    ).toEqual({
+      backgrounded: false,
+    });
+    expect(
+      (await ask(host, "sr", { subtype: "seed_read_state", path: "missing.txt", mtime: 1 })).response,
+    ).toMatchObject({ seeded: false, reason: expect.stringContaining("missing.txt") });
+    const resource = await ask(host, "rr", {
+      subtype: "mcp_read_resource",
+      serverName: "docs",
+      uri: "ui://x",
+    });
+    expect(resource).toMatchObject({ subtype: "error", error_code: "mcp_error" });
+    expect(resource.error).toContain('"docs"');
+    const auto = await ask(host, "mo", {
+      subtype: "set_mcp_permission_mode_override",
+      serverName: "docs",
+      mode: "auto",
+    });
+    expect(auto).toMatchObject({ subtype: "error", error_code: "unsupported_setting" });
+    const user = await ask(host, "us", {
+      subtype: "update_settings",
+      source: "userSettings",
+      settings: { effortLevel: "low" },
+    });
+    expect(user).toMatchObject({ subtype: "error", error_code: "permission_denied" });
+    expect(user.error).toContain("--setting-sources project");
+    const usage = (await ask(host, "gu", { subtype: "get_usage" })).response;
+    expect(usage).toMatchObject({
+      session: { total_cost_usd: 0, total_lines_added: 0, total_lines_removed: 0 },
+      rate_limits_available: false,
+      rate_limits: null,
+    });
     expect((await host.end()).code).toBe(0);
   });
 });
