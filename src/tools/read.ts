@@ -80,6 +80,9 @@ Usage:
 - If you read a file that exists but has empty contents you will receive a warning in place of file contents.
 - There is no need to re-read a file after editing or writing it: the tool tracks file state.`;
 
+/** Largest file whose lines a partial read counts for `totalLines` (Claude Code's result shape). */
+const COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Claude Code's `Read` tool. */
 export const readTool = defineTool<ReadInput, ReadDetails>({
   name: "Read",
@@ -162,8 +165,9 @@ export const readTool = defineTool<ReadInput, ReadDetails>({
         maxLines: input.limit ?? READ_DEFAULT_LINES,
         maxLineChars: READ_MAX_LINE_CHARS,
         maxTotalChars: READ_MAX_OUTPUT_CHARS,
-        // The line count of the whole file is part of Claude Code's result shape (tool_use_result).
-        countToEnd: ctx.fullDetails === true,
+        // The line count of the whole file is part of Claude Code's result shape (tool_use_result);
+        // counted up to a size that keeps it cheap (about 1.5 ms for 5 MB), left out above it.
+        countToEnd: ctx.fullDetails === true && stats.size <= COUNT_LINES_MAX_BYTES,
         signal: ctx.signal,
       });
       const details: ReadDetails = {
