@@ -8,10 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
+import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { createAsyncQueue } from "../../src/sdk/async-queue.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
-import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { mockOptions } from "./helpers.js";
 
