@@ -1,29 +1,27 @@
 /**
- * MCP servers of the CLI, in Claude Code's `.mcp.json` shape, from (lowest to highest precedence)
- * the user settings file, the project's `.mcp.json`, the project settings file, the `--settings` file
- * and `--mcp-config` (files or inline JSON). A later source replaces a server of the same name.
- * `--strict-mcp-config` keeps only `--mcp-config`. Reading and JSON parsing happen with the rest of
- * the configuration; validation loads the MCP config parser (and zod) only when a source exists.
- * Any mistake stops the program with a message naming the file: a server silently left out is a
- * tool the user expects and the model never sees.
+ * MCP servers of the CLI, in Claude Code's `.mcp.json` shape: those of the settings files and the
+ * project's `.mcp.json` (read as `query()` reads them, `src/mcp/config-sources.ts`), then
+ * `--mcp-config` (files or inline JSON), which wins. `--strict-mcp-config` keeps only `--mcp-config`.
+ * Reading and JSON parsing happen with the rest of the configuration; validation loads the MCP config
+ * parser (and zod) only when a source exists.
  */
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { GoatError } from "../errors.js";
-import type { McpServerConfig } from "../mcp/types.js";
+import { resolve } from "node:path";
+import {
+  McpConfigError,
+  type McpSource,
+  mergeMcpSources,
+  type ResolvedMcpServers,
+  readMcpConfigFile,
+  settingsMcpSources,
+} from "../mcp/config-sources.js";
 import type { CliSettings } from "./settings.js";
 
-/** One place MCP servers were read from: `origin` names it in messages. */
-export interface McpSource {
-  origin: string;
-  value: unknown;
-}
-
-/** An MCP configuration that cannot be used; the message names its file. */
-export class McpConfigError extends GoatError {
-  override name = "McpConfigError";
-  override readonly code: string = "invalid_mcp_config";
-}
+export {
+  McpConfigError,
+  type McpSource,
+  type ResolvedMcpServers,
+  takeHostServers,
+} from "../mcp/config-sources.js";
 
 /**
  * Gathers the sources in precedence order (lowest first). `userSettingsFile` tells the user file
@@ -40,30 +38,8 @@ export function collectMcpSources(options: {
 }): McpSource[] {
   const fromFlags = options.mcpConfig.map((value, i) => flagSource(value, i, options.mcpConfig.length));
   if (options.strict) return fromFlags;
-  const fromSettings = options.settings.mcpServers.map(({ file, value }) => ({
-    origin: `settings file ${file}`,
-    value: { mcpServers: value },
-  }));
-  const user = fromSettings.filter(
-    (_, i) => options.settings.mcpServers[i].file === options.userSettingsFile,
-  );
-  const others = fromSettings.filter(
-    (_, i) => options.settings.mcpServers[i].file !== options.userSettingsFile,
-  );
-  const projectFile =
-    options.readProjectFile === false ? undefined : readJsonFile(join(options.cwd, ".mcp.json"), false);
-  const project = projectFile ? [projectFile] : [];
-  return [...user, ...project, ...others, ...fromFlags];
-}
-
-/** The servers of all sources, merged; `hostServers` run in the Claude Agent SDK's host process. */
-export interface ResolvedMcpServers {
-  servers: Record<string, McpServerConfig>;
-  /**
-   * Names of `{"type": "sdk", "name": …}` entries (the Python SDK's in-process servers): reached over
-   * the stream-json control channel, so only usable with `--input-format stream-json`.
-   */
-  hostServers: string[];
+  const fromSettings = settingsMcpSources({ ...options, readProjectFile: options.readProjectFile !== false });
+  return [...fromSettings, ...fromFlags];
 }
 
 /**
@@ -76,51 +52,7 @@ export async function resolveMcpServers(
 ): Promise<ResolvedMcpServers | undefined> {
   if (sources.length === 0) return undefined;
   const { parseMcpConfig } = await import("../mcp/config-file.js");
-  const merged: Record<string, McpServerConfig> = {};
-  const hostServers = new Set<string>();
-  for (const { origin, value } of sources) {
-    const { rest, names } = takeHostServers(value);
-    let parsed: ReturnType<typeof parseMcpConfig>;
-    try {
-      parsed = parseMcpConfig(rest, env);
-    } catch (error) {
-      throw new McpConfigError(`${origin}: ${(error as Error).message}`);
-    }
-    const [bad] = Object.entries(parsed.errors);
-    if (bad) throw new McpConfigError(`MCP server "${bad[0]}" in ${origin}: ${bad[1]}`);
-    // A later source replaces a server of the same name, whatever its kind.
-    for (const name of Object.keys(parsed.servers)) hostServers.delete(name);
-    for (const name of names) {
-      delete merged[name];
-      hostServers.add(name);
-    }
-    Object.assign(merged, parsed.servers);
-  }
-  return { servers: merged, hostServers: [...hostServers] };
-}
-
-/**
- * Takes the `{"type": "sdk"}` entries (servers living in the SDK host's process, which the Python SDK
- * lists in `--mcp-config` and the TypeScript SDK sends to `mcp_set_servers`) out of an `mcpServers`
- * value. Returns the other entries in the same shape, and the names taken.
- */
-export function takeHostServers(value: unknown): { rest: unknown; names: string[] } {
-  if (!isObject(value)) return { rest: value, names: [] };
-  const wrapped = "mcpServers" in value;
-  const record = wrapped ? value.mcpServers : value;
-  if (!isObject(record)) return { rest: value, names: [] };
-  const names: string[] = [];
-  const others: Record<string, unknown> = {};
-  for (const [name, config] of Object.entries(record)) {
-    if (isObject(config) && config.type === "sdk") names.push(name);
-    else others[name] = config;
-  }
-  if (names.length === 0) return { rest: value, names };
-  return { rest: wrapped ? { ...value, mcpServers: others } : others, names };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  return mergeMcpSources(sources, env, parseMcpConfig);
 }
 
 /** An `--mcp-config` value: inline JSON when it starts with `{`, else a file path relative to where the user typed it. */
@@ -133,25 +65,5 @@ function flagSource(value: string, index: number, count: number): McpSource {
       throw new McpConfigError(`invalid JSON in ${origin}: ${(error as Error).message}`);
     }
   }
-  return readJsonFile(resolve(value), true) as McpSource;
-}
-
-function readJsonFile(file: string, required: boolean): McpSource | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && !required) return undefined;
-    throw new McpConfigError(
-      code === "ENOENT"
-        ? `MCP config file ${file} does not exist`
-        : `cannot read MCP config file ${file}: ${(error as Error).message}`,
-    );
-  }
-  try {
-    return { origin: `MCP config file ${file}`, value: JSON.parse(text) };
-  } catch (error) {
-    throw new McpConfigError(`invalid JSON in MCP config file ${file}: ${(error as Error).message}`);
-  }
+  return readMcpConfigFile(resolve(value), true) as McpSource;
 }

@@ -91,8 +91,9 @@ export interface QueryOptions {
   /**
    * Which settings files to read, as the CLI reads them: `user` (`$GOAT_HOME/settings.json`),
    * `project` (`<cwd>/.goat/settings.json`), `local` (`<cwd>/.goat/settings.local.json`). Default
-   * none (the Claude Agent SDK's default). Their permissions, hooks, env (filling in unset variables)
-   * and model apply; an option given here wins over a file, and lists add up.
+   * none (the Claude Agent SDK's default). Their permissions, hooks, env (filling in unset variables),
+   * model and MCP servers apply (with `project`, also `<cwd>/.mcp.json`'s); an option given here wins
+   * over a file (`mcpServers` by server name), and lists add up.
    */
   settingSources?: Array<"user" | "project" | "local">;
   /**

@@ -3,9 +3,13 @@
  * project, local, then the `settings` path or object, later winning), applied to the options with
  * the CLI's precedence. The default, as in the Claude Agent SDK, is to read none, so an embedder is
  * never surprised by a file on the machine it runs on. What an option says explicitly wins over a
- * file; lists (permission rules, directories, hooks) add up.
+ * file; lists (permission rules, directories, hooks) add up. MCP servers come from the files'
+ * `mcpServers` and, with `project`, the project's `.mcp.json`, in the CLI's order; `mcpServers` given
+ * as an option win by name.
  */
 import { resolve } from "node:path";
+import { parseMcpConfig } from "../mcp/config-file.js";
+import { McpConfigError, mergeMcpSources, settingsMcpSources } from "../mcp/config-sources.js";
 import { mergeSandboxSettings } from "../sandbox/settings.js";
 import { type CliSettings, loadSettings, SettingsError, settingsFiles } from "../settings/files.js";
 import type { QueryOptions } from "./options.js";
@@ -14,7 +18,7 @@ const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermi
 
 /**
  * The options with the chosen settings files applied; the same object when none are asked for.
- * Throws `SettingsError` naming the file for a file that cannot be used.
+ * Throws `SettingsError` (or `McpConfigError` for an MCP server) naming the file that cannot be used.
  */
 export function withSettings(options: QueryOptions): QueryOptions {
   const sources = options.settingSources ?? [];
@@ -25,7 +29,36 @@ export function withSettings(options: QueryOptions): QueryOptions {
   const files = settingsFiles(cwd, callerEnv, path, sources);
   const inline = typeof options.settings === "object" ? options.settings : undefined;
   const settings = loadSettings(files, new Set(path ? [path] : []), inline);
-  return applySettings(options, settings, cwd, callerEnv);
+  const out = applySettings(options, settings, cwd, callerEnv);
+  const userFile = settingsFiles(cwd, callerEnv, undefined, ["user"])[0];
+  const mcpServers = settingsMcpServers(
+    settings,
+    userFile,
+    sources.includes("project"),
+    cwd,
+    out.env ?? callerEnv,
+  );
+  if (mcpServers) out.mcpServers = { ...mcpServers, ...options.mcpServers };
+  return out;
+}
+
+/** The servers of the files read (and `.mcp.json` with the project), or undefined when there are none. */
+function settingsMcpServers(
+  settings: CliSettings,
+  userSettingsFile: string,
+  readProjectFile: boolean,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): QueryOptions["mcpServers"] {
+  const sources = settingsMcpSources({ cwd, settings, userSettingsFile, readProjectFile });
+  if (sources.length === 0) return undefined;
+  const { servers, hostServers } = mergeMcpSources(sources, env, parseMcpConfig);
+  if (hostServers.length > 0) {
+    throw new McpConfigError(
+      `MCP server ${hostServers.map((n) => `"${n}"`).join(", ")} has type "sdk", which names a server in a Claude Agent SDK host: in query(), pass the server itself in mcpServers (createSdkMcpServer)`,
+    );
+  }
+  return Object.keys(servers).length > 0 ? servers : undefined;
 }
 
 function applySettings(

@@ -1,9 +1,12 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { QueryOptions } from "../../src/runtime/options.js";
+import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
 import { SettingsError } from "../../src/settings/files.js";
+import { writeStdioServer } from "../mcp/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, mockOptions, resultOf, tempDir, toolResultsSent } from "./helpers.js";
 
@@ -175,6 +178,62 @@ describe("settingSources in query()", () => {
     expect(() =>
       query({ prompt: "x", options: options({ settings: { permissions: { defaultMode: "yolo" } } }) }),
     ).toThrow(/permissions.defaultMode must be one of/);
+    expect(mock.requests).toHaveLength(0);
+  });
+});
+
+describe("MCP servers in settings files reach query()", () => {
+  const bogus = { command: path.join(os.tmpdir(), "goat-no-such-mcp-server") };
+  const real = () => ({ command: process.execPath, args: [writeStdioServer(tempDir("goat-mcp-server-"))] });
+  const initServers = (messages: SDKMessage[]) => {
+    const init = messages.find((m) => m.type === "system" && m.subtype === "init");
+    const servers = (init as { mcp_servers: Array<{ name: string; status: string }> }).mcp_servers;
+    return Object.fromEntries(servers.map((s) => [s.name, s.status]));
+  };
+
+  it("in the CLI's order (user, .mcp.json, project, local; options win by name), .mcp.json only with project", async () => {
+    write(userFile(), { mcpServers: { alpha: real(), shared: bogus } });
+    write(path.join(cwd, ".mcp.json"), { mcpServers: { shared: bogus, beta: real(), gamma: real() } });
+    write(projectFile(), { mcpServers: { shared: real() } });
+    write(localFile(), { mcpServers: { delta: real() } });
+    mock.enqueue(reply.text("ok"), reply.text("ok"));
+    const all = await collect(
+      query({
+        prompt: "x",
+        options: options({
+          settingSources: ["user", "project", "local"],
+          mcpServers: { gamma: bogus },
+          // Wait for every server however loaded the machine is: the statuses are the assertion.
+          mcpStartupTimeoutMs: 60_000,
+        }),
+      }),
+    );
+    // The bogus command cannot start: a "failed" server is one whose losing config was used.
+    expect(initServers(all)).toEqual({
+      alpha: "connected",
+      shared: "connected",
+      beta: "connected",
+      gamma: "failed",
+      delta: "connected",
+    });
+    const offered = (mock.requests[0].body.tools as Array<{ name: string }>).map((t) => t.name);
+    expect(offered).toEqual(expect.arrayContaining(["mcp__alpha__echo", "mcp__shared__echo"]));
+
+    const userOnly = await collect(
+      query({ prompt: "x", options: options({ settingSources: ["user"], mcpStartupTimeoutMs: 60_000 }) }),
+    );
+    expect(initServers(userOnly)).toEqual({ alpha: "connected", shared: "failed" });
+  });
+
+  it("a server that cannot be used stops query() with an error naming its file", () => {
+    write(projectFile(), { mcpServers: { broken: { type: "http" } } });
+    expect(() => query({ prompt: "x", options: options({ settingSources: ["project"] }) })).toThrow(
+      `MCP server "broken" in settings file ${projectFile()}`,
+    );
+    write(projectFile(), { mcpServers: { host: { type: "sdk", name: "host" } } });
+    expect(() => query({ prompt: "x", options: options({ settingSources: ["project"] }) })).toThrow(
+      /"host" has type "sdk".*pass the server itself in mcpServers/,
+    );
     expect(mock.requests).toHaveLength(0);
   });
 });

@@ -1,0 +1,138 @@
+/**
+ * MCP servers from settings files and the project's `.mcp.json`, in Claude Code's shape, read the same
+ * way by the `goat` command and by `query()` (with `settingSources`). Precedence, lowest first: the user
+ * settings file, `.mcp.json` (only when the project is read), the project and local settings files,
+ * then the `--settings` file or `settings` option. A later source replaces a server of the same name.
+ * Any mistake is an error naming its file: a server silently left out is a tool the user expects and
+ * the model never sees.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { GoatError } from "../errors.js";
+import type { CliSettings } from "../settings/files.js";
+import type { ParsedMcpConfig } from "./config-file.js";
+import type { McpServerConfig } from "./types.js";
+
+/** One place MCP servers were read from: `origin` names it in messages. */
+export interface McpSource {
+  origin: string;
+  value: unknown;
+}
+
+/** An MCP configuration that cannot be used; the message names its file. */
+export class McpConfigError extends GoatError {
+  override name = "McpConfigError";
+  override readonly code: string = "invalid_mcp_config";
+}
+
+/**
+ * The sources of the settings files and `.mcp.json`, lowest precedence first. `userSettingsFile` tells
+ * the user file apart from the project ones, so `.mcp.json` can sit between them. Throws
+ * `McpConfigError` for a `.mcp.json` that cannot be read or parsed.
+ */
+export function settingsMcpSources(options: {
+  cwd: string;
+  settings: CliSettings;
+  userSettingsFile: string;
+  /** False when the project's sources are not read: `.mcp.json` is then not read either. */
+  readProjectFile: boolean;
+}): McpSource[] {
+  const { settings } = options;
+  const fromSettings = settings.mcpServers.map(({ file, value }) => ({
+    file,
+    source: { origin: `settings file ${file}`, value: { mcpServers: value } },
+  }));
+  const user = fromSettings.filter((s) => s.file === options.userSettingsFile).map((s) => s.source);
+  const others = fromSettings.filter((s) => s.file !== options.userSettingsFile).map((s) => s.source);
+  const projectFile = options.readProjectFile
+    ? readMcpConfigFile(join(options.cwd, ".mcp.json"), false)
+    : undefined;
+  return [...user, ...(projectFile ? [projectFile] : []), ...others];
+}
+
+/** Reads an MCP config file as a source; undefined for a missing file that is not `required`. */
+export function readMcpConfigFile(file: string, required: boolean): McpSource | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !required) return undefined;
+    throw new McpConfigError(
+      code === "ENOENT"
+        ? `MCP config file ${file} does not exist`
+        : `cannot read MCP config file ${file}: ${(error as Error).message}`,
+    );
+  }
+  try {
+    return { origin: `MCP config file ${file}`, value: JSON.parse(text) };
+  } catch (error) {
+    throw new McpConfigError(`invalid JSON in MCP config file ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** The servers of all sources, merged; `hostServers` run in the Claude Agent SDK's host process. */
+export interface ResolvedMcpServers {
+  servers: Record<string, McpServerConfig>;
+  /**
+   * Names of `{"type": "sdk", "name": …}` entries (the Python SDK's in-process servers): reached over
+   * the stream-json control channel, so only usable by `goat --input-format stream-json`.
+   */
+  hostServers: string[];
+}
+
+/**
+ * Validates every source with `parse` (the MCP config parser, which expands `${VAR}` from `env`) and
+ * merges them in order. Throws `McpConfigError` naming the source of the first bad server.
+ */
+export function mergeMcpSources(
+  sources: readonly McpSource[],
+  env: Record<string, string | undefined>,
+  parse: (value: unknown, env: Record<string, string | undefined>) => ParsedMcpConfig,
+): ResolvedMcpServers {
+  const merged: Record<string, McpServerConfig> = {};
+  const hostServers = new Set<string>();
+  for (const { origin, value } of sources) {
+    const { rest, names } = takeHostServers(value);
+    let parsed: ParsedMcpConfig;
+    try {
+      parsed = parse(rest, env);
+    } catch (error) {
+      throw new McpConfigError(`${origin}: ${(error as Error).message}`);
+    }
+    const [bad] = Object.entries(parsed.errors);
+    if (bad) throw new McpConfigError(`MCP server "${bad[0]}" in ${origin}: ${bad[1]}`);
+    // A later source replaces a server of the same name, whatever its kind.
+    for (const name of Object.keys(parsed.servers)) hostServers.delete(name);
+    for (const name of names) {
+      delete merged[name];
+      hostServers.add(name);
+    }
+    Object.assign(merged, parsed.servers);
+  }
+  return { servers: merged, hostServers: [...hostServers] };
+}
+
+/**
+ * Takes the `{"type": "sdk"}` entries (servers living in the SDK host's process, which the Python SDK
+ * lists in `--mcp-config` and the TypeScript SDK sends to `mcp_set_servers`) out of an `mcpServers`
+ * value. Returns the other entries in the same shape, and the names taken.
+ */
+export function takeHostServers(value: unknown): { rest: unknown; names: string[] } {
+  if (!isObject(value)) return { rest: value, names: [] };
+  const wrapped = "mcpServers" in value;
+  const record = wrapped ? value.mcpServers : value;
+  if (!isObject(record)) return { rest: value, names: [] };
+  const names: string[] = [];
+  const others: Record<string, unknown> = {};
+  for (const [name, config] of Object.entries(record)) {
+    if (isObject(config) && config.type === "sdk") names.push(name);
+    else others[name] = config;
+  }
+  if (names.length === 0) return { rest: value, names };
+  return { rest: wrapped ? { ...value, mcpServers: others } : others, names };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
