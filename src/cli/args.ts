@@ -38,6 +38,10 @@ export interface CliArgs {
   verbose: boolean;
   model?: string;
   fallbackModel?: string;
+  /** `--small-fast-model`: the model that answers WebFetch's questions about a page. */
+  smallFastModel?: string;
+  /** `--web-search`: the search backend that makes WebSearch available (`searxng:URL`, `brave`). */
+  webSearch?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
   permissionMode?: CliPermissionMode;
@@ -111,6 +115,8 @@ const OPTIONS = {
   verbose: { type: "boolean" },
   model: { type: "string" },
   "fallback-model": { type: "string" },
+  "small-fast-model": { type: "string" },
+  "web-search": { type: "string" },
   "max-turns": { type: "string" },
   "max-budget-usd": { type: "string" },
   "permission-mode": { type: "string" },
@@ -219,6 +225,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     verbose: v.verbose === true,
     model: nonEmpty("--model", v.model),
     fallbackModel: nonEmpty("--fallback-model", v["fallback-model"]),
+    smallFastModel: nonEmpty("--small-fast-model", v["small-fast-model"]),
+    webSearch: nonEmpty("--web-search", v["web-search"]),
     maxTurns: positiveInt("--max-turns", v["max-turns"]),
     maxBudgetUsd: positiveNumber("--max-budget-usd", v["max-budget-usd"]),
     permissionMode:

@@ -63,6 +63,8 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     cwd,
     model,
     fallbackModel: args.fallbackModel,
+    smallFastModel: args.smallFastModel,
+    webSearch: args.webSearch,
     maxTurns: args.maxTurns,
     maxBudgetUsd: args.maxBudgetUsd,
     modelPricing: Object.keys(settings.modelPricing).length > 0 ? settings.modelPricing : undefined,
@@ -93,7 +95,7 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     sessionId: args.sessionId,
     resumeSessionAt: args.resumeSessionAt,
     allowDangerouslySkipPermissions: args.allowDangerouslySkipPermissions || undefined,
-    tools: toolsOption(args),
+    tools: toolsOption(args, env),
     maxThinkingTokens: args.maxThinkingTokens,
     thinking: thinkingOption(args),
     effort: args.effort ?? settings.effortLevel,
@@ -176,19 +178,27 @@ function projectInstructions(cwd: string): string | undefined {
 }
 
 /**
- * `--tools`: the base tool set. Names Goat has no tool for (Claude Code's WebFetch, say) are an error
- * for a person, and left out with a warning under an SDK, where the host's list was written for Claude.
+ * `--tools`: the base tool set. Names Goat has no tool for (Claude Code's Skill, say) are an error for
+ * a person, and left out with a warning under an SDK, where the host's list was written for Claude;
+ * so is WebSearch when no search backend is configured.
  */
-function toolsOption(args: CliArgs): CliQueryOptions["tools"] {
+function toolsOption(args: CliArgs, env: Record<string, string | undefined>): CliQueryOptions["tools"] {
   if (args.tools === undefined || args.tools === "default") return undefined;
   const known = new Set([...Object.keys(builtinTools), "Task"]);
+  if (args.inputFormat === "stream-json" && !args.webSearch && !env.GOAT_WEB_SEARCH?.trim()) {
+    known.delete("WebSearch");
+  }
   const missing = args.tools.filter((t) => !known.has(t));
   if (missing.length > 0 && args.inputFormat !== "stream-json") {
     throw new UsageError(
       `--tools: Goat has no tool ${missing.join(", ")}; its tools are ${[...known].join(", ")}`,
     );
   }
-  if (missing.length > 0) args.ignoredFlags.push(`--tools ${missing.join(",")} (no such Goat tool)`);
+  const unconfigured = missing.filter((t) => t === "WebSearch");
+  const unknown = missing.filter((t) => t !== "WebSearch");
+  if (unknown.length > 0) args.ignoredFlags.push(`--tools ${unknown.join(",")} (no such Goat tool)`);
+  if (unconfigured.length > 0)
+    args.ignoredFlags.push("--tools WebSearch (no search backend: see --web-search)");
   return args.tools.filter((t) => known.has(t));
 }
 

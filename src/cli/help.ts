@@ -14,6 +14,8 @@ Print mode:
 Model and limits:
   --model MODEL               provider/model, e.g. anthropic/claude-sonnet-4-5 (default: $GOAT_MODEL, settings "model")
   --fallback-model MODEL      Used when the model is overloaded or unavailable
+  --small-fast-model MODEL    Answers WebFetch's questions about pages (default: $GOAT_SMALL_FAST_MODEL;
+                              without one, WebFetch returns the page as markdown)
   --max-turns N               Stop after N model calls
   --max-budget-usd USD        Stop once the run has cost this much
   --thinking MODE             adaptive | enabled | disabled
@@ -34,6 +36,7 @@ Tools and permissions:
   --sandbox                   Run Bash in the OS sandbox: writes only in the working and added
                               directories, no network, no processes left behind (see "sandbox" in settings)
   --cwd DIR                   Working directory of the session
+  --web-search BACKEND        Offer WebSearch through searxng:URL or brave (BRAVE_API_KEY); default $GOAT_WEB_SEARCH
 
 MCP servers and subagents:
   --mcp-config FILE|JSON      MCP servers in .mcp.json shape (repeatable; after settings and ./.mcp.json)

@@ -25,7 +25,10 @@ export function toolCallLabel(name: string, input: unknown, cwd: string): string
     (typeof i.pattern === "string" ? i.pattern : undefined) ??
     path(i.path) ??
     (typeof i.bash_id === "string" ? i.bash_id : undefined) ??
-    (typeof i.shell_id === "string" ? i.shell_id : undefined);
+    (typeof i.shell_id === "string" ? i.shell_id : undefined) ??
+    // WebFetch(https://…) and WebSearch("query"): what the call sends out is what the user checks.
+    (typeof i.url === "string" ? i.url : undefined) ??
+    (typeof i.query === "string" ? JSON.stringify(i.query) : undefined);
   if (main !== undefined) return `${name}(${clip(main)})`;
   const json = JSON.stringify(input ?? {});
   return json === "{}" ? name : `${name}(${clip(json)})`;

@@ -76,6 +76,8 @@ interface RunState {
   /** The step whose context overflow was already recovered from (seed 001 overflow_recovery_attempted). */
   overflowRecoveredStep: number;
   lastCallCost: number;
+  /** The session's cost when the run began: the run's cost counts every call made since (subagents', tools'). */
+  sessionCostAtStart: number;
 }
 
 /**
@@ -107,6 +109,7 @@ export async function agentLoop(
     maxTokensRetried: false,
     overflowRecoveredStep: 0,
     lastCallCost: 0,
+    sessionCostAtStart: session.totalCostUsd,
   };
   config.emit({ type: "agent_start", sessionId: config.sessionId });
   appendMessages(run, input);
@@ -482,7 +485,7 @@ function finishRun(run: RunState, exitReason: ExitReason): RunOutcome {
     errors: run.errors,
     apiDurationMs: run.apiMs,
     usage: run.usage,
-    costUsd: run.costUsd,
+    costUsd: session.totalCostUsd - run.sessionCostAtStart,
     permissionDenials: run.denials,
   };
 }

@@ -89,6 +89,12 @@ export interface PermissionEngine {
   applyUpdates(updates: PermissionUpdate[]): void;
   /** Updates that would let this call through from now on, e.g. `Bash(npm run test:*)`. */
   suggestionsFor(toolName: string, input: Record<string, unknown>): Promise<PermissionUpdate[]>;
+  /**
+   * True when an allow rule names this call specifically (a rule with a specifier, such as
+   * `WebFetch(domain:localhost)`) and no deny or ask rule matches it. A bare tool rule, a mode or a
+   * callback's answer does not count: this is how WebFetch tells a host the user named from any host.
+   */
+  allowsByNamedRule(toolName: string, input: Record<string, unknown>): boolean;
   /** The rules in force (configuration and session), for display. */
   readonly rules: readonly PermissionRule[];
   /** The directories file tools may touch (real paths), working directory first. */
@@ -334,6 +340,10 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     decide,
     setMode,
     applyUpdates,
+    allowsByNamedRule(toolName, input) {
+      const verdict = matchRules(rules, { toolName, input, inScope: true });
+      return verdict.behavior === "allow" && verdict.rule.specifier !== undefined;
+    },
     suggestionsFor: async (toolName, input) => {
       const facts = await factsFor(toolName, input);
       return suggestUpdates(facts, facts.paths ? firstOutsideScope(facts.paths, scopeDirs()) : undefined);

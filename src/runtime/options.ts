@@ -17,6 +17,7 @@ import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
 import type { TelemetryOption } from "../telemetry/option.js";
 import type { Tool } from "../tools/types.js";
+import type { WebSearchOption } from "../tools/web/search-backend.js";
 import type { PermissionModeName } from "./sdk-messages.js";
 import type { OutputFormat } from "./structured-output.js";
 import type { AgentDefinition } from "./subagents.js";
@@ -81,6 +82,20 @@ export interface QueryOptions {
   maxThinkingTokens?: number;
   /** Built-in tool names (`'Read'`, `'Bash'`, …) and tools made with `defineTool`, mixed. Default: the core tools. */
   tools?: Array<string | Tool> | { type: "preset"; preset: "claude_code" | "goat" };
+  /**
+   * The small/fast model (`provider/model` or an alias such as `haiku`) that answers WebFetch's
+   * question about a page, as Claude Code's Haiku-class model does; its calls are priced into the
+   * run's cost. Default: `GOAT_SMALL_FAST_MODEL`, else Claude Code's `ANTHROPIC_DEFAULT_HAIKU_MODEL`
+   * or `ANTHROPIC_SMALL_FAST_MODEL`; with none, WebFetch returns the page's markdown instead.
+   */
+  smallFastModel?: string;
+  /**
+   * The search backend that makes the WebSearch tool available: `"searxng:http://host:8888"`,
+   * `"brave"` (key from `BRAVE_API_KEY`), `{ provider: "searxng", url }`, `{ provider: "brave",
+   * apiKey }`, or your own `WebSearchBackend`. Default: `GOAT_WEB_SEARCH`; with none, WebSearch is
+   * not offered.
+   */
+  webSearch?: WebSearchOption;
   /** Permission rules that allow without asking, e.g. `Bash(npm test:*)`. */
   allowedTools?: string[];
   /** Tool names removed from the model's view, and rules that always deny. */

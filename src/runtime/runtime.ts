@@ -49,6 +49,7 @@ import {
   supportedModels,
 } from "./session-info.js";
 import { createSessionTools } from "./session-tools.js";
+import { createSmallModel, resolveSmallFastModel } from "./small-model.js";
 import { createStructuredOutput, type StructuredOutput } from "./structured-output.js";
 import type { SubagentParent } from "./subagents.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
@@ -177,7 +178,22 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
           protectedFiles: shellStartupFiles,
         })
       : undefined;
-  const tools = createSessionTools(options, cwd, () => subagentParent(), sandbox);
+  const smallFastModel = resolveSmallFastModel(options.smallFastModel, env, registry, report);
+  if (smallFastModel && options.maxBudgetUsd !== undefined) assertPriced(smallFastModel, prices);
+  const tools = createSessionTools(options, cwd, () => subagentParent(), sandbox, {
+    // A host on this machine or a private network needs a rule naming it, such as WebFetch(domain:localhost).
+    hostAllowed: (host) => permissions.allowsByNamedRule("WebFetch", { url: `http://${host}/` }),
+    smallModel:
+      smallFastModel === undefined
+        ? undefined
+        : createSmallModel(smallFastModel, () => ({
+            callModel,
+            session,
+            costOf,
+            contextWindowOf: (model) => catalog.get(model)?.contextWindow,
+            maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+          })),
+  });
   const hooks = createSessionHooks({
     hooks: options.hooks,
     cwd,

@@ -9,6 +9,9 @@ import { bashTool, createBashTool } from "../tools/bash.js";
 import { resolveTools } from "../tools/builtin.js";
 import { createToolRegistry } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
+import { createSearchBackend, WebSearchConfigError } from "../tools/web/search-backend.js";
+import { createWebFetchTool, type WebFetchOptions, webFetchTool } from "../tools/web/web-fetch.js";
+import { createWebSearchTool, unconfiguredWebSearchTool } from "../tools/web/web-search.js";
 import type { QueryOptions } from "./options.js";
 import { createTaskTool, type SubagentParent } from "./subagents.js";
 
@@ -32,13 +35,16 @@ export interface SessionTools {
 
 /**
  * Builds the tool set. `disallowedTools` removes plain names from the model's view (pattern rules
- * go to permissions); `Task` is on by default and when `agents` are given.
+ * go to permissions); `Task` is on by default and when `agents` are given. WebFetch gets the
+ * session's rules and small/fast model (`web`); WebSearch is offered when `webSearch` (or
+ * `GOAT_WEB_SEARCH`) names a backend, and asking for it by name without one is an error.
  */
 export function createSessionTools(
   options: QueryOptions,
   cwd: string,
   subagentParent: () => SubagentParent,
   sandbox?: BashSandbox,
+  web: WebFetchOptions = {},
 ): SessionTools {
   // The Claude Agent SDK's `{ type: "preset", preset: "claude_code" }` means the default set.
   const list = Array.isArray(options.tools) ? options.tools : undefined;
@@ -46,8 +52,17 @@ export function createSessionTools(
   // With the sandbox on, the built-in Bash is swapped for one that runs inside it; a Bash tool of the
   // host's own making is left alone (and not auto-allowed: it is not sandboxed).
   const sandboxedBash = sandbox ? createBashTool({ sandbox }) : undefined;
-  const resolved = resolveTools(list?.filter((t) => t !== "Task")).map((t) =>
-    t === bashTool && sandboxedBash ? sandboxedBash : t,
+  const sessionWebFetch = createWebFetchTool(web);
+  const search = webSearchTool(options, list);
+  const names = list?.filter((t) => t !== "Task");
+  const resolved = [...resolveTools(names), ...(search && names === undefined ? [search] : [])].map((t) =>
+    t === bashTool && sandboxedBash
+      ? sandboxedBash
+      : t === webFetchTool
+        ? sessionWebFetch
+        : t === unconfiguredWebSearchTool && search
+          ? search
+          : t,
   );
   const own = createToolRegistry(resolved).filter({ disallowedTools: options.disallowedTools }).list();
   const disallowed = new Set(options.disallowedTools ?? []);
@@ -80,4 +95,25 @@ export function createSessionTools(
     },
     close: async () => mcp?.close(),
   };
+}
+
+/**
+ * WebSearch on the configured backend, or undefined without one. Naming WebSearch in `tools`
+ * without a backend is an error: the model would be offered a tool that can only fail.
+ */
+function webSearchTool(
+  options: QueryOptions,
+  list: ReadonlyArray<string | Tool> | undefined,
+): Tool | undefined {
+  const env = options.env ?? process.env;
+  const config = options.webSearch ?? (env.GOAT_WEB_SEARCH?.trim() || undefined);
+  if (config === undefined) {
+    if (list?.includes("WebSearch")) {
+      throw new WebSearchConfigError(
+        'tools lists WebSearch, but no search backend is configured: set webSearch (e.g. "searxng:http://127.0.0.1:8888", or "brave" with BRAVE_API_KEY) or GOAT_WEB_SEARCH.',
+      );
+    }
+    return undefined;
+  }
+  return createWebSearchTool(createSearchBackend(config, env));
 }

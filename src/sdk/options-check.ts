@@ -160,6 +160,12 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   },
   effort: oneOf(["low", "medium", "high", "xhigh", "max"]),
   tools,
+  smallFastModel: string,
+  webSearch: (v) =>
+    (typeof v === "string" && v.trim() !== "") ||
+    (isObject(v) && (typeof v.search === "function" || v.provider === "searxng" || v.provider === "brave"))
+      ? undefined
+      : `"searxng:<url>", "brave", { provider: "searxng", url }, { provider: "brave", apiKey } or a backend with search()`,
   allowedTools: stringList,
   disallowedTools: stringList,
   permissionMode: oneOf(PERMISSION_MODES),

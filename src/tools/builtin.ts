@@ -1,7 +1,9 @@
 /**
  * The built-in tools by name, so options can say `tools: ['Read', 'Bash']`. When no list is given the
- * core set is on: the six file and shell tools of Claude Code, Bash's background companions, and
- * TodoWrite and ExitPlanMode (on by default, as in Claude Code's `claude_code` preset).
+ * core set is on: the six file and shell tools of Claude Code, Bash's background companions,
+ * TodoWrite, ExitPlanMode, NotebookEdit and WebFetch (on by default, as in Claude Code's `claude_code`
+ * preset). WebSearch is a built-in name too, but not in the default set: a session offers it only
+ * when a search backend is configured (`webSearch`).
  */
 import { bashTool } from "./bash.js";
 import { bashOutputTool } from "./bash-output.js";
@@ -14,6 +16,8 @@ import { notebookEditTool } from "./notebook-edit.js";
 import { readTool } from "./read.js";
 import { todoWriteTool } from "./todo-write.js";
 import type { Tool } from "./types.js";
+import { webFetchTool } from "./web/web-fetch.js";
+import { unconfiguredWebSearchTool } from "./web/web-search.js";
 import { writeTool } from "./write.js";
 
 /** Every built-in tool, keyed by the name the model sees. */
@@ -29,10 +33,14 @@ export const builtinTools: Readonly<Record<string, Tool>> = Object.freeze({
   TodoWrite: todoWriteTool,
   ExitPlanMode: exitPlanModeTool,
   NotebookEdit: notebookEditTool,
+  WebFetch: webFetchTool,
+  WebSearch: unconfiguredWebSearchTool,
 });
 
-/** Names of the tools on by default. */
-export const DEFAULT_TOOL_NAMES: readonly string[] = Object.freeze(Object.keys(builtinTools));
+/** Names of the tools on by default (WebSearch joins them in a session with a search backend). */
+export const DEFAULT_TOOL_NAMES: readonly string[] = Object.freeze(
+  Object.keys(builtinTools).filter((name) => name !== "WebSearch"),
+);
 
 /**
  * Resolves a mixed list of built-in names and tool objects. An unknown name is an error that lists
@@ -46,7 +54,7 @@ export function resolveTools(spec: ReadonlyArray<string | Tool> | undefined): To
       const tool = builtinTools[entry];
       if (!tool) {
         throw new Error(
-          `Unknown built-in tool "${entry}". Built-in tools: ${DEFAULT_TOOL_NAMES.join(", ")}.`,
+          `Unknown built-in tool "${entry}". Built-in tools: ${Object.keys(builtinTools).join(", ")}.`,
         );
       }
       byName.set(tool.name, tool);

@@ -121,11 +121,25 @@ describe("the TypeScript SDK's argv", () => {
       "--some-future-flag",
       "--another-one",
     ]);
-    // A Claude tool name Goat lacks is left out under an SDK, an error for a person.
-    const sdk = parseCliArgs([...SDK, "--tools=Read,WebFetch"]);
-    expect(buildConfig(sdk, env).options.tools).toEqual(["Read"]);
-    expect(sdk.ignoredFlags).toEqual(["--tools WebFetch (no such Goat tool)"]);
-    expect(() => config(["-p", "x", "--tools", "Read,WebFetch"])).toThrow(/Goat has no tool WebFetch/);
+    // A Claude tool name Goat lacks is left out under an SDK, an error for a person; so is WebSearch
+    // under an SDK when no search backend is configured.
+    const sdk = parseCliArgs([...SDK, "--tools=Read,WebFetch,Skill,WebSearch"]);
+    expect(buildConfig(sdk, env).options.tools).toEqual(["Read", "WebFetch"]);
+    expect(sdk.ignoredFlags).toEqual([
+      "--tools Skill (no such Goat tool)",
+      "--tools WebSearch (no search backend: see --web-search)",
+    ]);
+    const withBackend = parseCliArgs([
+      ...SDK,
+      "--tools=WebSearch",
+      "--web-search",
+      "searxng:http://127.0.0.1:1",
+    ]);
+    expect(buildConfig(withBackend, env).options).toMatchObject({
+      tools: ["WebSearch"],
+      webSearch: "searxng:http://127.0.0.1:1",
+    });
+    expect(() => config(["-p", "x", "--tools", "Read,Skill"])).toThrow(/Goat has no tool Skill/);
   });
 
   it("a person's unknown flag is an error naming the closest one", () => {
