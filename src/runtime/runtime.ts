@@ -178,7 +178,11 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
           protectedFiles: shellStartupFiles,
         })
       : undefined;
-  const smallFastModel = resolveSmallFastModel(options.smallFastModel, env, registry, report);
+  // Said once the session starts: the host is not listening yet while the runtime is being built.
+  const startupWarnings: string[] = [];
+  const smallFastModel = resolveSmallFastModel(options.smallFastModel, env, registry, (message) =>
+    startupWarnings.push(message),
+  );
   if (smallFastModel && options.maxBudgetUsd !== undefined) assertPriced(smallFastModel, prices);
   const tools = createSessionTools(options, cwd, () => subagentParent(), sandbox, {
     // A host on this machine or a private network needs a rule naming it, such as WebFetch(domain:localhost).
@@ -475,6 +479,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       if (managed && managed.dropped.length > 0) {
         report(`Managed settings that would widen access were left out: ${managed.dropped.join(", ")}`);
       }
+      for (const message of startupWarnings.splice(0)) report(message);
       binding = await openSession({
         cwd,
         model: configuredModel,
