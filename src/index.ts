@@ -226,6 +226,29 @@ export type {
 } from "./tools/types.js";
 /** Per-session tool state (files read, background shells) and its cleanup. */
 export { createToolSessionState, disposeToolSessionState } from "./tools/types.js";
+/** WebSearch's pluggable backend: implement `WebSearchBackend`, or configure SearXNG or Brave. */
+export {
+  createSearchBackend,
+  type WebSearchBackend,
+  WebSearchConfigError,
+  type WebSearchOption,
+  type WebSearchRequest,
+  type WebSearchResult,
+} from "./tools/web/search-backend.js";
+/**
+ * WebFetch: fetches a URL (HTML as markdown), answered by a small/fast model when one is given;
+ * hosts on this machine or a private network only when `hostAllowed` says a rule names them.
+ */
+export {
+  createWebFetchTool,
+  type SmallModel,
+  type WebFetchDetails,
+  type WebFetchInput,
+  type WebFetchOptions,
+  webFetchTool,
+} from "./tools/web/web-fetch.js";
+/** WebSearch on a backend. */
+export { createWebSearchTool, type WebSearchDetails, type WebSearchInput } from "./tools/web/web-search.js";
 /** Write: creates or overwrites a file (an existing one must have been Read first). */
 export { writeTool } from "./tools/write.js";
 /** Goat's version. */

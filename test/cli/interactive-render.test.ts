@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../support/mock-provider.js";
+import { startWebServer } from "../tools/web/web-server.js";
 import { useCliFixture } from "./helpers.js";
 import { type PtySession, startPty } from "./pty.js";
 
@@ -196,6 +197,39 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
       expect(pty.output()).not.toContain("EncryptedBlob");
       pty.type("\x04");
       expect(await pty.exited).toBe(0);
+    }
+  });
+
+  it("shows a WebFetch call by its URL and a WebSearch call by its query", async () => {
+    const web = await startWebServer({
+      "/notes": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/plain" }).end("Goat 2.0 is out.");
+      },
+      "/search": (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" }).end('{"results":[]}');
+      },
+    });
+    try {
+      fx.mock.enqueue(
+        reply.toolCalls([{ name: "WebFetch", input: { url: web.url("/notes"), prompt: "What is out?" } }]),
+        reply.toolCalls([{ name: "WebSearch", input: { query: "goat agent" } }]),
+        reply.text("Looked."),
+      );
+      const args = ["--permission-mode", "bypassPermissions", "--allowedTools", "WebFetch(domain:127.0.0.1)"];
+      pty = startPty([...args, "--web-search", `searxng:${web.url("")}`], fx.env, fx.work.path);
+      let at = await pty.waitFor("> ");
+      pty.type("look it up\r");
+      at = await pty.waitFor("Looked.", { from: at });
+      await pty.waitFor(TURN_FOOTER, { from: at });
+      const shown = await pty.screen();
+      expect(shown).toContain(`WebFetch(${web.url("/notes")})`);
+      expect(shown).toMatch(/⎿ ok: No small\/fast model is configured/);
+      expect(shown).toContain('WebSearch("goat agent")');
+      expect(shown).toContain('⎿ ok: No results for "goat agent".');
+      pty.type("\x04");
+      expect(await pty.exited).toBe(0);
+    } finally {
+      await web.close();
     }
   });
 });
