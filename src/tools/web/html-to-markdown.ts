@@ -19,7 +19,16 @@ interface DomNode {
 export interface ConvertedPage {
   markdown: string;
   title?: string;
+  /** True when the page's markup was longer than MAX_HTML_CHARS and only its start was converted. */
+  truncated: boolean;
 }
+
+/**
+ * Most characters of markup converted (after scripts, styles and comments are dropped). Conversion
+ * runs on the event loop at roughly 1–3 ms per kilobyte (bench/web-fetch.mjs), and a megabyte of
+ * markup is far more text than the model is shown.
+ */
+export const MAX_HTML_CHARS = 1_000_000;
 
 let converter: Promise<TurndownService> | undefined;
 
@@ -31,11 +40,23 @@ export async function htmlToMarkdown(html: string): Promise<ConvertedPage> {
   });
   const service = await converter;
   const title = pageTitle(html);
+  const text = withoutNonText(html);
+  const truncated = text.length > MAX_HTML_CHARS;
   const markdown = service
-    .turndown(html)
+    .turndown(truncated ? text.slice(0, MAX_HTML_CHARS) : text)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-  return title ? { markdown, title } : { markdown };
+  return title ? { markdown, title, truncated } : { markdown, truncated };
+}
+
+/**
+ * The markup without scripts, styles, SVG and comments, which are most of a modern page's bytes and
+ * none of its text: dropping them before parsing keeps the parse (and the cap) for what is read.
+ */
+function withoutNonText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<(script|style|svg|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, "");
 }
 
 async function createConverter(): Promise<TurndownService> {
