@@ -14,7 +14,13 @@ import * as z from "zod";
 import { defineTool } from "../define-tool.js";
 import type { Tool, ToolContext, ToolResult } from "../types.js";
 import { BlockedAddressError } from "./address-guard.js";
-import { FetchError, type FetchedPage, fetchPage } from "./fetch-page.js";
+import {
+  type CrossHostRedirect,
+  FetchError,
+  type FetchedPage,
+  type FetchPageOptions,
+  fetchPage,
+} from "./fetch-page.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
 import { bodyKind, bodyText } from "./page-text.js";
 
@@ -116,62 +122,27 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
 /** WebFetch as a built-in name resolves to: no private host allowed, no small model. */
 export const webFetchTool = createWebFetchTool();
 
+/** One call: fetch, read the body as markdown, then answer with the small model or return the page. */
 async function runWebFetch(
   input: WebFetchInput,
   ctx: ToolContext,
   options: WebFetchOptions,
 ): Promise<ToolResult<WebFetchDetails>> {
   const started = Date.now();
+  const fail = (message: string, extra: Partial<WebFetchDetails> = {}) =>
+    failure(input.url, started, message, extra);
   const url = parseUrl(input.url);
-  const fail = (message: string, extra: Partial<WebFetchDetails> = {}): ToolResult<WebFetchDetails> => ({
-    content: message,
-    isError: true,
-    details: {
-      url: input.url,
-      bytes: 0,
-      durationMs: Date.now() - started,
-      result: message,
-      truncated: false,
-      ...extra,
-    },
-  });
   if (typeof url === "string") return fail(url);
-
   let fetched: Awaited<ReturnType<typeof fetchPage>>;
   try {
-    fetched = await fetchPage(url, {
-      signal: ctx.signal,
-      maxBytes: MAX_BODY_BYTES,
-      maxRedirects: MAX_REDIRECTS,
-      timeoutMs: options.timeoutMs ?? FETCH_TIMEOUT_MS,
-      hostAllowed: options.hostAllowed ?? (() => false),
-      headers: {
-        "user-agent": "goat-agent (WebFetch)",
-        accept: "text/markdown, text/html, */*",
-        "accept-encoding": "gzip, deflate, br",
-      },
-      resolve: options.resolve,
-    });
+    fetched = await fetchPage(url, fetchOptions(ctx, options));
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     if (error instanceof BlockedAddressError || error instanceof FetchError) return fail(error.message);
     throw error;
   }
-  if (fetched.kind === "redirect") {
-    const text = `The URL redirects to a different host, which was not fetched.\nOriginal URL: ${fetched.from}\nRedirect URL: ${fetched.to}\nStatus: ${fetched.status}\nTo read it, call WebFetch again with url set to the redirect URL.`;
-    return {
-      content: text,
-      details: {
-        url: input.url,
-        bytes: 0,
-        code: fetched.status,
-        durationMs: Date.now() - started,
-        result: text,
-        truncated: false,
-        redirect: { to: fetched.to, status: fetched.status },
-      },
-    };
-  }
+  if (fetched.kind === "redirect") return redirectResult(input.url, fetched, started);
+
   const page = fetched;
   const about: Partial<WebFetchDetails> = {
     finalUrl: page.url,
@@ -183,62 +154,120 @@ async function runWebFetch(
   const kind = bodyKind(page);
   if (kind === "binary") {
     return fail(
-      `${page.url} is ${page.mediaType ? `${page.mediaType}` : "binary data"} (${sizeText(page)}), not text or HTML; WebFetch cannot read it. Fetch a page that links to it or describes it, or download it with a shell command if you need the file.`,
+      `${page.url} is ${page.mediaType || "binary data"} (${sizeText(page)}), not text or HTML; WebFetch cannot read it. Fetch a page that links to it or describes it, or download it with a shell command if you need the file.`,
       about,
     );
   }
   const text = bodyText(page, kind);
   const converted = kind === "html" ? await htmlToMarkdown(text) : { markdown: text, truncated: false };
-  // A page whose markup was cut is as cut as one whose body was.
-  const cut = page.truncated || converted.truncated;
+  const { markdown } = converted;
   if (page.status >= 400) {
-    const excerpt = converted.markdown.slice(0, 2_000);
+    const excerpt = markdown.slice(0, 2_000);
     return fail(
       `${page.url} answered ${page.status} ${page.statusText}.${excerpt ? `\nIts page begins:\n${excerpt}` : ""}`,
       about,
     );
   }
   const offset = input.offset ?? 0;
-  const markdown = converted.markdown;
   if (offset > 0 && offset >= markdown.length) {
     return fail(`offset ${offset} is past the end of the page (${markdown.length} characters).`, about);
   }
+  // A page whose markup was cut is as cut as one whose body was.
+  const cut = page.truncated || converted.truncated;
   const heading = [
     `URL: ${page.url} (${page.status} ${page.statusText}, ${page.mediaType || "no content type"}, ${sizeText(page)}${cut ? ", cut: only the first part was read" : ""})`,
     ...(converted.title ? [`Title: ${converted.title}`] : []),
   ].join("\n");
-
   const view: PageView = { input, about, heading, markdown, offset, started, cut, bytes: page.body.length };
-  if (options.smallModel) {
-    const shown = markdown.slice(offset, offset + MAX_MODEL_CHARS);
-    try {
-      const answer = await options.smallModel.complete(
-        {
-          system: SMALL_MODEL_SYSTEM,
-          prompt: smallModelPrompt(heading, shown, input.prompt),
-          maxTokens: 4_096,
-        },
-        ctx.signal,
-      );
-      return {
-        content: answer,
-        details: {
-          url: input.url,
-          ...about,
-          bytes: page.body.length,
-          durationMs: Date.now() - started,
-          result: answer,
-          answeredBy: options.smallModel.model,
-          truncated: cut || offset + shown.length < markdown.length,
-        },
-      };
-    } catch (error) {
-      if (ctx.signal.aborted) throw error;
-      const why = error instanceof Error ? error.message : String(error);
-      return pageResult(view, `The small/fast model ${options.smallModel.model} failed (${why})`);
-    }
+  if (!options.smallModel) return pageResult(view, "No small/fast model is configured (smallFastModel)");
+  return askSmallModel(view, options.smallModel, ctx.signal);
+}
+
+/** The fetch's settings: the tool's limits, the session's rule check, browser-like accept headers. */
+function fetchOptions(ctx: ToolContext, options: WebFetchOptions): FetchPageOptions {
+  return {
+    signal: ctx.signal,
+    maxBytes: MAX_BODY_BYTES,
+    maxRedirects: MAX_REDIRECTS,
+    timeoutMs: options.timeoutMs ?? FETCH_TIMEOUT_MS,
+    hostAllowed: options.hostAllowed ?? (() => false),
+    headers: {
+      "user-agent": "goat-agent (WebFetch)",
+      accept: "text/markdown, text/html, */*",
+      "accept-encoding": "gzip, deflate, br",
+    },
+    resolve: options.resolve,
+  };
+}
+
+/** A redirect to another host: the model is told where, and may fetch it with a new (checked) call. */
+function redirectResult(
+  url: string,
+  redirect: CrossHostRedirect,
+  started: number,
+): ToolResult<WebFetchDetails> {
+  const text = `The URL redirects to a different host, which was not fetched.\nOriginal URL: ${redirect.from}\nRedirect URL: ${redirect.to}\nStatus: ${redirect.status}\nTo read it, call WebFetch again with url set to the redirect URL.`;
+  return {
+    content: text,
+    details: {
+      url,
+      bytes: 0,
+      code: redirect.status,
+      durationMs: Date.now() - started,
+      result: text,
+      truncated: false,
+      redirect: { to: redirect.to, status: redirect.status },
+    },
+  };
+}
+
+/** The small model's answer about the page; if it fails, the page itself and why. */
+async function askSmallModel(
+  view: PageView,
+  model: SmallModel,
+  signal: AbortSignal,
+): Promise<ToolResult<WebFetchDetails>> {
+  const shown = view.markdown.slice(view.offset, view.offset + MAX_MODEL_CHARS);
+  let answer: string;
+  try {
+    answer = await model.complete(
+      {
+        system: SMALL_MODEL_SYSTEM,
+        prompt: smallModelPrompt(view.heading, shown, view.input.prompt),
+        maxTokens: 4_096,
+      },
+      signal,
+    );
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    return pageResult(view, `The small/fast model ${model.model} failed (${why})`);
   }
-  return pageResult(view, "No small/fast model is configured (smallFastModel)");
+  return {
+    content: answer,
+    details: {
+      url: view.input.url,
+      ...view.about,
+      bytes: view.bytes,
+      durationMs: Date.now() - view.started,
+      result: answer,
+      answeredBy: model.model,
+      truncated: view.cut || view.offset + shown.length < view.markdown.length,
+    },
+  };
+}
+
+function failure(
+  url: string,
+  started: number,
+  message: string,
+  extra: Partial<WebFetchDetails>,
+): ToolResult<WebFetchDetails> {
+  return {
+    content: message,
+    isError: true,
+    details: { url, bytes: 0, durationMs: Date.now() - started, result: message, truncated: false, ...extra },
+  };
 }
 
 /** What a page result is made of. */
