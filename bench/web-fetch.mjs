@@ -1,6 +1,6 @@
 /**
  * Benchmark: what WebFetch costs (built dist/), each figure against a baseline measured in the same run.
- * 1. Loading: in a fresh process with the tool contract loaded, importing the web tools' modules
+ * 1. Loading: in a fresh process with the tool contract and the provider transport loaded, importing the web tools' modules
  *    against importing TodoWrite's; then the first HTML conversion (which loads turndown) against a
  *    later one in the same process: the converter's price, paid once per process, only when an HTML
  *    page is fetched.
@@ -48,10 +48,12 @@ function childAsync(code) {
   });
 }
 
-// 1. Loading: with the tool contract (and zod) already loaded, the web tools' modules against the
-// TodoWrite module, another small built-in tool. turndown is not among them: it loads on first use.
+// 1. Loading: with the tool contract (zod) and the provider transport already loaded, as in any
+// session, the web tools' modules against the TodoWrite module, another small built-in tool.
+// turndown is not among them: it loads on first use.
+// The provider transport (node:http, node:https) is loaded by every session already.
 const timed = (body) =>
-  `await import(${JSON.stringify(url("tools/define-tool.js"))}); const t0 = performance.now(); ${body}; console.log(performance.now() - t0);`;
+  `await import(${JSON.stringify(url("tools/define-tool.js"))}); await import(${JSON.stringify(url("llm/http.js"))}); const t0 = performance.now(); ${body}; console.log(performance.now() - t0);`;
 const baseline = [];
 const webModules = [];
 for (let i = 0; i < RUNS; i++) {
