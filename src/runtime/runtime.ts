@@ -33,6 +33,7 @@ import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import { createFlagSettings } from "./flag-settings.js";
+import { meteredModelCaller } from "./metered-caller.js";
 import type { QueryOptions } from "./options.js";
 import { createSessionReasoning } from "./reasoning.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
@@ -261,7 +262,13 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const summarizer =
     options.compactor ??
     createLlmCompactor({
-      callModel,
+      // The summary call is paid for like any other: priced into the session's ledger.
+      callModel: meteredModelCaller(callModel, () => ({
+        session,
+        costOf,
+        contextWindowOf: (model) => catalog.get(model)?.contextWindow,
+        maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+      })),
       maxSummaryTokens: Math.min(8192, catalog.get(configuredModel)?.maxOutputTokens ?? 8192),
       onRetry: (info) => emit({ type: "retry", ...info }),
     });

@@ -10,10 +10,10 @@
  * any provider, and guessing a small model for one could fail or bill a model nobody chose.
  */
 import { expandModelAlias, type ProviderRegistry } from "../llm/resolve.js";
-import { emptyUsage, textOf, type Usage } from "../llm/types.js";
-import { type LoopSession, recordUsage } from "../loop/context.js";
+import { textOf } from "../llm/types.js";
 import type { ModelCaller } from "../loop/loop-config.js";
 import type { SmallModel } from "../tools/web/web-fetch.js";
+import { type CostLedger, meteredModelCaller } from "./metered-caller.js";
 
 /** Environment variables that name the small/fast model, in order of precedence. */
 export const SMALL_FAST_MODEL_ENV = [
@@ -50,12 +50,8 @@ export function resolveSmallFastModel(
 }
 
 /** What a small-model call reads from its session when it runs (made after the tools are). */
-export interface SmallModelSession {
+export interface SmallModelSession extends CostLedger {
   callModel: ModelCaller;
-  session: LoopSession;
-  costOf: (model: string, usage: Usage) => number;
-  contextWindowOf: (model: string) => number | undefined;
-  maxOutputTokensOf: (model: string) => number | undefined;
 }
 
 /** The small/fast model `model` of a session; `session()` is read at each call. */
@@ -65,8 +61,8 @@ export function createSmallModel(model: string, session: () => SmallModelSession
     async complete({ system, prompt, maxTokens }, signal) {
       const s = session();
       const limit = s.maxOutputTokensOf(model);
-      let billed = model;
-      const stream = s.callModel(
+      // Priced into the session's ledger as it arrives (a fallback model's answer at its own price).
+      const stream = meteredModelCaller(s.callModel, () => s)(
         model,
         {
           system,
@@ -75,25 +71,12 @@ export function createSmallModel(model: string, session: () => SmallModelSession
           signal,
         },
         () => {},
-        // A fallback model's answer is billed as that model's.
-        (fallback) => {
-          billed = fallback;
-        },
       );
       let answer: Parameters<typeof textOf>[0] | undefined;
-      let usage: Usage | undefined;
       for await (const event of stream) {
-        if (event.type === "message_end") {
-          answer = event.message;
-          usage = event.message.usage;
-        }
+        if (event.type === "message_end") answer = event.message;
       }
       if (!answer) throw new Error("the stream ended without an answer");
-      const spent = usage ?? emptyUsage();
-      recordUsage(s.session, billed, spent, s.costOf(billed, spent), {
-        contextWindow: s.contextWindowOf(billed),
-        maxOutputTokens: s.maxOutputTokensOf(billed),
-      });
       const text = textOf(answer).trim();
       if (text === "") throw new Error("it answered with no text");
       return text;

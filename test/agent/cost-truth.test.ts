@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { isGoatError } from "../../src/errors.js";
 import type { SDKMessage, SDKResultMessage } from "../../src/runtime/sdk-messages.js";
-import { query } from "../../src/sdk/query.js";
+import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, mockOptions, resultOf } from "./helpers.js";
@@ -46,6 +46,35 @@ describe("cost truth", () => {
     expect(result.total_cost_usd).toBeCloseTo((1000 * 1 + 1000 * 5) / 1e6, 12);
     expect(Object.keys(result.modelUsage)).toEqual(["anthropic/claude-haiku-4-5"]);
     expect(warnings(messages).join("\n")).toMatch(/fallback model anthropic\/claude-haiku-4-5 answers/);
+  });
+
+  it("counts the compaction summary's call in the run's cost and its usage", async () => {
+    mock.enqueue(
+      reply.text("earlier", { usage: { input: 100, output: 10 } }),
+      reply.overflow(),
+      reply.text("<summary>we talked</summary>", { usage: { input: 3000, output: 500 } }),
+      reply.text("fits", { usage: { input: 1000, output: 100 } }),
+    );
+    async function* input(): AsyncGenerator<SDKUserMessageInput> {
+      yield { type: "user", message: { role: "user", content: "first" } };
+      yield { type: "user", message: { role: "user", content: "second" } };
+    }
+    const messages = await collect(
+      query({
+        prompt: input(),
+        options: mockOptions(mock, "anthropic", { model: "anthropic/claude-sonnet-4-5" }),
+      }),
+    );
+    const results = messages.filter((m): m is SDKResultMessage => m.type === "result");
+    expect(results.map((r) => (r as any).result)).toEqual(["earlier", "fits"]);
+    const price = (input: number, output: number) => (input * 3 + output * 15) / 1e6; // $3 / $15 per million
+    const second = results[1] as any;
+    expect(second.run_cost_usd).toBeCloseTo(price(3000, 500) + price(1000, 100), 12);
+    expect(second.total_cost_usd).toBeCloseTo(price(100, 10) + price(3000, 500) + price(1000, 100), 12);
+    expect(second.modelUsage["anthropic/claude-sonnet-4-5"]).toMatchObject({
+      inputTokens: 4100,
+      outputTokens: 610,
+    });
   });
 
   it("warns once about a model with no price, and prices it from modelPricing", async () => {
