@@ -2,56 +2,76 @@
  * Validates what a hook returned against the output contract, so a hook that returns the wrong shape
  * is reported with a message that says which field is wrong instead of half-applied.
  */
-import * as z from "zod";
+import {
+  type JsonSchema,
+  type JsonSchemaIssue,
+  validateJsonSchema,
+} from "../schema/json-schema-validator.js";
 import type { HookEvent, HookJSONOutput } from "./types.js";
 
-const toolInput = z.record(z.string(), z.unknown());
+// The contract as JSON Schemas, checked by Goat's validator. Fields not named here are allowed
+// (hooks written for newer Claude Code versions may return more).
+const toolInput = { type: "object" };
+const string = { type: "string" };
+const boolean = { type: "boolean" };
 
-const preToolUse = z.looseObject({
-  permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
-  permissionDecisionReason: z.string().optional(),
-  updatedInput: toolInput.optional(),
-  additionalContext: z.string().optional(),
-});
+const preToolUse: JsonSchema = {
+  type: "object",
+  properties: {
+    permissionDecision: { type: "string", enum: ["allow", "deny", "ask"] },
+    permissionDecisionReason: string,
+    updatedInput: toolInput,
+    additionalContext: string,
+  },
+};
 
-const postToolUse = z.looseObject({
-  additionalContext: z.string().optional(),
-  updatedToolOutput: z.unknown().optional(),
-  updatedMCPToolOutput: z.unknown().optional(),
-});
+const postToolUse: JsonSchema = { type: "object", properties: { additionalContext: string } };
 
-const permissionRequest = z.looseObject({
-  decision: z.discriminatedUnion("behavior", [
-    z.looseObject({
-      behavior: z.literal("allow"),
-      updatedInput: toolInput.optional(),
-      updatedPermissions: z.array(z.unknown()).optional(),
-    }),
-    z.looseObject({
-      behavior: z.literal("deny"),
-      message: z.string().optional(),
-      interrupt: z.boolean().optional(),
-    }),
-  ]),
-});
+const permissionRequest: JsonSchema = {
+  type: "object",
+  properties: {
+    decision: {
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            behavior: { const: "allow" },
+            updatedInput: toolInput,
+            updatedPermissions: { type: "array" },
+          },
+          required: ["behavior"],
+        },
+        {
+          type: "object",
+          properties: { behavior: { const: "deny" }, message: string, interrupt: boolean },
+          required: ["behavior"],
+        },
+      ],
+    },
+  },
+  required: ["decision"],
+};
 
-const contextOnly = z.looseObject({ additionalContext: z.string().optional() });
+const contextOnly: JsonSchema = { type: "object", properties: { additionalContext: string } };
 
-const SPECIFIC: Partial<Record<HookEvent, z.ZodType>> = {
+const SPECIFIC: Partial<Record<HookEvent, JsonSchema>> = {
   PreToolUse: preToolUse,
   PostToolUse: postToolUse,
   PermissionRequest: permissionRequest,
 };
 
-const common = z.looseObject({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  decision: z.enum(["approve", "block"]).optional(),
-  reason: z.string().optional(),
-  systemMessage: z.string().optional(),
-  hookSpecificOutput: z.looseObject({ hookEventName: z.string().optional() }).optional(),
-});
+const common: JsonSchema = {
+  type: "object",
+  properties: {
+    continue: boolean,
+    stopReason: string,
+    suppressOutput: boolean,
+    decision: { type: "string", enum: ["approve", "block"] },
+    reason: string,
+    systemMessage: string,
+    hookSpecificOutput: { type: "object", properties: { hookEventName: string } },
+  },
+};
 
 /** The result of checking one hook's output. */
 export type ParsedHookOutput = { ok: true; output: HookJSONOutput } | { ok: false; message: string };
@@ -66,9 +86,10 @@ export function parseHookOutput(event: HookEvent, raw: unknown): ParsedHookOutpu
   if (typeof raw !== "object" || Array.isArray(raw)) {
     return { ok: false, message: `hook output must be a JSON object, got ${describe(raw)}` };
   }
-  const base = common.safeParse(raw);
-  if (!base.success) return { ok: false, message: `invalid hook output: ${flatten(base.error)}` };
-  const specific = base.data.hookSpecificOutput;
+  const base = validateJsonSchema(common, raw);
+  if (!base.ok) return { ok: false, message: `invalid hook output: ${flatten(base.issues)}` };
+  const output = base.value as HookJSONOutput & { hookSpecificOutput?: { hookEventName?: string } };
+  const specific = output.hookSpecificOutput;
   if (specific !== undefined) {
     const named = specific.hookEventName;
     if (named !== undefined && named !== event) {
@@ -78,12 +99,12 @@ export function parseHookOutput(event: HookEvent, raw: unknown): ParsedHookOutpu
       };
     }
     const schema = SPECIFIC[event] ?? contextOnly;
-    const checked = schema.safeParse(specific);
-    if (!checked.success) {
-      return { ok: false, message: `invalid hookSpecificOutput: ${flatten(checked.error)}` };
+    const checked = validateJsonSchema(schema, specific);
+    if (!checked.ok) {
+      return { ok: false, message: `invalid hookSpecificOutput: ${flatten(checked.issues)}` };
     }
   }
-  return { ok: true, output: base.data as HookJSONOutput };
+  return { ok: true, output };
 }
 
 /**
@@ -108,8 +129,11 @@ export function parseCommandStdout(
   return parseHookOutput(event, json);
 }
 
-function flatten(error: z.ZodError): string {
-  return z.prettifyError(error).replace(/\n\s*/g, " ");
+/** One line for all problems: `expected boolean, received string (at continue)`. */
+function flatten(issues: JsonSchemaIssue[]): string {
+  return issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.message} (at ${issue.path.join(".")})` : issue.message))
+    .join("; ");
 }
 
 function describe(value: unknown): string {

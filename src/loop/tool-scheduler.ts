@@ -155,7 +155,7 @@ async function runOneCallUnguarded(
       `The arguments of this ${call.name} call were not valid JSON (${call.parse_error}). Arguments received: ${truncate(call.raw_input ?? "", 500)}. Call ${call.name} again with a JSON object.`,
     );
   }
-  const checked = validateToolInput(tool, call.input);
+  const checked = await validateToolInput(tool, call.input);
   if (!checked.ok) return errorResult(call, checked.message);
 
   let input = checked.value as Record<string, unknown>;
@@ -183,7 +183,7 @@ async function runOneCallUnguarded(
     if (decision.additionalContext) outcome.additionalContext.push(decision.additionalContext);
     if (decision.input !== input) {
       // A hook or the permission callback replaced the input: check what it gave, as the model's was.
-      const again = validateToolInput(tool, decision.input);
+      const again = await validateToolInput(tool, decision.input);
       if (!again.ok)
         return errorResult(
           call,

@@ -3,23 +3,32 @@
  * validates each server's shape and expands `${VAR}` / `${VAR:-default}` from the environment, so a
  * file can name a token without containing it. A bad server is reported and skipped, not fatal.
  */
-import * as z from "zod";
+import { type JsonSchema, validateJsonSchema } from "../schema/json-schema-validator.js";
 import type { McpServerConfig } from "./types.js";
 
-const stringRecord = z.record(z.string(), z.string());
-const stdioSchema = z.looseObject({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  env: stringRecord.optional(),
-  toolTimeoutMs: z.number().min(0).optional(),
-});
-const remoteSchema = z.looseObject({
-  type: z.enum(["http", "sse"]),
-  url: z.string().url(),
-  headers: stringRecord.optional(),
-  toolTimeoutMs: z.number().min(0).optional(),
-});
+const stringRecord = { type: "object", additionalProperties: { type: "string" } };
+const timeout = { type: "number", minimum: 0 };
+const stdioSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    type: { const: "stdio" },
+    command: { type: "string", minLength: 1 },
+    args: { type: "array", items: { type: "string" } },
+    env: stringRecord,
+    toolTimeoutMs: timeout,
+  },
+  required: ["command"],
+};
+const remoteSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    type: { type: "string", enum: ["http", "sse"] },
+    url: { type: "string" },
+    headers: stringRecord,
+    toolTimeoutMs: timeout,
+  },
+  required: ["type", "url"],
+};
 
 /** Servers read from a config, and why the others were skipped (by server name). */
 export interface ParsedMcpConfig {
@@ -47,9 +56,14 @@ export function parseMcpConfig(value: unknown, env: NodeJS.ProcessEnv = process.
     const isRemote =
       (expanded as { type?: unknown } | null)?.type === "http" ||
       (expanded as { type?: unknown } | null)?.type === "sse";
-    const parsed = (isRemote ? remoteSchema : stdioSchema).safeParse(expanded);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(config)"}: ${i.message}`);
+    const parsed = validateJsonSchema(isRemote ? remoteSchema : stdioSchema, expanded);
+    const issues = parsed.ok
+      ? []
+      : parsed.issues.map((i) => `${i.path.join(".") || "(config)"}: ${i.message}`);
+    const url = (expanded as { url?: unknown }).url;
+    if (isRemote && typeof url === "string" && !URL.canParse(url))
+      issues.push(`url: not a valid URL: ${url}`);
+    if (!parsed.ok || issues.length > 0) {
       errors[name] = `invalid MCP server config: ${issues.join("; ")}`;
       continue;
     }
@@ -57,7 +71,7 @@ export function parseMcpConfig(value: unknown, env: NodeJS.ProcessEnv = process.
       errors[name] = `environment variable(s) ${[...missing].join(", ")} not set and no default given`;
       continue;
     }
-    servers[name] = parsed.data as McpServerConfig;
+    servers[name] = parsed.value as McpServerConfig;
   }
   return { servers, errors };
 }

@@ -1,20 +1,15 @@
 /**
- * Connects to one MCP server of any kind (stdio, Streamable HTTP, SSE, in-process), within a time
- * limit and an abort signal, and lists its tools. Loaded lazily by the manager: it imports the MCP SDK.
+ * Connects to one MCP server of any kind and lists its tools. `createSdkMcpServer` servers are
+ * connected in-process, without the MCP protocol; every other kind (stdio, Streamable HTTP, SSE, a
+ * live `McpServer`, a host's server over a transport) goes through `@modelcontextprotocol/sdk`, an
+ * optional peer dependency loaded here on first use. When it is not installed, the server fails with
+ * a message that names the package to install; the session goes on without it.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type {
-  CallToolResult,
-  Implementation,
-  ReadResourceResult,
-  Resource,
-} from "@modelcontextprotocol/sdk/types.js";
+import { GoatError } from "../errors.js";
 import type { ToolContext } from "../tools/types.js";
-import { type ContextLookup, TOOL_USE_META_KEY } from "./in-process.js";
-import type { GroupStdioTransport } from "./stdio-transport.js";
+import { isSdkServerRecipe } from "./sdk-server.js";
 import type { McpToolInfo } from "./tool-adapter.js";
-import type { McpServerConfig } from "./types.js";
+import type { CallToolResult, Implementation, McpResourceContents, McpServerConfig } from "./types.js";
 
 /** A live connection to one server. */
 export interface McpConnection {
@@ -25,9 +20,9 @@ export interface McpConnection {
   /** Whether the server offers resources (its `resources` capability). */
   resources: boolean;
   /** Every resource the server lists (all pages). */
-  listResources(signal: AbortSignal): Promise<Resource[]>;
+  listResources(signal: AbortSignal): Promise<McpListedResource[]>;
   /** The server's `resources/read` answer for `uri`. */
-  readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult>;
+  readResource(uri: string, signal: AbortSignal): Promise<McpResourceContents>;
   call(
     toolName: string,
     args: Record<string, unknown>,
@@ -38,6 +33,14 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+/** One resource as a server lists it. */
+export interface McpListedResource {
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
 /** What `connectMcpServer` needs besides the config. */
 export interface ConnectOptions {
   cwd: string;
@@ -46,187 +49,49 @@ export interface ConnectOptions {
   signal: AbortSignal;
   /** The environment stdio servers start from; default `process.env`. */
   env?: Record<string, string | undefined>;
-  lookup: ContextLookup;
   /** The connection dropped after it was established (crash, network); `reason` says why. */
   onLost(reason: string): void;
   /** The server's tool list changed (after `notifications/tools/list_changed`). */
   onToolsChanged(tools: McpToolInfo[]): void;
 }
 
-const CLIENT_INFO = { name: "goat", version: "0.1.0" };
+/** The npm package MCP clients need. */
+export const MCP_SDK_PACKAGE = "@modelcontextprotocol/sdk";
 
 /** Connects to a server and lists its tools; rejects with a readable reason on failure or timeout. */
 export async function connectMcpServer(
   config: McpServerConfig,
   opts: ConnectOptions,
 ): Promise<McpConnection> {
-  let closeExtra: () => Promise<void> = async () => {};
-  let stdio: GroupStdioTransport | undefined;
-  let transport: Transport;
-  if (config.type === "sdk") {
-    const { linkInProcessServer } = await import("./in-process.js");
-    const link = await linkInProcessServer(config, opts.cwd, opts.lookup);
-    transport = link.transport;
-    closeExtra = link.close;
-  } else if (config.type === "http" || config.type === "sse") {
-    transport = await httpTransport(config.type, config.url, config.headers);
-  } else if (config.type === undefined || config.type === "stdio") {
-    const { createStdioTransport } = await import("./stdio-transport.js");
-    stdio = createStdioTransport({
-      command: config.command,
-      args: config.args,
-      env: config.env,
-      cwd: opts.cwd,
-      baseEnv: opts.env,
-    });
-    transport = stdio;
-  } else {
-    throw new Error(`unknown MCP server type "${(config as { type: string }).type}"`);
+  if (config.type === "sdk" && isSdkServerRecipe(config.instance)) {
+    const { connectInProcess } = await import("./in-process.js");
+    return connectInProcess(config.instance);
   }
+  const { connectWithMcpSdk } = await loadMcpClient();
+  return connectWithMcpSdk(config, opts);
+}
 
-  let established = false;
-  let closing = false;
-  const client = new Client(CLIENT_INFO, {
-    capabilities: {},
-    listChanged: {
-      tools: {
-        debounceMs: 50,
-        onChanged: (err, tools) => {
-          if (!err && tools) opts.onToolsChanged(tools as McpToolInfo[]);
-        },
-      },
-    },
-  });
-  const closeAll = async () => {
-    closing = true;
-    await Promise.allSettled([client.close(), closeExtra(), stdio?.close()]);
-  };
-  client.onclose = () => {
-    if (established && !closing) opts.onLost(describeLoss(stdio));
-  };
-
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
-  const onAbort = () => deadline.abort();
-  opts.signal.addEventListener("abort", onAbort, { once: true });
+/** Loads the MCP SDK client code; a missing package becomes a `GoatError` saying what to install. */
+async function loadMcpClient(): Promise<typeof import("./sdk-client.js")> {
   try {
-    const work = (async () => {
-      const requestOpts = { signal: deadline.signal, timeout: opts.timeoutMs };
-      await client.connect(transport, requestOpts);
-      const tools: McpToolInfo[] = [];
-      if (client.getServerCapabilities()?.tools) {
-        let cursor: string | undefined;
-        do {
-          const page = await client.listTools(cursor ? { cursor } : undefined, requestOpts);
-          tools.push(...(page.tools as McpToolInfo[]));
-          cursor = page.nextCursor;
-        } while (cursor);
-      }
-      return tools;
-    })();
-    // Some transports' start() takes no signal (SSE waits for its endpoint event): race them.
-    const stopped = new Promise<never>((_, reject) => {
-      deadline.signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true });
-    });
-    work.catch(() => {});
-    const tools = await Promise.race([work, stopped]);
-    established = true;
-    const requestTimeout = opts.toolTimeoutMs;
-    return {
-      serverInfo: client.getServerVersion(),
-      tools,
-      pid: stdio?.pid,
-      resources: client.getServerCapabilities()?.resources !== undefined,
-      async listResources(signal) {
-        const all: Resource[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.listResources(cursor ? { cursor } : undefined, {
-            signal,
-            timeout: requestTimeout,
-          });
-          all.push(...page.resources);
-          cursor = page.nextCursor;
-        } while (cursor);
-        return all;
-      },
-      readResource: (uri, signal) =>
-        client.readResource({ uri }, { signal, timeout: requestTimeout }) as Promise<ReadResourceResult>,
-      call: (toolName, args, ctx, onProgress) =>
-        client.callTool(
-          {
-            name: toolName,
-            arguments: args,
-            ...(config.type === "sdk" ? { _meta: { [TOOL_USE_META_KEY]: ctx.toolUseId } } : {}),
-          },
-          undefined,
-          {
-            signal: ctx.signal,
-            timeout: opts.toolTimeoutMs,
-            resetTimeoutOnProgress: true,
-            onprogress: (p) => {
-              if (p.message) onProgress(p.message);
-            },
-          },
-        ) as Promise<CallToolResult>,
-      close: closeAll,
-    };
-  } catch (err) {
-    await closeAll();
-    if (opts.signal.aborted) throw new Error("connection cancelled: the session is closing");
-    if (deadline.signal.aborted)
-      throw new Error(`timed out after ${opts.timeoutMs} ms waiting for the server to start`);
-    throw new Error(describeFailure(err, stdio));
-  } finally {
-    clearTimeout(timer);
-    opts.signal.removeEventListener("abort", onAbort);
+    return await import("./sdk-client.js");
+  } catch (error) {
+    if (isMissingPackage(error, MCP_SDK_PACKAGE)) {
+      throw new GoatError(
+        `MCP servers other than createSdkMcpServer() need the package ${MCP_SDK_PACKAGE}, which is not installed: npm install ${MCP_SDK_PACKAGE}`,
+        { code: "missing_dependency", cause: error },
+      );
+    }
+    throw error;
   }
 }
 
-async function httpTransport(
-  type: "http" | "sse",
-  url: string,
-  headers: Record<string, string> | undefined,
-): Promise<Transport> {
-  const parsed = new URL(url);
-  const requestInit = headers ? { headers } : undefined;
-  if (type === "http") {
-    const { StreamableHTTPClientTransport } = await import(
-      "@modelcontextprotocol/sdk/client/streamableHttp.js"
-    );
-    return new StreamableHTTPClientTransport(parsed, { requestInit });
-  }
-  const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
-  // The event stream's GET goes through EventSource, which takes headers only through its fetch.
-  const eventSourceInit = headers
-    ? {
-        fetch: (u: string | URL, init?: RequestInit) =>
-          fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
-      }
-    : undefined;
-  return new SSEClientTransport(parsed, { requestInit, eventSourceInit });
-}
-
-/** Why a server could not start: the error and its cause, a stdio server's exit status and stderr. */
-function describeFailure(err: unknown, stdio: GroupStdioTransport | undefined): string {
-  let message = err instanceof Error ? err.message : String(err);
-  // fetch() says only "fetch failed"; the reason (ECONNREFUSED, a TLS error) is in its cause.
-  const cause =
-    err instanceof Error ? (err.cause as { message?: string; code?: string } | undefined) : undefined;
-  if (cause && (cause.message || cause.code)) message += ` (${cause.message || cause.code})`;
-  if (!stdio) return message;
-  const exit = stdio.exitDescription();
-  const stderr = stdio.stderrTail();
-  const parts = [
-    !exit ? message : `the server ${exit}${exit.startsWith("could not") ? "" : " before it was ready"}`,
-  ];
-  if (stderr) parts.push(`stderr: ${stderr}`);
-  return parts.join("; ");
-}
-
-function describeLoss(stdio: GroupStdioTransport | undefined): string {
-  if (!stdio) return "the connection to the server was lost";
-  const exit = stdio.exitDescription() ?? "closed its output";
-  const stderr = stdio.stderrTail();
-  return `the server ${exit}${stderr ? `; stderr: ${stderr}` : ""}`;
+/** True when `error` is Node's "cannot find package" for `name` (not some other failed import). */
+export function isMissingPackage(error: unknown, name: string): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return (
+    (e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND") &&
+    typeof e.message === "string" &&
+    e.message.includes(`'${name}`)
+  );
 }

@@ -1,102 +1,125 @@
 /**
- * Builds an in-process MCP server from a `createSdkMcpServer` recipe and links it to a client through
- * the MCP SDK's in-memory transport pair. Loaded lazily by the connector: it imports the MCP SDK.
+ * In-process MCP servers made with `createSdkMcpServer`, connected without the MCP protocol: their
+ * tools live in this process, so a call is a function call — the arguments checked against the tool's
+ * schema, its handler (or Goat tool) run with the calling session's context, and the answer mapped as
+ * an MCP result would be. No JSON-RPC, no in-memory transport, and no `@modelcontextprotocol/sdk`:
+ * an SDK-style server works in a program that never installed it. (The Claude Agent SDK runs these
+ * servers through the MCP SDK's in-memory transport; to the model and the host the result is the same.)
  */
+import { issuePath, type StandardSchemaV1 } from "../schema/standard-schema.js";
+import { runTool } from "../tools/define-tool.js";
+import { normalizeInputSchema } from "../tools/tool-schema.js";
+import type { SideEffect, Tool, ToolContext, ToolResult } from "../tools/types.js";
+import type { McpConnection } from "./connect.js";
+import { isGoatTool } from "./sdk-server.js";
+import type { McpToolInfo } from "./tool-adapter.js";
+import type { CallToolResult, SdkMcpServerInstance, SdkMcpToolDefinition, ToolAnnotations } from "./types.js";
 
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import {
-  createToolSessionState,
-  type SideEffect,
-  type ToolContext,
-  type ToolResult,
-} from "../tools/types.js";
-import { isGoatTool, isSdkServerRecipe } from "./sdk-server.js";
-import type { CallToolResult, McpSdkServerConfigWithInstance, McpTransportServerInstance } from "./types.js";
-
-/** The `_meta` key that carries the calling tool_use id, so a Goat tool gets the session's real context. */
-export const TOOL_USE_META_KEY = "goat/toolUseId";
-
-/** Finds the context of the tool call with this tool_use id, while it runs. */
-export type ContextLookup = (toolUseId: string) => ToolContext | undefined;
-
-/** A started in-process server: the client end of the link and how to stop the server. */
-export interface InProcessLink {
-  transport: Transport;
-  close(): Promise<void>;
+/** One tool of the server, ready to list and to call. */
+interface ServedTool {
+  info: McpToolInfo;
+  call(
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+    onProgress: (message: string) => void,
+  ): Promise<CallToolResult>;
 }
 
-/** Starts the server of an `sdk` config and returns the client end of its transport pair. */
-export async function linkInProcessServer(
-  config: McpSdkServerConfigWithInstance,
-  cwd: string,
-  lookup: ContextLookup,
-): Promise<InProcessLink> {
-  if (isTransportInstance(config.instance)) {
-    // The server runs elsewhere (the SDK host's process); closing the client closes the transport.
-    return { transport: config.instance.createTransport(), close: async () => {} };
-  }
-  const server = buildServer(config, cwd, lookup);
-  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverEnd);
-  return { transport: clientEnd, close: () => server.close() };
-}
-
-function isTransportInstance(instance: unknown): instance is McpTransportServerInstance {
-  return (instance as McpTransportServerInstance | undefined)?.kind === "goat-mcp-transport";
-}
-
-function buildServer(config: McpSdkServerConfigWithInstance, cwd: string, lookup: ContextLookup): McpServer {
-  const { instance } = config;
-  if (!isSdkServerRecipe(instance)) {
-    if (instance instanceof McpServer) return instance;
-    throw new Error(`"instance" must come from createSdkMcpServer() or be an McpServer`);
-  }
-  const server = new McpServer({ name: instance.name, version: instance.version });
-  // A fallback state for calls that arrive without a known tool_use id; one per server, not global.
-  const fallbackState = createToolSessionState();
+/**
+ * Connects a `createSdkMcpServer` recipe: lists its tools and calls them directly. A tool whose schema
+ * cannot be described fails the connection, naming the tool, as a server that cannot start would.
+ */
+export function connectInProcess(instance: SdkMcpServerInstance): McpConnection {
+  const served = new Map<string, ServedTool>();
   for (const def of instance.tools) {
-    if (!isGoatTool(def)) {
-      server.registerTool(
-        def.name,
-        { description: def.description, inputSchema: def.inputSchema, annotations: def.annotations },
-        def.handler as never,
-      );
-      continue;
-    }
-    const goatTool = def;
-    server.registerTool(
-      goatTool.name,
-      {
-        description: goatTool.description,
-        inputSchema: goatTool.inputSchema as never,
-        annotations: annotationsFor(goatTool.sideEffect),
-      },
-      (async (
-        args: unknown,
-        extra: { signal: AbortSignal; requestId: string | number; _meta?: Record<string, unknown> },
-      ) => {
-        const id = extra._meta?.[TOOL_USE_META_KEY];
-        const ctx: ToolContext = (typeof id === "string" ? lookup(id) : undefined) ?? {
-          signal: extra.signal,
-          cwd,
-          sessionId: "",
-          toolUseId: String(extra.requestId),
-          state: fallbackState,
-          onUpdate: () => {},
-        };
-        try {
-          return toCallToolResult(await goatTool.execute(args, { ...ctx, signal: extra.signal }));
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          return { content: [{ type: "text", text: `${goatTool.name} failed: ${message}` }], isError: true };
-        }
-      }) as never,
-    );
+    served.set(def.name, isGoatTool(def) ? serveGoatTool(def) : serveSdkTool(def));
   }
-  return server;
+  return {
+    serverInfo: { name: instance.name, version: instance.version },
+    tools: [...served.values()].map((t) => t.info),
+    // createSdkMcpServer takes tools only (as the Claude Agent SDK's does): no resources to offer.
+    resources: false,
+    listResources: async () => [],
+    readResource: async (uri) => {
+      throw new Error(`MCP server "${instance.name}" offers no resources (asked for ${uri})`);
+    },
+    call: async (toolName, args, ctx, onProgress) => {
+      const tool = served.get(toolName);
+      if (!tool) return errorResult(`Tool ${toolName} not found`);
+      return tool.call(args, ctx, onProgress);
+    },
+    close: async () => {},
+  };
+}
+
+/** A Goat tool (`defineTool`) served as-is: validated and run by `runTool` with the session's context. */
+function serveGoatTool(tool: Tool): ServedTool {
+  return {
+    info: {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: { ...tool.jsonSchema, type: "object" },
+      annotations: annotationsFor(tool.sideEffect),
+    },
+    call: async (args, ctx) => toCallToolResult(await runTool(tool, args, ctx)),
+  };
+}
+
+/** A `tool()` definition: its raw shape checks the arguments, then the handler answers. */
+function serveSdkTool(def: SdkMcpToolDefinition<any>): ServedTool {
+  const schema = normalizeInputSchema(def.name, def.inputSchema ?? {});
+  return {
+    info: {
+      name: def.name,
+      description: def.description,
+      inputSchema: { ...schema.json, type: "object" },
+      ...(def.annotations ? { annotations: def.annotations } : {}),
+    },
+    call: async (args, ctx, onProgress) => {
+      const checked = await schema.validator["~standard"].validate(args);
+      if (checked.issues) return errorResult(invalidArguments(def.name, checked.issues));
+      try {
+        const result = await def.handler(checked.value as never, handlerExtra(ctx, onProgress));
+        return isCallToolResult(result)
+          ? result
+          : errorResult(`${def.name} returned no MCP result (content)`);
+      } catch (err) {
+        return errorResult(`${def.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+  };
+}
+
+/**
+ * The second argument a handler gets, shaped like the MCP SDK's request `extra`: the call's abort
+ * signal, ids, and `sendNotification`, whose progress messages reach the session as tool progress.
+ */
+function handlerExtra(ctx: ToolContext, onProgress: (message: string) => void) {
+  return {
+    signal: ctx.signal,
+    requestId: ctx.toolUseId,
+    sessionId: ctx.sessionId,
+    _meta: {},
+    sendNotification: async (notification: { method?: string; params?: { message?: unknown } }) => {
+      const message = notification?.params?.message;
+      if (notification?.method === "notifications/progress" && typeof message === "string")
+        onProgress(message);
+    },
+  };
+}
+
+/** The MCP SDK's wording for arguments that fail a tool's schema, so the model reads the same. */
+function invalidArguments(toolName: string, issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
+  const lines = issues.map((issue) => `${issuePath(issue)}: ${issue.message}`);
+  return `MCP error -32602: Input validation error: Invalid arguments for tool ${toolName}: ${lines.join("; ")}`;
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content);
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
 }
 
 /** The annotations that make the client side map a Goat tool back to the same side-effect class. */

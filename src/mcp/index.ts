@@ -8,6 +8,8 @@ export { type CreateSdkMcpServerOptions, createSdkMcpServer, tool } from "./sdk-
 export { mapCallToolResult, mcpToolName, sanitizeName, sideEffectOf } from "./tool-adapter.js";
 export type {
   CallToolResult,
+  Implementation,
+  McpContentItem,
   McpHttpServerConfig,
   McpManager,
   McpManagerOptions,
@@ -17,6 +19,7 @@ export type {
   McpSetServersResult,
   McpSSEServerConfig,
   McpStdioServerConfig,
+  McpTransport,
   McpTransportServerInstance,
   SdkMcpServerInstance,
   SdkMcpToolDefinition,

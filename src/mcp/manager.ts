@@ -2,9 +2,10 @@
  * The MCP servers of one session: connects them in parallel, tracks each one's status, exposes the
  * tools of the connected ones as Goat tools, and closes them (stdio process groups killed) with the
  * session. A server that fails, crashes or hangs is marked `failed`; the session goes on without it.
- * The MCP SDK is loaded on the first connect, so programs without servers never load it.
+ * The MCP SDK (an optional peer) is loaded on the first connect of a server that needs it, so programs
+ * without such servers never load it, and `createSdkMcpServer` servers work without it.
  */
-import type { Tool, ToolContext } from "../tools/types.js";
+import type { Tool } from "../tools/types.js";
 import type { McpConnection } from "./connect.js";
 import { createResourceTools } from "./resource-tools.js";
 import { adaptMcpTool, type McpToolInfo, mcpToolName } from "./tool-adapter.js";
@@ -38,7 +39,6 @@ interface Entry {
 /** Creates the session's MCP manager and starts connecting every configured server at once. */
 export function createMcpManager(options: McpManagerOptions): McpManager {
   const entries = new Map<string, Entry>();
-  const running = new Map<string, ToolContext>();
   const closer = new AbortController();
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
@@ -80,12 +80,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
             if (!conn || entry.status !== "connected") {
               throw new Error(`MCP server "${entry.name}" is not connected (${entry.error ?? entry.status})`);
             }
-            running.set(ctx.toolUseId, ctx);
-            try {
-              return await conn.call(toolName, args, ctx, onProgress);
-            } finally {
-              running.delete(ctx.toolUseId);
-            }
+            return conn.call(toolName, args, ctx, onProgress);
           },
           entry.config.toolTimeoutMs,
         ),
@@ -107,7 +102,6 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           toolTimeoutMs,
           env: options.env,
           signal: closer.signal,
-          lookup: (id) => running.get(id),
           onLost: (reason) => {
             if (entry.generation !== generation || entry.status !== "connected") return;
             entry.status = "failed";

@@ -1,8 +1,9 @@
 /**
  * `tool()` and `createSdkMcpServer()`, with the Claude Agent SDK's signatures, for MCP servers that run
- * inside the program. Both are plain data: the MCP SDK is only loaded when a manager connects one.
+ * inside the program. Both are plain data, and such a server's tools are called directly (no MCP
+ * protocol, no MCP SDK): see `in-process.ts`.
  */
-import type { z } from "zod";
+import type { InferShape, StandardShape } from "../tools/tool-schema.js";
 import type { Tool } from "../tools/types.js";
 import type {
   CallToolResult,
@@ -20,11 +21,11 @@ import type {
  *   async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
  *   { annotations: { readOnlyHint: true } });
  */
-export function tool<Shape extends z.ZodRawShape>(
+export function tool<Shape extends StandardShape>(
   name: string,
   description: string,
   inputSchema: Shape,
-  handler: (args: z.infer<z.ZodObject<Shape>>, extra: unknown) => Promise<CallToolResult>,
+  handler: (args: InferShape<Shape>, extra: unknown) => Promise<CallToolResult>,
   extras?: { annotations?: ToolAnnotations },
 ): SdkMcpToolDefinition<Shape> {
   return { name, description, inputSchema, handler, annotations: extras?.annotations };
@@ -59,7 +60,7 @@ export function isGoatTool(t: SdkMcpToolDefinition<any> | Tool): t is Tool {
   return typeof (t as Tool).execute === "function" && "jsonSchema" in t;
 }
 
-/** Whether an `instance` is a recipe from `createSdkMcpServer` (else it should be a live `McpServer`). */
+/** Whether an `instance` is a recipe from `createSdkMcpServer` (else a live `McpServer` or a transport). */
 export function isSdkServerRecipe(instance: unknown): instance is SdkMcpServerInstance {
   return (instance as SdkMcpServerInstance | undefined)?.kind === "goat-sdk-mcp-server";
 }

@@ -2,12 +2,12 @@
  * Turns the tools an MCP server lists into Goat tools named `mcp__<server>__<tool>`, and MCP call
  * results into Goat tool results. Needs no MCP SDK code at run time: the call itself is passed in.
  *
- * The input schema the model sees is the server's own JSON Schema, unchanged. The zod schema is
+ * The input schema the model sees is the server's own JSON Schema, unchanged. Goat's check is
  * permissive (any object): the server validates the arguments and answers a bad call with an
  * `isError` result the model can read, so there is no second, possibly stricter, copy of its rules.
  */
-import * as z from "zod";
 import type { ImageBlock, TextBlock } from "../llm/types.js";
+import { jsonSchemaValidator } from "../schema/json-schema-validator.js";
 import type { SideEffect, Tool, ToolContext, ToolResult } from "../tools/types.js";
 import type { CallToolResult, ToolAnnotations } from "./types.js";
 
@@ -47,7 +47,7 @@ export function sideEffectOf(annotations: ToolAnnotations | undefined): SideEffe
   return annotations.openWorldHint === true ? "read" : "none";
 }
 
-const permissiveInput = z.looseObject({});
+const permissiveInput = jsonSchemaValidator<Record<string, unknown>>({ type: "object" });
 
 /**
  * Makes the Goat tool for one MCP tool; `goatName` is its already de-duplicated Goat name and
@@ -65,7 +65,7 @@ export function adaptMcpTool(
     name: goatName,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     description: info.description ?? info.title ?? `Tool ${info.name} of MCP server ${server}`,
-    inputSchema: permissiveInput as z.ZodType<Record<string, unknown>>,
+    inputSchema: permissiveInput,
     jsonSchema,
     sideEffect: sideEffectOf(info.annotations),
     execute: async (input: Record<string, unknown>, ctx: ToolContext) => {
@@ -109,9 +109,9 @@ function mapContentItem(item: CallToolResult["content"][number]): Array<TextBloc
       return [{ type: "text", text: `[audio (${item.mimeType}) omitted: the model cannot hear it]` }];
     case "resource": {
       const r = item.resource;
-      if ("text" in r && typeof r.text === "string") return [{ type: "text", text: r.text }];
+      if (typeof r.text === "string") return [{ type: "text", text: r.text }];
       const mime = r.mimeType ?? "application/octet-stream";
-      if ("blob" in r && IMAGE_TYPES.has(mime)) return [imageOrNote(r.blob, mime, r.uri)];
+      if (typeof r.blob === "string" && IMAGE_TYPES.has(mime)) return [imageOrNote(r.blob, mime, r.uri)];
       return [{ type: "text", text: `[binary resource ${r.uri} (${mime}) omitted]` }];
     }
     case "resource_link": {

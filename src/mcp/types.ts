@@ -1,14 +1,71 @@
 /**
  * The shapes of MCP configuration and status, the same as the Claude Agent SDK's (`mcpServers`,
- * `mcpServerStatus()`, `setMcpServers()`), plus the manager's interface. Types only: importing this
- * file never loads `@modelcontextprotocol/sdk`.
+ * `mcpServerStatus()`, `setMcpServers()`), plus the manager's interface, and the few MCP protocol
+ * shapes they mention. Written out here rather than imported, so Goat's types need neither the MCP
+ * SDK (an optional peer) nor zod (its schemas are any Standard Schema).
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Implementation, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import type { InferShape, StandardShape } from "../tools/tool-schema.js";
 import type { Tool } from "../tools/types.js";
 
-export type { CallToolResult, ToolAnnotations };
+/** A server's (or client's) name and version, as the MCP handshake reports it. */
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** What a server says about one of its tools; Goat reads `readOnlyHint` and `openWorldHint`. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** One item of an MCP tool result's `content`. */
+export type McpContentItem =
+  | { type: "text"; text: string; [key: string]: unknown }
+  | { type: "image"; data: string; mimeType: string; [key: string]: unknown }
+  | { type: "audio"; data: string; mimeType: string; [key: string]: unknown }
+  | {
+      type: "resource";
+      /** Text contents carry `text`; binary contents carry `blob` (base64). */
+      resource: { uri: string; mimeType?: string; text?: string; blob?: string; [key: string]: unknown };
+      [key: string]: unknown;
+    }
+  | {
+      type: "resource_link";
+      uri: string;
+      name: string;
+      description?: string;
+      mimeType?: string;
+      [key: string]: unknown;
+    };
+
+/** The answer to an MCP `tools/call`: what a `tool()` handler returns. */
+export interface CallToolResult {
+  content: McpContentItem[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/**
+ * An MCP client transport (the MCP SDK's `Transport`), for servers reached through a transport Goat
+ * is handed (`McpTransportServerInstance`).
+ */
+export interface McpTransport {
+  start(): Promise<void>;
+  send(message: any, options?: any): Promise<void>;
+  close(): Promise<void>;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: any, extra?: any) => void;
+  sessionId?: string;
+}
 
 /** Settings every kind of server accepts. */
 export interface McpServerLimits {
@@ -42,13 +99,16 @@ export interface McpSSEServerConfig extends McpServerLimits {
   headers?: Record<string, string>;
 }
 
-/** A tool of an in-process server, written with `tool()` exactly as for the Claude Agent SDK. */
-export interface SdkMcpToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+/**
+ * A tool of an in-process server, written with `tool()` exactly as for the Claude Agent SDK: a raw
+ * shape of zod fields (or of any Standard Schema) and a handler.
+ */
+export interface SdkMcpToolDefinition<Shape extends StandardShape = StandardShape> {
   name: string;
   description: string;
   inputSchema: Shape;
   annotations?: ToolAnnotations;
-  handler: (args: z.infer<z.ZodObject<Shape>>, extra: unknown) => Promise<CallToolResult>;
+  handler: (args: InferShape<Shape>, extra: unknown) => Promise<CallToolResult>;
 }
 
 /**
@@ -70,7 +130,7 @@ export interface SdkMcpServerInstance {
 export interface McpTransportServerInstance {
   readonly kind: "goat-mcp-transport";
   /** A fresh MCP client transport (the MCP SDK's `Transport`) for one connection. */
-  createTransport(): Transport;
+  createTransport(): McpTransport;
 }
 
 /** An in-process server, made with `createSdkMcpServer`. */

@@ -7,7 +7,7 @@
  * `error_max_structured_output_retries`. The JSON Schema validator (ajv) is loaded only when the
  * option is given.
  */
-import * as z from "zod";
+import { jsonSchemaValidator } from "../schema/json-schema-validator.js";
 import type { Tool } from "../tools/types.js";
 import type { SDKResultMessage } from "./sdk-messages.js";
 
@@ -58,7 +58,8 @@ export async function createStructuredOutput(format: OutputFormat): Promise<Stru
     name: STRUCTURED_OUTPUT_TOOL,
     description:
       "Return your final answer in the requested structured format. Call this tool exactly once, at the end, with input that matches its schema; the run ends when the input is valid.",
-    inputSchema: z.looseObject({}) as z.ZodType<Record<string, unknown>>,
+    // Any object gets through to execute, which checks it against the schema with ajv.
+    inputSchema: jsonSchemaValidator<Record<string, unknown>>({ type: "object" }),
     jsonSchema,
     sideEffect: "none",
     execute: async (input) => {

@@ -6,7 +6,6 @@
  * with the Task call's id.
  */
 import { randomUUID } from "node:crypto";
-import * as z from "zod";
 import { expandModelAlias } from "../llm/resolve.js";
 import { createLoopSession, type LoopSession, recordUsage } from "../loop/context.js";
 import type { AgentEvent } from "../loop/events.js";
@@ -14,6 +13,7 @@ import { agentLoop } from "../loop/loop.js";
 import type { LoopConfig } from "../loop/loop-config.js";
 import { createAgentState } from "../loop/state.js";
 import { defineTool } from "../tools/define-tool.js";
+import { jsonSchema } from "../tools/tool-schema.js";
 import type { Tool } from "../tools/types.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
 
@@ -66,11 +66,18 @@ export interface SubagentParent {
 }
 
 /** Input of the Task tool. */
-const taskInput = z.object({
-  description: z.string().describe("A short (3-5 word) description of the task"),
-  prompt: z.string().describe("The task for the agent to perform"),
-  subagent_type: z.string().describe("The type of specialized agent to use for this task"),
-});
+const taskInput = jsonSchema<{ description: string; prompt: string; subagent_type: string }>(
+  {
+    type: "object",
+    properties: {
+      description: { type: "string", description: "A short (3-5 word) description of the task" },
+      prompt: { type: "string", description: "The task for the agent to perform" },
+      subagent_type: { type: "string", description: "The type of specialized agent to use for this task" },
+    },
+    required: ["description", "prompt", "subagent_type"],
+  },
+  { removeAdditional: true },
+);
 
 /** Builds the Task tool for `agents` (the general-purpose agent when empty). */
 export function createTaskTool(agents: Record<string, AgentDefinition>, parent: () => SubagentParent): Tool {

@@ -3,7 +3,6 @@
  * since the last read, optionally only the lines matching a regex, with the shell's status.
  */
 import * as path from "node:path";
-import * as z from "zod";
 import {
   describeShellStatus,
   getBackgroundShell,
@@ -12,6 +11,7 @@ import {
 } from "./background-shells.js";
 import { describeSpill, limitText, sessionTempDir } from "./command-output.js";
 import { defineTool } from "./define-tool.js";
+import { jsonSchema } from "./tool-schema.js";
 
 /** Structured result details for programs. */
 export interface BashOutputDetails {
@@ -23,18 +23,32 @@ export interface BashOutputDetails {
   outputFile?: string;
 }
 
-const inputSchema = z.object({
-  bash_id: z.string().min(1).describe("The ID of the background shell to retrieve output from"),
-  filter: z
-    .string()
-    .optional()
-    .describe(
-      "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read.",
-    ),
-});
-
 /** Input of the BashOutput tool. */
-export type BashOutputInput = z.infer<typeof inputSchema>;
+export interface BashOutputInput {
+  bash_id: string;
+  /** A regular expression; only matching lines are returned. */
+  filter?: string;
+}
+
+const inputSchema = jsonSchema<BashOutputInput>(
+  {
+    type: "object",
+    properties: {
+      bash_id: {
+        type: "string",
+        minLength: 1,
+        description: "The ID of the background shell to retrieve output from",
+      },
+      filter: {
+        description:
+          "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read.",
+        type: "string",
+      },
+    },
+    required: ["bash_id"],
+  },
+  { removeAdditional: true },
+);
 
 const description = `Retrieves output from a running or completed background shell (started with Bash and run_in_background).
 - Takes the bash_id the Bash call returned.

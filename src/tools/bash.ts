@@ -5,7 +5,6 @@
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as z from "zod";
 import type { BashSandbox, ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { SandboxUnavailableError } from "../sandbox/errors.js";
 import { adoptBackgroundShell, startBackgroundShell } from "./background-shells.js";
@@ -13,6 +12,7 @@ import { describeSpill, MAX_OUTPUT_CHARS, sessionTempDir } from "./command-outpu
 import { defineTool } from "./define-tool.js";
 import { registerForegroundTask } from "./foreground-tasks.js";
 import { type CommandOutcome, runCommand } from "./run-command.js";
+import { jsonSchema } from "./tool-schema.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Foreground timeout when the call gives none (Claude Code's `BASH_DEFAULT_TIMEOUT_MS`). */
@@ -39,41 +39,61 @@ export interface BashDetails {
   stdout?: string;
 }
 
-const inputSchema = z.object({
-  command: z.string().min(1).describe("The command to execute"),
-  timeout: z
-    .number()
-    .positive()
-    .max(BASH_MAX_TIMEOUT_MS)
-    .optional()
-    .describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
-  description: z
-    .string()
-    .optional()
-    .describe(
+/** Input of the Bash tool. `dangerouslyDisableSandbox` exists only when a sandbox lets commands leave it. */
+export interface BashInput {
+  command: string;
+  /** Milliseconds, at most `BASH_MAX_TIMEOUT_MS`. */
+  timeout?: number;
+  description?: string;
+  run_in_background?: boolean;
+  dangerouslyDisableSandbox?: boolean;
+}
+
+const inputProperties = {
+  command: { type: "string", minLength: 1, description: "The command to execute" },
+  timeout: {
+    description: `Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`,
+    type: "number",
+    exclusiveMinimum: 0,
+    maximum: BASH_MAX_TIMEOUT_MS,
+  },
+  description: {
+    description:
       "Clear, concise description of what this command does in 5-10 words, in active voice. Examples:\n" +
-        "Input: ls\nOutput: List files in current directory\n\n" +
-        "Input: git status\nOutput: Show working tree status\n\n" +
-        "Input: npm install\nOutput: Install package dependencies",
-    ),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe("Set to true to run this command in the background. Use BashOutput to read the output later."),
-});
+      "Input: ls\nOutput: List files in current directory\n\n" +
+      "Input: git status\nOutput: Show working tree status\n\n" +
+      "Input: npm install\nOutput: Install package dependencies",
+    type: "string",
+  },
+  run_in_background: {
+    description:
+      "Set to true to run this command in the background. Use BashOutput to read the output later.",
+    type: "boolean",
+  },
+};
+
+// Unknown fields are dropped before hooks and the tool see the input (zod's z.object did the same).
+const inputSchema = jsonSchema<BashInput>(
+  { type: "object", properties: inputProperties, required: ["command"] },
+  { removeAdditional: true },
+);
 
 /** The input of the sandboxed Bash when commands may ask to run outside the sandbox. */
-const sandboxedInputSchema = inputSchema.extend({
-  dangerouslyDisableSandbox: z
-    .boolean()
-    .optional()
-    .describe(
-      "Set to true to run this command outside the sandbox. Only when it failed because of the sandbox (no network, a write outside the allowed directories); the user is asked first.",
-    ),
-});
-
-/** Input of the Bash tool. `dangerouslyDisableSandbox` exists only when a sandbox lets commands leave it. */
-export type BashInput = z.infer<typeof inputSchema> & { dangerouslyDisableSandbox?: boolean };
+const sandboxedInputSchema = jsonSchema<BashInput>(
+  {
+    type: "object",
+    properties: {
+      ...inputProperties,
+      dangerouslyDisableSandbox: {
+        description:
+          "Set to true to run this command outside the sandbox. Only when it failed because of the sandbox (no network, a write outside the allowed directories); the user is asked first.",
+        type: "boolean",
+      },
+    },
+    required: ["command"],
+  },
+  { removeAdditional: true },
+);
 
 /** Options of `createBashTool`. */
 export interface BashToolOptions {
@@ -117,7 +137,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashInput, B
     inputSchema: leaving ? sandboxedInputSchema : inputSchema,
     sideEffect: "mutating",
     execute: async (input, ctx) => {
-      if (!sandbox.runsSandboxed(input as Record<string, unknown>)) return runBash(input, ctx, undefined);
+      if (!sandbox.runsSandboxed(input as unknown as Record<string, unknown>))
+        return runBash(input, ctx, undefined);
       let wrap: ShellWrapper;
       try {
         wrap = await sandbox.prepare(ctx.cwd);

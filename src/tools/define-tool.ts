@@ -1,17 +1,34 @@
 /**
- * `defineTool` makes a tool from a zod schema and an execute function, and `runTool` is the one way a
- * tool is called: input is validated first, so `execute` never sees input that fails the schema.
+ * `defineTool` makes a tool from an input schema and an execute function, and `runTool` is the one way
+ * a tool is called: input is validated first, so `execute` never sees input that fails the schema.
  */
-import type * as z from "zod";
-import { type JsonSchemaInput, normalizeInputSchema, zodToJsonSchema } from "./tool-schema.js";
+import { issuePath, type StandardSchemaV1 } from "../schema/standard-schema.js";
+import { jsonSchemaOf } from "../schema/to-json-schema.js";
+import {
+  type InferShape,
+  type JsonSchemaInput,
+  normalizeInputSchema,
+  type StandardShape,
+} from "./tool-schema.js";
 import type { SideEffect, Tool, ToolContext, ToolResult } from "./types.js";
+
+/** A tool's input schema: any Standard Schema (zod 3.25+ and 4, valibot, arktype…) or `jsonSchema({ … })`. */
+export type ToolInputSchema<TInput> = StandardSchemaV1<unknown, TInput> | JsonSchemaInput<TInput>;
 
 /** What `defineTool` takes. */
 export interface ToolSpec<TInput, TDetails> {
   name: string;
   description: string;
-  /** A zod schema; `defineTool` also takes a raw zod shape, a zod 3 schema or `jsonSchema({ … })`. */
-  inputSchema: z.ZodType<TInput>;
+  /**
+   * Validates the model's input: a zod, valibot, arktype or other Standard Schema, or a plain JSON
+   * Schema wrapped in `jsonSchema()`. (`defineTool` also takes a raw shape, `{ city: z.string() }`.)
+   */
+  inputSchema: ToolInputSchema<TInput>;
+  /**
+   * The JSON Schema the model sees. Needed only when the schema's library cannot produce one (valibot,
+   * effect: pass their converter's output); zod, arktype and `jsonSchema()` describe themselves.
+   */
+  inputJSONSchema?: Record<string, unknown>;
   /** Defaults to `mutating`: a tool is assumed unsafe to run concurrently unless it says otherwise. */
   sideEffect?: SideEffect;
   resourceKey?: (input: TInput, ctx: { cwd: string }) => string | undefined;
@@ -20,27 +37,16 @@ export interface ToolSpec<TInput, TDetails> {
   execute: (input: TInput, ctx: ToolContext) => Promise<ToolResult<TDetails>> | ToolResult<TDetails>;
 }
 
-/** A `ToolSpec` whose input is described by a raw zod shape, `{ city: z.string() }`. */
-export type ShapeToolSpec<Shape extends z.ZodRawShape, TDetails> = Omit<
-  ToolSpec<z.infer<z.ZodObject<Shape>>, TDetails>,
+/** A `ToolSpec` whose input is described by a raw shape of schemas, `{ city: z.string() }`. */
+export type ShapeToolSpec<Shape extends StandardShape, TDetails> = Omit<
+  ToolSpec<InferShape<Shape>, TDetails>,
   "inputSchema"
 > & { inputSchema: Shape };
 
-/** A `ToolSpec` whose input is a plain JSON Schema (`jsonSchema({ … })`) or a zod 3 schema. */
-export type LooseToolSpec<TInput, TDetails> = Omit<ToolSpec<TInput, TDetails>, "inputSchema"> & {
-  inputSchema: JsonSchemaInput<TInput> | Zod3Schema<TInput>;
-};
-
-/** The part of a zod 3 schema `defineTool` relies on (its type, `_def` and `safeParse`). */
-export interface Zod3Schema<T> {
-  readonly _output: T;
-  readonly _def: object;
-  safeParse(input: unknown): unknown;
-}
-
 /**
- * Defines a tool. The input schema may be a zod schema, a raw zod shape, a zod 3 schema, or a plain
- * JSON Schema wrapped in `jsonSchema()`; anything else fails here, naming the tool.
+ * Defines a tool. The input schema may be any Standard Schema (zod 3.25+ or 4, valibot, arktype…), a
+ * raw shape of them, or a plain JSON Schema wrapped in `jsonSchema()`; anything else fails here,
+ * naming the tool.
  *
  * @example
  * const add = defineTool({
@@ -54,21 +60,23 @@ export interface Zod3Schema<T> {
 export function defineTool<TInput, TDetails = unknown>(
   spec: ToolSpec<TInput, TDetails>,
 ): Tool<TInput, TDetails>;
-export function defineTool<Shape extends z.ZodRawShape, TDetails = unknown>(
+export function defineTool<Shape extends StandardShape, TDetails = unknown>(
   spec: ShapeToolSpec<Shape, TDetails>,
-): Tool<z.infer<z.ZodObject<Shape>>, TDetails>;
-export function defineTool<TInput = Record<string, unknown>, TDetails = unknown>(
-  spec: LooseToolSpec<TInput, TDetails>,
-): Tool<TInput, TDetails>;
-export function defineTool(
-  spec: ToolSpec<any, any> | ShapeToolSpec<any, any> | LooseToolSpec<any, any>,
-): Tool {
+): Tool<InferShape<Shape>, TDetails>;
+export function defineTool(spec: ToolSpec<any, any> | ShapeToolSpec<any, any>): Tool {
   if (typeof spec?.name !== "string" || !/^[a-zA-Z0-9_-]{1,128}$/.test(spec.name)) {
     throw new Error(`Tool name "${spec?.name}" must be 1-128 letters, digits, "_" or "-"`);
   }
   if (typeof spec.execute !== "function")
     throw new TypeError(`Tool "${spec.name}": execute must be a function`);
-  const schema = normalizeInputSchema(spec.name, spec.inputSchema);
+  if (
+    spec.inputJSONSchema !== undefined &&
+    (typeof spec.inputJSONSchema !== "object" ||
+      spec.inputJSONSchema === null ||
+      Array.isArray(spec.inputJSONSchema))
+  )
+    throw new TypeError(`Tool "${spec.name}": inputJSONSchema must be a JSON Schema object`);
+  const schema = normalizeInputSchema(spec.name, spec.inputSchema, spec.inputJSONSchema);
   return {
     name: spec.name,
     description: spec.description,
@@ -89,9 +97,15 @@ function checkedTimeout(name: string, ms: unknown): number {
   return ms;
 }
 
-/** Derives the JSON Schema the model sees from a zod schema. */
-export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  return zodToJsonSchema(schema);
+/**
+ * The JSON Schema a schema's own library gives for it (zod, arktype and other Standard JSON Schema
+ * libraries); throws when it has none.
+ */
+export function toJsonSchema(schema: StandardSchemaV1): Record<string, unknown> {
+  const json = jsonSchemaOf(schema);
+  if (json === undefined)
+    throw new TypeError(`A ${schema["~standard"].vendor} schema cannot describe itself as JSON Schema.`);
+  return json;
 }
 
 /** Result of validating a tool's input. */
@@ -99,15 +113,22 @@ export type ValidationOutcome<T> = { ok: true; value: T } | { ok: false; message
 
 /**
  * Validates raw model input against a tool's schema. The error message names each bad field in words
- * the model can act on, e.g. `file_path: expected string, received number`.
+ * the model can act on, e.g. `file_path: expected string, received number`. Asynchronous because a
+ * Standard Schema may validate asynchronously; zod and Goat's own schemas answer at once.
  */
-export function validateToolInput<T>(tool: Tool<T>, input: unknown): ValidationOutcome<T> {
-  const parsed = tool.inputSchema.safeParse(input ?? {});
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const lines = parsed.error.issues.map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.join(".") : "(input)";
-    return `- ${path}: ${issue.message}`;
-  });
+export async function validateToolInput<T>(tool: Tool<T>, input: unknown): Promise<ValidationOutcome<T>> {
+  let result: StandardSchemaV1.Result<T>;
+  try {
+    result = await tool.inputSchema["~standard"].validate(input ?? {});
+  } catch (error) {
+    // A schema that throws (a refinement with a bug) is the tool's fault, not the model's input.
+    return {
+      ok: false,
+      message: `InputValidationError: ${tool.name}'s input schema failed: ${(error as Error)?.message ?? String(error)}`,
+    };
+  }
+  if (!result.issues) return { ok: true, value: result.value };
+  const lines = result.issues.map((issue) => `- ${issuePath(issue)}: ${issue.message}`);
   return {
     ok: false,
     message: `InputValidationError: ${tool.name} was called with invalid input:\n${lines.join("\n")}\nFix these fields and call ${tool.name} again.`,
@@ -119,7 +140,7 @@ export function validateToolInput<T>(tool: Tool<T>, input: unknown): ValidationO
  * back as an `isError` result the model can read.
  */
 export async function runTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const checked = validateToolInput(tool, input);
+  const checked = await validateToolInput(tool, input);
   if (!checked.ok) return { content: checked.message, isError: true };
   return executeValidated(tool, checked.value, ctx);
 }

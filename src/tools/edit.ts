@@ -5,13 +5,13 @@
  */
 import type { Stats } from "node:fs";
 import fs from "node:fs/promises";
-import * as z from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { defineTool } from "./define-tool.js";
 import { planEdit } from "./edit-match.js";
 import { describeFileError, isDirectoryMessage, missingFileMessage } from "./file-errors.js";
 import { checkFreshForWrite, recordFileSnapshot } from "./file-state.js";
 import { relativePathError, resolveToolPath, toAbsolutePath } from "./paths.js";
+import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
 import { describeWriteError } from "./write.js";
 
@@ -21,15 +21,34 @@ export const EDIT_MAX_FILE_BYTES = 128 * 1024 * 1024;
 const SNIPPET_CONTEXT_LINES = 4;
 const BOM = "\ufeff";
 
-const inputSchema = z.object({
-  file_path: z.string().describe("The absolute path to the file to modify"),
-  old_string: z.string().describe("The text to replace"),
-  new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
-  replace_all: z.boolean().default(false).describe("Replace all occurences of old_string (default false)"),
-});
+/** Input of the Edit tool (`replace_all` filled in: false when the model leaves it out). */
+export interface EditInput {
+  file_path: string;
+  old_string: string;
+  new_string: string;
+  replace_all: boolean;
+}
 
-/** Input of the Edit tool. */
-export type EditInput = z.infer<typeof inputSchema>;
+const inputSchema = jsonSchema<EditInput>(
+  {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "The absolute path to the file to modify" },
+      old_string: { type: "string", description: "The text to replace" },
+      new_string: {
+        type: "string",
+        description: "The text to replace it with (must be different from old_string)",
+      },
+      replace_all: {
+        default: false,
+        description: "Replace all occurences of old_string (default false)",
+        type: "boolean",
+      },
+    },
+    required: ["file_path", "old_string", "new_string"],
+  },
+  { removeAdditional: true },
+);
 
 /** Structured result of Edit, for programs. */
 export interface EditDetails {

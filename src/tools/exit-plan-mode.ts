@@ -3,18 +3,29 @@
  * user approves or rejects it. The asking and the switch out of plan mode are the permission engine's
  * (it treats this tool specially); by the time `execute` runs, the user has approved.
  */
-import * as z from "zod";
 import { defineTool } from "./define-tool.js";
-
-const inputSchema = z.object({
-  plan: z
-    .string()
-    .min(1)
-    .describe("The plan you came up with, that you want to run by the user for approval. Markdown; concise."),
-});
+import { jsonSchema } from "./tool-schema.js";
 
 /** Input of the ExitPlanMode tool. */
-export type ExitPlanModeInput = z.infer<typeof inputSchema>;
+export interface ExitPlanModeInput {
+  plan: string;
+}
+
+const inputSchema = jsonSchema<ExitPlanModeInput>(
+  {
+    type: "object",
+    properties: {
+      plan: {
+        type: "string",
+        minLength: 1,
+        description:
+          "The plan you came up with, that you want to run by the user for approval. Markdown; concise.",
+      },
+    },
+    required: ["plan"],
+  },
+  { removeAdditional: true },
+);
 
 const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning and are ready to code. This will prompt the user to approve your plan, and on approval leave plan mode.
 - Only use it for tasks that need writing code or changing things; for research tasks (reading files, understanding the codebase) just answer.

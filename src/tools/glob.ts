@@ -6,8 +6,8 @@
 import { promises as fsp, lstatSync, statSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
-import * as z from "zod";
 import { defineTool } from "./define-tool.js";
+import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
 import { mapInSlices, walkFiles } from "./walk.js";
 
@@ -125,18 +125,28 @@ const GLOB_DESCRIPTION = `- Fast file pattern matching tool that works with any 
 - Use this tool when you need to find files by name patterns
 - You can call multiple tools in a single response. It is always better to speculatively perform multiple searches in parallel if they are potentially useful.`;
 
-const globInput = z.object({
-  pattern: z.string().min(1).describe("The glob pattern to match files against"),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      'The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.',
-    ),
-});
-
 /** Glob input as the model sends it. */
-export type GlobInput = z.infer<typeof globInput>;
+export interface GlobInput {
+  pattern: string;
+  /** The directory to search; default the working directory. */
+  path?: string;
+}
+
+const globInput = jsonSchema<GlobInput>(
+  {
+    type: "object",
+    properties: {
+      pattern: { type: "string", minLength: 1, description: "The glob pattern to match files against" },
+      path: {
+        description:
+          'The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.',
+        type: "string",
+      },
+    },
+    required: ["pattern"],
+  },
+  { removeAdditional: true },
+);
 
 /** The Glob tool: `{pattern, path?}`, file paths newest first, capped at 100. */
 export const globTool = defineTool<GlobInput, GlobDetails>({

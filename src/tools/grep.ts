@@ -5,7 +5,6 @@
  */
 import { promises as fsp } from "node:fs";
 import path from "node:path";
-import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import { builtinSearch } from "./grep-fallback.js";
 import { splitGlobs } from "./grep-filters.js";
@@ -17,6 +16,7 @@ import {
   type GrepRaw,
 } from "./grep-format.js";
 import { findRipgrep, ripgrepSearch } from "./ripgrep.js";
+import { jsonSchema } from "./tool-schema.js";
 import type { Tool, ToolResult } from "./types.js";
 
 /** Which search runs: `auto` uses `rg` when installed. */
@@ -39,72 +39,90 @@ const GREP_DESCRIPTION = `A powerful search tool built on ripgrep
   - Multiline matching: By default patterns match within single lines only. For cross-line patterns like \`struct \\{[\\s\\S]*?field\`, use \`multiline: true\`
 `;
 
-const count = z.number().int().min(0);
+/** Grep input as the model sends it. */
+export interface GrepInput {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  output_mode?: "content" | "files_with_matches" | "count";
+  "-B"?: number;
+  "-A"?: number;
+  "-C"?: number;
+  "-n"?: boolean;
+  "-i"?: boolean;
+  type?: string;
+  head_limit?: number;
+  offset?: number;
+  multiline?: boolean;
+}
 
-const grepInput = z.object({
-  pattern: z.string().min(1).describe("The regular expression pattern to search for in file contents"),
-  path: z
-    .string()
-    .optional()
-    .describe("File or directory to search in (rg PATH). Defaults to current working directory."),
-  glob: z
-    .string()
-    .optional()
-    .describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
-  output_mode: z
-    .enum(["content", "files_with_matches", "count"])
-    .optional()
-    .describe(
-      'Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".',
-    ),
-  "-B": count
-    .optional()
-    .describe(
-      'Number of lines to show before each match (rg -B). Requires output_mode: "content", ignored otherwise.',
-    ),
-  "-A": count
-    .optional()
-    .describe(
-      'Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.',
-    ),
-  "-C": count
-    .optional()
-    .describe(
-      'Number of lines to show before and after each match (rg -C). Requires output_mode: "content", ignored otherwise.',
-    ),
-  "-n": z
-    .boolean()
-    .optional()
-    .describe(
-      'Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.',
-    ),
-  "-i": z.boolean().optional().describe("Case insensitive search (rg -i)"),
-  type: z
-    .string()
-    .optional()
-    .describe(
-      "File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than include for standard file types.",
-    ),
-  head_limit: count
-    .optional()
-    .describe(
-      `Limit output to first N lines/entries, equivalent to "| head -N". Works across all output modes. Defaults to ${DEFAULT_HEAD_LIMIT}; pass 0 for unlimited.`,
-    ),
-  offset: count
-    .optional()
-    .describe(
-      'Skip first N lines/entries before applying head_limit, equivalent to "| tail -n +N | head -N". Defaults to 0.',
-    ),
-  multiline: z
-    .boolean()
-    .optional()
-    .describe(
-      "Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false.",
-    ),
+/** A count field: a non-negative integer. */
+const count = (description: string) => ({
+  description,
+  type: "integer",
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
 });
 
-/** Grep input as the model sends it. */
-export type GrepInput = z.infer<typeof grepInput>;
+const grepInput = jsonSchema<GrepInput>(
+  {
+    type: "object",
+    properties: {
+      pattern: {
+        type: "string",
+        minLength: 1,
+        description: "The regular expression pattern to search for in file contents",
+      },
+      path: {
+        description: "File or directory to search in (rg PATH). Defaults to current working directory.",
+        type: "string",
+      },
+      glob: {
+        description: 'Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob',
+        type: "string",
+      },
+      output_mode: {
+        description:
+          'Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".',
+        type: "string",
+        enum: ["content", "files_with_matches", "count"],
+      },
+      "-B": count(
+        'Number of lines to show before each match (rg -B). Requires output_mode: "content", ignored otherwise.',
+      ),
+      "-A": count(
+        'Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.',
+      ),
+      "-C": count(
+        'Number of lines to show before and after each match (rg -C). Requires output_mode: "content", ignored otherwise.',
+      ),
+      "-n": {
+        description:
+          'Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.',
+        type: "boolean",
+      },
+      "-i": { description: "Case insensitive search (rg -i)", type: "boolean" },
+      type: {
+        description:
+          "File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than include for standard file types.",
+        type: "string",
+      },
+      head_limit: count(
+        `Limit output to first N lines/entries, equivalent to "| head -N". Works across all output modes. Defaults to ${DEFAULT_HEAD_LIMIT}; pass 0 for unlimited.`,
+      ),
+      offset: count(
+        'Skip first N lines/entries before applying head_limit, equivalent to "| tail -n +N | head -N". Defaults to 0.',
+      ),
+      multiline: {
+        description:
+          "Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false.",
+        type: "boolean",
+      },
+    },
+    required: ["pattern"],
+  },
+  { removeAdditional: true },
+);
 
 /** Makes a Grep tool; the backend can be forced (tests run both). */
 export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput, GrepDetails> {

@@ -2,16 +2,25 @@
  * The KillShell tool (Claude Code 2.0's name and field): stops a background shell and every process
  * it started (its whole process group).
  */
-import * as z from "zod";
 import { getBackgroundShell, killBackgroundShell, listBackgroundShells } from "./background-shells.js";
 import { defineTool } from "./define-tool.js";
-
-const inputSchema = z.object({
-  shell_id: z.string().min(1).describe("The ID of the background shell to kill"),
-});
+import { jsonSchema } from "./tool-schema.js";
 
 /** Input of the KillShell tool. */
-export type KillShellInput = z.infer<typeof inputSchema>;
+export interface KillShellInput {
+  shell_id: string;
+}
+
+const inputSchema = jsonSchema<KillShellInput>(
+  {
+    type: "object",
+    properties: {
+      shell_id: { type: "string", minLength: 1, description: "The ID of the background shell to kill" },
+    },
+    required: ["shell_id"],
+  },
+  { removeAdditional: true },
+);
 
 /** The KillShell tool. */
 export const killShellTool = defineTool<KillShellInput, { shellId: string; killed: boolean }>({

@@ -4,28 +4,49 @@
  * like Edit, and writes atomically; permissions treat it as a file edit.
  */
 import fs from "node:fs/promises";
-import * as z from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { defineTool } from "./define-tool.js";
 import { describeFileError } from "./file-errors.js";
 import { checkFreshForWrite, recordFileSnapshot } from "./file-state.js";
 import { relativePathError, resolveToolPath, toAbsolutePath } from "./paths.js";
+import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
 import { describeWriteError } from "./write.js";
 
-const inputSchema = z.object({
-  notebook_path: z.string().describe("The absolute path to the Jupyter notebook file to edit"),
-  cell_id: z
-    .string()
-    .optional()
-    .describe("The ID of the cell to edit (or cell-N for index N). With insert, the new cell goes after it"),
-  new_source: z.string().describe("The new source for the cell"),
-  cell_type: z.enum(["code", "markdown"]).optional().describe("The cell type; required for insert"),
-  edit_mode: z.enum(["replace", "insert", "delete"]).default("replace"),
-});
+/** Input of the NotebookEdit tool (`edit_mode` filled in: `replace` when the model leaves it out). */
+export interface NotebookEditInput {
+  notebook_path: string;
+  cell_id?: string;
+  new_source: string;
+  cell_type?: "code" | "markdown";
+  edit_mode: "replace" | "insert" | "delete";
+}
 
-/** Input of the NotebookEdit tool. */
-export type NotebookEditInput = z.infer<typeof inputSchema>;
+const inputSchema = jsonSchema<NotebookEditInput>(
+  {
+    type: "object",
+    properties: {
+      notebook_path: {
+        type: "string",
+        description: "The absolute path to the Jupyter notebook file to edit",
+      },
+      cell_id: {
+        description:
+          "The ID of the cell to edit (or cell-N for index N). With insert, the new cell goes after it",
+        type: "string",
+      },
+      new_source: { type: "string", description: "The new source for the cell" },
+      cell_type: {
+        description: "The cell type; required for insert",
+        type: "string",
+        enum: ["code", "markdown"],
+      },
+      edit_mode: { default: "replace", type: "string", enum: ["replace", "insert", "delete"] },
+    },
+    required: ["notebook_path", "new_source"],
+  },
+  { removeAdditional: true },
+);
 
 /** Structured result of NotebookEdit, for programs. */
 export interface NotebookEditDetails {

@@ -4,13 +4,13 @@
  * read so Write and Edit can check the model saw the current version.
  */
 import fs from "node:fs/promises";
-import * as z from "zod";
 import type { ImageBlock } from "../llm/types.js";
 import { defineTool } from "./define-tool.js";
 import { describeFileError, isDirectoryMessage } from "./file-errors.js";
 import { recordFileSnapshot } from "./file-state.js";
 import { relativePathError, resolveToolPath, toAbsolutePath } from "./paths.js";
 import { readLineRange } from "./read-lines.js";
+import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
 
 /** Lines returned when the model gives no `limit`. */
@@ -24,27 +24,41 @@ export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Bytes inspected to tell text from binary and to recognise images. */
 const SNIFF_BYTES = 8192;
 
-const inputSchema = z.object({
-  file_path: z.string().describe("The absolute path to the file to read"),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("The line number to start reading from. Only provide if the file is too large to read at once"),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("The number of lines to read. Only provide if the file is too large to read at once."),
-});
+/** Input of the Read tool. */
+export interface ReadInput {
+  file_path: string;
+  /** The line to start from. */
+  offset?: number;
+  /** How many lines. */
+  limit?: number;
+}
+
+const inputSchema = jsonSchema<ReadInput>(
+  {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "The absolute path to the file to read" },
+      offset: {
+        description:
+          "The line number to start reading from. Only provide if the file is too large to read at once",
+        type: "integer",
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+      },
+      limit: {
+        description: "The number of lines to read. Only provide if the file is too large to read at once.",
+        type: "integer",
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+      },
+    },
+    required: ["file_path"],
+  },
+  { removeAdditional: true },
+);
 
 /** The image types Read returns as image blocks. */
 export type ImageMediaType = Extract<ImageBlock["source"], { type: "base64" }>["media_type"];
-
-/** Input of the Read tool. */
-export type ReadInput = z.infer<typeof inputSchema>;
 
 /** Structured result of Read, for programs (never shown to the model). */
 export interface ReadDetails {

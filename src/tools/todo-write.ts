@@ -3,27 +3,51 @@
  * whole list each time. The host sees the list in the `tool_use` block of the SDK stream (and in
  * `details`); the session keeps the latest list so the result can say what changed.
  */
-import * as z from "zod";
 import { defineTool } from "./define-tool.js";
+import { jsonSchema } from "./tool-schema.js";
 import type { ToolSessionState } from "./types.js";
 
-const todoSchema = z.object({
-  content: z.string().min(1).describe("The task, in the imperative: 'Run the tests'"),
-  status: z.enum(["pending", "in_progress", "completed"]),
-  activeForm: z
-    .string()
-    .min(1)
-    .describe("The task in the present continuous, shown while it runs: 'Running the tests'"),
-});
-
-const inputSchema = z.object({
-  todos: z.array(todoSchema).describe("The updated todo list"),
-});
-
 /** One entry of the model's task list. */
-export type TodoItem = z.infer<typeof todoSchema>;
+export interface TodoItem {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+  activeForm: string;
+}
 /** Input of the TodoWrite tool. */
-export type TodoWriteInput = z.infer<typeof inputSchema>;
+export interface TodoWriteInput {
+  todos: TodoItem[];
+}
+
+const inputSchema = jsonSchema<TodoWriteInput>(
+  {
+    type: "object",
+    properties: {
+      todos: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: {
+            content: {
+              type: "string",
+              minLength: 1,
+              description: "The task, in the imperative: 'Run the tests'",
+            },
+            status: { type: "string", enum: ["pending", "in_progress", "completed"] },
+            activeForm: {
+              type: "string",
+              minLength: 1,
+              description: "The task in the present continuous, shown while it runs: 'Running the tests'",
+            },
+          },
+          required: ["content", "status", "activeForm"],
+        },
+        description: "The updated todo list",
+      },
+    },
+    required: ["todos"],
+  },
+  { removeAdditional: true },
+);
 
 /** Structured result of TodoWrite, for programs: the list before and after the call. */
 export interface TodoWriteDetails {

@@ -1,11 +1,15 @@
 /**
- * The input schemas `defineTool` accepts, turned into the two things a tool needs: something with
- * `safeParse` to validate the model's input, and the JSON Schema the model sees. Accepted: a zod 4
- * schema, a raw zod shape (`{ city: z.string() }`, as the SDK's `tool()` takes), a zod 3 schema, and a
- * plain JSON Schema wrapped in `jsonSchema()`. Anything else is refused with a message naming the tool.
+ * The input schemas `defineTool` accepts, turned into the two things a tool needs: a Standard Schema
+ * that validates the model's input, and the JSON Schema the model sees. Accepted: any Standard Schema
+ * (zod 3.25+ and 4, valibot, arktype, effect…), a raw shape of them (`{ city: z.string() }`, as the
+ * SDK's `tool()` takes), and a plain JSON Schema wrapped in `jsonSchema()`. Goat imports no schema
+ * library: validation goes through `~standard.validate`, and the JSON Schema comes from the schema's
+ * own library (see `schema/to-json-schema.ts`) or from `inputJSONSchema`. Anything else is refused
+ * with a message naming the tool.
  */
-import * as z from "zod";
-import { isZod3Schema, zod3ToJsonSchema } from "./zod3-json-schema.js";
+import { type JsonSchemaValidationOptions, jsonSchemaValidator } from "../schema/json-schema-validator.js";
+import { isStandardSchema, type StandardSchemaV1 } from "../schema/standard-schema.js";
+import { jsonSchemaOf } from "../schema/to-json-schema.js";
 
 const JSON_SCHEMA = Symbol.for("goat.jsonSchema");
 
@@ -13,21 +17,28 @@ const JSON_SCHEMA = Symbol.for("goat.jsonSchema");
 export interface JsonSchemaInput<T = Record<string, unknown>> {
   readonly [JSON_SCHEMA]: true;
   readonly schema: Record<string, unknown>;
+  /** How input is checked against it. */
+  readonly options: JsonSchemaValidationOptions;
   /** Type only: the input type the schema describes. */
   readonly __input?: T;
 }
 
 /**
  * Wraps a plain JSON Schema (an object schema) for `defineTool`. The model sees it exactly as given;
- * input is validated against it (through zod's JSON Schema reader; constructs it cannot read are
- * left to the tool to check).
+ * input is checked against it by Goat's validator (types, required and extra properties, enums,
+ * bounds, patterns, combinators and local `$ref`s; `default`s of missing properties are filled in;
+ * keywords it does not know, such as `format`, are left to the tool). With `removeAdditional`,
+ * properties the schema does not name are dropped before the tool sees the input.
  *
  * @example
  * defineTool({ name: "weather", description: "…",
  *   inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
  *   execute: ({ city }) => ({ content: `Sunny in ${city}` }) });
  */
-export function jsonSchema<T = Record<string, unknown>>(schema: Record<string, unknown>): JsonSchemaInput<T> {
+export function jsonSchema<T = Record<string, unknown>>(
+  schema: Record<string, unknown>,
+  options: JsonSchemaValidationOptions = {},
+): JsonSchemaInput<T> {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new TypeError('jsonSchema() takes a JSON Schema object, e.g. { type: "object", properties: {…} }');
   }
@@ -36,70 +47,142 @@ export function jsonSchema<T = Record<string, unknown>>(schema: Record<string, u
       `jsonSchema(): a tool's input must be an object schema (type "object"), got type ${JSON.stringify(schema.type)}`,
     );
   }
-  return { [JSON_SCHEMA]: true, schema };
+  return { [JSON_SCHEMA]: true, schema, options };
 }
+
+/** A raw shape: field names mapped to Standard Schemas (`{ city: z.string() }`). */
+export type StandardShape = { readonly [field: string]: StandardSchemaV1 };
+
+/** The object type a raw shape describes: fields whose schema accepts `undefined` are optional. */
+export type InferShape<Shape extends StandardShape> = Flatten<
+  {
+    [K in keyof Shape as undefined extends OutputOf<Shape[K]> ? never : K]: OutputOf<Shape[K]>;
+  } & {
+    [K in keyof Shape as undefined extends OutputOf<Shape[K]> ? K : never]?: OutputOf<Shape[K]>;
+  }
+>;
+type OutputOf<S extends StandardSchemaV1> = StandardSchemaV1.InferOutput<S>;
+type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** What a tool keeps of its schema. */
 export interface NormalizedSchema {
-  validator: z.ZodType;
+  validator: StandardSchemaV1;
   json: Record<string, unknown>;
 }
 
-/** Turns whatever `defineTool` was given as `inputSchema` into a validator and a JSON Schema. */
-export function normalizeInputSchema(toolName: string, schema: unknown): NormalizedSchema {
-  if (isZod4(schema)) return { validator: schema, json: zodToJsonSchema(schema) };
-  if (isJsonSchemaInput(schema)) return fromJsonSchema(schema.schema);
-  if (isZod3Schema(schema)) {
-    // zod 3's safeParse answers in the same shape (success, data, error.issues with path and message).
-    return {
-      validator: schema as unknown as z.ZodType,
-      json: { type: "object", ...zod3ToJsonSchema(schema) },
-    };
+/**
+ * Turns whatever `defineTool` was given as `inputSchema` (and `inputJSONSchema`, when given) into a
+ * validator and a JSON Schema.
+ */
+export function normalizeInputSchema(
+  toolName: string,
+  schema: unknown,
+  inputJSONSchema?: Record<string, unknown>,
+): NormalizedSchema {
+  if (isJsonSchemaInput(schema)) {
+    const { $schema: _dialect, ...json }: Record<string, unknown> = { type: "object", ...schema.schema };
+    return { validator: jsonSchemaValidator(schema.schema, schema.options), json };
+  }
+  if (isStandardSchema(schema)) {
+    return { validator: schema, json: modelSchema(toolName, schema, inputJSONSchema) };
   }
   if (isRawShape(schema)) {
-    const values = Object.values(schema);
-    if (values.every(isZod4)) {
-      const object = z.object(schema as z.ZodRawShape);
-      return { validator: object, json: zodToJsonSchema(object) };
-    }
-    if (values.length > 0 && values.every(isZod3Schema)) {
-      throw new TypeError(
-        `Tool "${toolName}": inputSchema is a raw shape of zod 3 fields; wrap it in z.object({ … }) from the zod you imported them from.`,
-      );
+    const fields = Object.entries(schema);
+    if (fields.every(([, field]) => isStandardSchema(field))) {
+      const shape = schema as StandardShape;
+      return { validator: shapeValidator(shape), json: inputJSONSchema ?? shapeJsonSchema(toolName, shape) };
     }
   }
   throw new TypeError(
-    `Tool "${toolName}": inputSchema must be a zod schema (z.object({ … })), a raw zod shape ({ city: z.string() }), or a JSON Schema wrapped in jsonSchema({ type: "object", … }); got ${describe(schema)}.`,
+    `Tool "${toolName}": inputSchema must be a schema (zod, valibot, arktype or another Standard Schema: z.object({ … })), a raw shape of them ({ city: z.string() }), or a JSON Schema wrapped in jsonSchema({ type: "object", … }); got ${describe(schema)}.`,
   );
 }
 
-/** Derives the JSON Schema the model sees from a zod 4 schema. */
-export function zodToJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  delete json.$schema;
+/** The JSON Schema the model sees for a tool's Standard Schema: given, or from its library. */
+function modelSchema(
+  toolName: string,
+  schema: StandardSchemaV1,
+  given: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const json = describeSchema(toolName, schema, given, "");
+  if (json.type !== undefined && json.type !== "object") {
+    throw new TypeError(
+      `Tool "${toolName}": a tool's input must be an object schema, got type ${JSON.stringify(json.type)}`,
+    );
+  }
   return json;
 }
 
-function fromJsonSchema(schema: Record<string, unknown>): NormalizedSchema {
-  const json = { type: "object", ...schema };
-  delete (json as { $schema?: unknown }).$schema;
-  let validator: z.ZodType;
+/** A schema's JSON Schema (given, or from its library); a schema that has none is an error. */
+function describeSchema(
+  toolName: string,
+  schema: StandardSchemaV1,
+  given: Record<string, unknown> | undefined,
+  where: string,
+): Record<string, unknown> {
+  let json: Record<string, unknown> | undefined;
   try {
-    validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch {
-    // A schema zod cannot read still reaches the model as given; the tool checks its own input.
-    validator = z.looseObject({});
+    json = given ?? jsonSchemaOf(schema);
+  } catch (error) {
+    throw new TypeError(`Tool "${toolName}"${where}: ${(error as Error).message}`);
   }
-  return { validator, json };
+  if (json === undefined) {
+    throw new TypeError(
+      `Tool "${toolName}"${where}: a ${schema["~standard"].vendor} schema cannot describe itself as JSON Schema; pass the JSON Schema the model should see as inputJSONSchema (for valibot: toJsonSchema(schema) from @valibot/to-json-schema).`,
+    );
+  }
+  return json;
 }
 
-function isZod4(value: unknown): value is z.ZodType {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    "_zod" in value &&
-    typeof (value as z.ZodType).safeParse === "function"
-  );
+/**
+ * A Standard Schema for a raw shape, checking each field with its own schema as `z.object` would:
+ * the input must be an object, fields that end up `undefined` are left out, unknown keys are dropped.
+ */
+function shapeValidator(shape: StandardShape): StandardSchemaV1<unknown, Record<string, unknown>> {
+  const keys = Object.keys(shape);
+  const assemble = (
+    input: Record<string, unknown>,
+    results: StandardSchemaV1.Result<unknown>[],
+  ): StandardSchemaV1.Result<Record<string, unknown>> => {
+    const value: Record<string, unknown> = {};
+    const issues: StandardSchemaV1.Issue[] = [];
+    results.forEach((result, i) => {
+      const key = keys[i];
+      if (result.issues) {
+        for (const issue of result.issues) issues.push({ ...issue, path: [key, ...(issue.path ?? [])] });
+      } else if (result.value !== undefined || key in input) value[key] = result.value;
+    });
+    return issues.length > 0 ? { issues } : { value };
+  };
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "goat",
+      validate: (input) => {
+        if (typeof input !== "object" || input === null || Array.isArray(input)) {
+          const received = input === null ? "null" : Array.isArray(input) ? "array" : typeof input;
+          return { issues: [{ message: `expected object, received ${received}`, path: [] }] };
+        }
+        const record = input as Record<string, unknown>;
+        const results = keys.map((key) => shape[key]["~standard"].validate(record[key]));
+        if (results.some((r) => r instanceof Promise))
+          return Promise.all(results).then((all) => assemble(record, all));
+        return assemble(record, results as StandardSchemaV1.Result<unknown>[]);
+      },
+    },
+  };
+}
+
+/** The JSON Schema of a raw shape, from each field's own; a field that accepts nothing is required. */
+function shapeJsonSchema(toolName: string, shape: StandardShape): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [key, field] of Object.entries(shape)) {
+    properties[key] = describeSchema(`${toolName}`, field, undefined, ` (field "${key}")`);
+    const empty = field["~standard"].validate(undefined);
+    if (empty instanceof Promise || empty.issues) required.push(key);
+  }
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
 }
 
 function isJsonSchemaInput(value: unknown): value is JsonSchemaInput {

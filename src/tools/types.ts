@@ -1,8 +1,8 @@
 /**
  * The tool contract: what a tool declares, what it receives when it runs, and what it returns.
  */
-import type { z } from "zod";
 import type { ImageBlock, TextBlock } from "../llm/types.js";
+import type { StandardSchemaV1 } from "../schema/standard-schema.js";
 
 /**
  * How a tool touches the world, which decides what may run at the same time:
@@ -75,8 +75,11 @@ export interface ToolContext {
 export interface Tool<TInput = any, TDetails = unknown> {
   readonly name: string;
   readonly description: string;
-  /** zod schema of the input; the JSON Schema the model sees is derived from it. */
-  readonly inputSchema: z.ZodType<TInput>;
+  /**
+   * Validates the model's input (a Standard Schema: zod, valibot, arktype, or Goat's JSON Schema
+   * validator); `execute` receives what it outputs.
+   */
+  readonly inputSchema: StandardSchemaV1<unknown, TInput>;
   /** JSON Schema for the model (derived once, at definition time). */
   readonly jsonSchema: Record<string, unknown>;
   readonly sideEffect: SideEffect;

@@ -3,21 +3,34 @@
  * Overwriting needs a prior Read of the current version; the write is atomic (temp file + rename).
  */
 import fs from "node:fs/promises";
-import * as z from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { defineTool } from "./define-tool.js";
 import { describeFileError, isDirectoryMessage } from "./file-errors.js";
 import { checkFreshForWrite, recordFileSnapshot } from "./file-state.js";
 import { relativePathError, resolveToolPath, toAbsolutePath } from "./paths.js";
+import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
 
-const inputSchema = z.object({
-  file_path: z.string().describe("The absolute path to the file to write (must be absolute, not relative)"),
-  content: z.string().describe("The content to write to the file"),
-});
-
 /** Input of the Write tool. */
-export type WriteInput = z.infer<typeof inputSchema>;
+export interface WriteInput {
+  file_path: string;
+  content: string;
+}
+
+const inputSchema = jsonSchema<WriteInput>(
+  {
+    type: "object",
+    properties: {
+      file_path: {
+        type: "string",
+        description: "The absolute path to the file to write (must be absolute, not relative)",
+      },
+      content: { type: "string", description: "The content to write to the file" },
+    },
+    required: ["file_path", "content"],
+  },
+  { removeAdditional: true },
+);
 
 /** Structured result of Write, for programs. */
 export interface WriteDetails {

@@ -1,0 +1,380 @@
+/**
+ * A small JSON Schema validator for what Goat checks on every call: the built-in tools' input, tools
+ * defined from plain JSON Schema, hook output and MCP config files. It knows the keywords those schemas
+ * use — `type`, `properties`, `required`, `additionalProperties`, `items`, `prefixItems`, `enum`,
+ * `const`, string length and `pattern`, number bounds and `multipleOf`, item counts, `anyOf`, `oneOf`,
+ * `allOf`, `not`, local `$ref`s, `nullable` — fills in `default`s of missing properties, and words each
+ * problem so a model can fix its call (`offset: expected integer, received string`). Keywords it does
+ * not know (`format`, `if`, `patternProperties`…) are accepted as satisfied: the model still sees
+ * them, and the tool checks what it must. Complete JSON Schema (formats, dynamic refs) is ajv's job;
+ * Goat loads ajv only for structured output, so this file is why checking a tool call loads nothing.
+ */
+
+import type { StandardSchemaV1 } from "./standard-schema.js";
+
+/** A JSON Schema: an object of keywords, or `true` / `false`. */
+export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
+
+/** How `validateJsonSchema` treats the value. */
+export interface JsonSchemaValidationOptions {
+  /**
+   * Drop object properties the schema does not name, as zod's `z.object` does, instead of keeping
+   * them (JSON Schema's default). `additionalProperties: false` still makes them an error.
+   */
+  removeAdditional?: boolean;
+}
+
+/** One problem: what is wrong, and the path to it (property names and array indexes). */
+export interface JsonSchemaIssue {
+  message: string;
+  path: Array<string | number>;
+}
+
+/** A valid value (defaults filled in, unknown properties dropped if asked), or the problems. */
+export type JsonSchemaValidation = { ok: true; value: unknown } | { ok: false; issues: JsonSchemaIssue[] };
+
+/** Deeper than this, a `$ref` chain is taken to loop and the value is accepted as is. */
+const MAX_REF_DEPTH = 64;
+
+interface Walk {
+  root: JsonSchema;
+  removeAdditional: boolean;
+  issues: JsonSchemaIssue[];
+  refDepth: number;
+}
+
+/**
+ * Checks `value` against `schema`. Never throws and never changes `value`: a valid value comes back
+ * as a copy where anything was filled in or dropped.
+ *
+ * @example
+ * validateJsonSchema({ type: "object", properties: { n: { type: "integer" } } }, { n: "1" })
+ * // { ok: false, issues: [{ message: "expected integer, received string", path: ["n"] }] }
+ */
+export function validateJsonSchema(
+  schema: JsonSchema,
+  value: unknown,
+  options: JsonSchemaValidationOptions = {},
+): JsonSchemaValidation {
+  const walk: Walk = {
+    root: schema,
+    removeAdditional: options.removeAdditional === true,
+    issues: [],
+    refDepth: 0,
+  };
+  const out = check(schema, value, [], walk);
+  return walk.issues.length === 0 ? { ok: true, value: out } : { ok: false, issues: walk.issues };
+}
+
+/**
+ * The validator as a Standard Schema (vendor `goat`), the form every tool's `inputSchema` takes.
+ * `T` is the type the schema describes (type-level only: nothing checks that it matches).
+ */
+export function jsonSchemaValidator<T = unknown>(
+  schema: JsonSchema,
+  options: JsonSchemaValidationOptions = {},
+): StandardSchemaV1<unknown, T> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "goat",
+      validate: (value) => {
+        const result = validateJsonSchema(schema, value, options);
+        return result.ok ? { value: result.value as T } : { issues: result.issues };
+      },
+    },
+  };
+}
+
+/** Checks one value; records problems in `walk.issues` and returns the value to keep. */
+function check(schema: JsonSchema, value: unknown, path: Array<string | number>, walk: Walk): unknown {
+  if (schema === true || schema === undefined || schema === null || typeof schema !== "object") {
+    if (schema === false) walk.issues.push({ message: "no value is allowed here", path });
+    return value;
+  }
+  if (typeof schema.$ref === "string") return checkRef(schema.$ref, value, path, walk);
+  if (value === null && schema.nullable === true) return value;
+
+  const before = walk.issues.length;
+  const typeOk = checkType(schema, value, path, walk);
+  if (!typeOk) return value;
+  checkValue(schema, value, path, walk);
+  let out = value;
+  if (isPlainObject(value)) out = checkObject(schema, value, path, walk);
+  else if (Array.isArray(value)) out = checkArray(schema, value, path, walk);
+  if (walk.issues.length > before) return value;
+  return checkCombinators(schema, out, path, walk);
+}
+
+function checkRef(ref: string, value: unknown, path: Array<string | number>, walk: Walk): unknown {
+  const target = resolveRef(walk.root, ref);
+  // A remote or broken reference cannot be followed: accepted, like any keyword this does not know.
+  if (target === undefined || walk.refDepth >= MAX_REF_DEPTH) return value;
+  walk.refDepth++;
+  try {
+    return check(target, value, path, walk);
+  } finally {
+    walk.refDepth--;
+  }
+}
+
+/** Follows a local reference (`#`, `#/$defs/name`, `#/definitions/name`, any JSON pointer). */
+function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefined {
+  if (!ref.startsWith("#")) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(1).split("/").slice(1)) {
+    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === "boolean" || (node !== null && typeof node === "object")
+    ? (node as JsonSchema)
+    : undefined;
+}
+
+function checkType(
+  schema: { readonly [k: string]: unknown },
+  value: unknown,
+  path: Array<string | number>,
+  walk: Walk,
+): boolean {
+  const type = schema.type;
+  if (type === undefined) return true;
+  const types = Array.isArray(type) ? (type as unknown[]) : [type];
+  if (types.some((t) => hasType(value, t))) return true;
+  walk.issues.push({
+    message: `expected ${types.map(String).join(" or ")}, received ${kindOf(value)}`,
+    path,
+  });
+  return false;
+}
+
+function hasType(value: unknown, type: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      return Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isPlainObject(value);
+    default:
+      return true; // an unknown type name constrains nothing
+  }
+}
+
+/** `enum`, `const`, and the string and number keywords. */
+function checkValue(
+  schema: { readonly [k: string]: unknown },
+  value: unknown,
+  path: Array<string | number>,
+  walk: Walk,
+): void {
+  const issue = (message: string) => walk.issues.push({ message, path });
+  if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameJson(option, value))) {
+    issue(
+      `expected one of ${schema.enum.map((o) => JSON.stringify(o)).join(" | ")}, received ${preview(value)}`,
+    );
+  }
+  if ("const" in schema && !sameJson(schema.const, value)) {
+    issue(`expected ${JSON.stringify(schema.const)}, received ${preview(value)}`);
+  }
+  if (typeof value === "string") {
+    // Lengths count code points, as JSON Schema does; a long string is only walked when a bound is near.
+    if (
+      typeof schema.minLength === "number" &&
+      value.length < schema.minLength * 2 &&
+      codePoints(value) < schema.minLength
+    )
+      issue(`too short: expected at least ${plural(schema.minLength, "character")}`);
+    if (
+      typeof schema.maxLength === "number" &&
+      value.length > schema.maxLength &&
+      codePoints(value) > schema.maxLength
+    )
+      issue(`too long: expected at most ${plural(schema.maxLength, "character")}`);
+    if (typeof schema.pattern === "string" && !matches(schema.pattern, value))
+      issue(`does not match the pattern ${schema.pattern}`);
+  }
+  if (typeof value === "number") {
+    if (typeof schema.minimum === "number" && value < schema.minimum)
+      issue(`too small: expected a number >= ${schema.minimum}`);
+    if (typeof schema.exclusiveMinimum === "number" && value <= schema.exclusiveMinimum)
+      issue(`too small: expected a number > ${schema.exclusiveMinimum}`);
+    if (typeof schema.maximum === "number" && value > schema.maximum)
+      issue(`too big: expected a number <= ${schema.maximum}`);
+    if (typeof schema.exclusiveMaximum === "number" && value >= schema.exclusiveMaximum)
+      issue(`too big: expected a number < ${schema.exclusiveMaximum}`);
+    if (typeof schema.multipleOf === "number" && schema.multipleOf > 0) {
+      const ratio = value / schema.multipleOf;
+      if (Math.abs(ratio - Math.round(ratio)) > 1e-9) issue(`expected a multiple of ${schema.multipleOf}`);
+    }
+  }
+}
+
+function checkObject(
+  schema: { readonly [k: string]: unknown },
+  value: Record<string, unknown>,
+  path: Array<string | number>,
+  walk: Walk,
+): Record<string, unknown> {
+  const properties = isPlainObject(schema.properties)
+    ? (schema.properties as Record<string, JsonSchema>)
+    : {};
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+  const extra = schema.additionalProperties;
+  const out: Record<string, unknown> = {};
+  for (const name of required) {
+    if (typeof name !== "string" || value[name] !== undefined) continue;
+    const property = properties[name];
+    if (isPlainObject(property) && "default" in property) continue;
+    const type = isPlainObject(property) && typeof property.type === "string" ? property.type : undefined;
+    walk.issues.push({
+      message: type ? `expected ${type}, received undefined` : "required",
+      path: [...path, name],
+    });
+  }
+  for (const [name, property] of Object.entries(properties)) {
+    if (value[name] !== undefined) out[name] = check(property, value[name], [...path, name], walk);
+    else if (isPlainObject(property) && "default" in property) out[name] = structuredClone(property.default);
+    else if (name in value) out[name] = value[name];
+  }
+  for (const [name, item] of Object.entries(value)) {
+    if (Object.hasOwn(properties, name)) continue;
+    if (extra === false) walk.issues.push({ message: `unrecognized key "${name}"`, path });
+    else if (isPlainObject(extra) || extra === true)
+      out[name] = check(extra as JsonSchema, item, [...path, name], walk);
+    else if (!walk.removeAdditional) out[name] = item;
+  }
+  return out;
+}
+
+function checkArray(
+  schema: { readonly [k: string]: unknown },
+  value: unknown[],
+  path: Array<string | number>,
+  walk: Walk,
+): unknown[] {
+  if (typeof schema.minItems === "number" && value.length < schema.minItems)
+    walk.issues.push({ message: `too few items: expected at least ${schema.minItems}`, path });
+  if (typeof schema.maxItems === "number" && value.length > schema.maxItems)
+    walk.issues.push({ message: `too many items: expected at most ${schema.maxItems}`, path });
+  const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as JsonSchema[]) : [];
+  const items = schema.items;
+  return value.map((item, i) => {
+    if (i < prefix.length) return check(prefix[i], item, [...path, i], walk);
+    if (isPlainObject(items) || typeof items === "boolean")
+      return check(items as JsonSchema, item, [...path, i], walk);
+    return item;
+  });
+}
+
+/** `allOf`, `anyOf`, `oneOf` and `not`; a branch's filled-in value carries on to the next keyword. */
+function checkCombinators(
+  schema: { readonly [k: string]: unknown },
+  value: unknown,
+  path: Array<string | number>,
+  walk: Walk,
+): unknown {
+  let out = value;
+  if (Array.isArray(schema.allOf)) {
+    for (const branch of schema.allOf as JsonSchema[]) out = check(branch, out, path, walk);
+  }
+  if (Array.isArray(schema.anyOf)) out = checkBranches(schema.anyOf as JsonSchema[], out, path, walk, "any");
+  if (Array.isArray(schema.oneOf)) out = checkBranches(schema.oneOf as JsonSchema[], out, path, walk, "one");
+  if (schema.not !== undefined) {
+    const trial: Walk = { ...walk, issues: [] };
+    check(schema.not as JsonSchema, out, path, trial);
+    if (trial.issues.length === 0) walk.issues.push({ message: "matches a shape that is not allowed", path });
+  }
+  return out;
+}
+
+/**
+ * The branches of `anyOf` (one must match) or `oneOf` (exactly one). When none matches, the problems
+ * of the branch that came closest (fewest problems) are reported, which names the field to fix.
+ */
+function checkBranches(
+  branches: JsonSchema[],
+  value: unknown,
+  path: Array<string | number>,
+  walk: Walk,
+  mode: "any" | "one",
+): unknown {
+  let matched: { value: unknown } | undefined;
+  let matches = 0;
+  let closest: JsonSchemaIssue[] | undefined;
+  for (const branch of branches) {
+    const trial: Walk = { ...walk, issues: [] };
+    const out = check(branch, value, path, trial);
+    if (trial.issues.length === 0) {
+      matches++;
+      matched ??= { value: out };
+      if (mode === "any") break;
+    } else if (closest === undefined || trial.issues.length < closest.length) closest = trial.issues;
+  }
+  if (matched === undefined) {
+    walk.issues.push(...(closest ?? [{ message: "matches none of the allowed shapes", path }]));
+    return value;
+  }
+  if (matches > 1) walk.issues.push({ message: "matches more than one of the allowed shapes", path });
+  return matched.value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Deep equality of JSON values (object key order ignored). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, i) => sameJson(item, other[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => sameJson((a as any)[k], (b as any)[k]));
+}
+
+/** A pattern the schema gives; one that is not a valid JavaScript regex constrains nothing. */
+function matches(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(value);
+  } catch {
+    return true;
+  }
+}
+
+/** What a value is, in a message: `string`, `integer`… as the schema names types; also `NaN`. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isNaN(value) ? "NaN" : "number";
+  return typeof value;
+}
+
+/** A short rendering of a received value for a message. */
+function preview(value: unknown): string {
+  const text = value === undefined ? "undefined" : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
