@@ -6,8 +6,11 @@
  * one bundle loads a handful of files. Code splitting keeps every dynamic `import()` a separate chunk
  * (`dist/bin/chunks/`), so the interactive UI, MCP, session listing and the rest stay lazy.
  * The library (`dist/index.js` and the rest of `dist/`, with types) is tsc's output, unchanged, and
- * so is `dist/cli/main.js`: the same program unbundled (slower to start, same behaviour). The bundle
- * lives where tsc never writes, so a later `tsc` run cannot silently swap it for the unbundled one.
+ * so is `dist/cli/main.js`: the same program unbundled (slower to start, same behaviour; kept in the
+ * checkout for comparison, left out of the package). The bundle lives where tsc never writes, so a
+ * later `tsc` run cannot silently swap it for the unbundled one. The CLI's own dependencies (marked,
+ * marked-terminal, highlight.js, diff, the MCP SDK's client) are bundled: they are dev dependencies
+ * of the package, so a library install does not carry them.
  *
  *   node scripts/bundle-cli.mjs [outdir=dist/bin]     (run by `npm run build`, after tsc)
  */
@@ -39,11 +42,14 @@ const result = await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  sourcemap: true,
-  // The MCP SDK is large and only loaded when servers are configured: it stays a normal package import.
+  // Source maps double the package (7 MB for 4 MB of code) and help only under --enable-source-maps:
+  // built on request (GOAT_BUNDLE_SOURCEMAP=1) for debugging the bundle, never shipped otherwise.
+  sourcemap: process.env.GOAT_BUNDLE_SOURCEMAP === "1",
+  // The MCP SDK is an optional peer of the library, but `goat` (installed globally, where no peer is)
+  // must speak MCP: its client parts are bundled, into chunks loaded only when a server is configured.
   // OpenTelemetry's API is an optional peer, loaded only when the host registered a tracer provider.
   // DBOS and pg are optional peers too, loaded only by the durable-session commands (goat worker …).
-  external: ["@modelcontextprotocol/sdk", "@opentelemetry/api", "@dbos-inc/dbos-sdk", "pg"],
+  external: ["@opentelemetry/api", "@dbos-inc/dbos-sdk", "pg"],
   // A CommonJS dependency that calls require() on a built-in needs a real require in an ES module.
   banner: {
     js: 'import { createRequire as __goatCreateRequire } from "node:module"; const require = __goatCreateRequire(import.meta.url);',
@@ -67,8 +73,12 @@ for (const file of result.outputFiles) {
   writeFileSync(aside, file.contents, { mode: file.path.endsWith("goat.js") ? 0o755 : 0o644 });
   renameSync(aside, file.path);
 }
-// Chunk names carry content hashes: the previous build's chunks would otherwise pile up.
+// Chunk names carry content hashes: the previous build's chunks (and maps) would otherwise pile up.
 const chunks = join(outdir, "chunks");
-for (const name of readdirSync(chunks)) {
-  if (!written.has(join(chunks, name)) && !name.endsWith(".tmp")) rmSync(join(chunks, name), { force: true });
+for (const dir of [outdir, chunks]) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const stale = dir === chunks ? !written.has(path) : name.endsWith(".map") && !written.has(path);
+    if (stale && !name.endsWith(".tmp")) rmSync(path, { force: true });
+  }
 }

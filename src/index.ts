@@ -164,6 +164,8 @@ export { createTaskTool, GENERAL_PURPOSE_AGENT, runSubagent } from "./runtime/su
 export { codingAgentPrompt, MINIMAL_SYSTEM_PROMPT } from "./runtime/system-prompt.js";
 /** The OS sandbox for Bash: its settings (the `sandbox` option), the session object, and its errors. */
 export * from "./sandbox/index.js";
+/** The Standard Schema contract every tool input schema implements (zod, valibot, arktype…). */
+export type { StandardSchemaV1 } from "./schema/standard-schema.js";
 /** A stateful agent session with `await agent.prompt(...)`. */
 export { Agent } from "./sdk/agent.js";
 /** The error for an option `query()` cannot honour, and the lists of options it implements, refuses and ignores. */
@@ -191,10 +193,10 @@ export { type BashToolOptions, bashTool, createBashTool } from "./tools/bash.js"
 export { bashOutputTool } from "./tools/bash-output.js";
 /** The built-in tools by name, and how a mixed list of names and tools is resolved. */
 export { builtinTools, DEFAULT_TOOL_NAMES, resolveTools } from "./tools/builtin.js";
-/** What `defineTool` takes. */
-export type { ToolSpec } from "./tools/define-tool.js";
+/** What `defineTool` takes: the spec and its input schema (any Standard Schema, or `jsonSchema()`). */
+export type { ShapeToolSpec, ToolInputSchema, ToolSpec } from "./tools/define-tool.js";
 // ---- Tools --------------------------------------------------------------------------------------
-/** Defines a tool from a zod schema; `runTool` validates and runs one call without throwing. */
+/** Defines a tool from a zod, valibot, arktype or JSON schema; `runTool` validates and runs one call without throwing. */
 export { defineTool, runTool, toJsonSchema, validateToolInput } from "./tools/define-tool.js";
 /** Edit: replaces an exact string in a file, keeping line endings and BOM. */
 export { editTool } from "./tools/edit.js";
@@ -210,8 +212,8 @@ export { readTool } from "./tools/read.js";
 export type { ToolFilter, ToolRegistry } from "./tools/registry.js";
 /** A registry of tools with allow and disallow lists. */
 export { createToolRegistry } from "./tools/registry.js";
-/** A plain JSON Schema as a tool's input schema. */
-export type { JsonSchemaInput } from "./tools/tool-schema.js";
+/** A plain JSON Schema as a tool's input schema; a raw shape of schemas and the type it describes. */
+export type { InferShape, JsonSchemaInput, StandardShape } from "./tools/tool-schema.js";
 /** Wraps a plain JSON Schema for `defineTool`. */
 export { jsonSchema } from "./tools/tool-schema.js";
 /** The tool contract. */

@@ -1,12 +1,15 @@
 /**
  * The bash grammar the permission layer reads command lines with: tree-sitter-bash, compiled to WASM,
- * with its runtime (web-tree-sitter), both shipped in the `@vscode/tree-sitter-wasm` package (no native
- * build, nothing downloaded at install time). Loaded lazily on the first Bash check, so a session that
- * never runs Bash pays nothing. The tree is copied into plain objects in one cursor walk and the WASM
- * tree freed at once: the analysis never crosses into WASM and nothing leaks if it throws.
+ * with its runtime (web-tree-sitter). The build copies those three files (1.8 MB) from the
+ * `@vscode/tree-sitter-wasm` dev dependency into `dist/vendor/tree-sitter/` (no native build, nothing
+ * downloaded at install time). Loaded lazily on the first Bash check, so a session that never runs
+ * Bash pays nothing. The tree is copied into plain objects in one cursor walk and the WASM tree freed
+ * at once: the analysis never crosses into WASM and nothing leaks if it throws.
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** One node of a parsed command line, as plain data. `start`/`end` index the JS string. */
 export interface ShellNode {
@@ -30,9 +33,8 @@ let parser: Parser | undefined;
 /** Loads the grammar once (about 1.6 MB of WASM); later calls return the same parser. */
 export function loadShellParser(): Promise<void> {
   loading ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const ts = require("@vscode/tree-sitter-wasm") as TreeSitter;
-    const dir = path.dirname(require.resolve("@vscode/tree-sitter-wasm"));
+    const { dir, runtime } = grammarFiles();
+    const ts = createRequire(import.meta.url)(runtime) as TreeSitter;
     await ts.Parser.init({ locateFile: (file: string) => path.join(dir, file) });
     const language = await ts.Language.load(path.join(dir, "tree-sitter-bash.wasm"));
     const p = new ts.Parser();
@@ -47,6 +49,27 @@ export function loadShellParser(): Promise<void> {
     loading = undefined;
   });
   return loading.then(() => undefined);
+}
+
+/**
+ * Where the runtime and the grammar are: `dist/vendor/tree-sitter/`, one folder up from the built
+ * library's `permissions/` and the CLI bundle's `bin/`, two from its `bin/chunks/`; when running from
+ * source (tests), the dev dependency they are copied from.
+ */
+function grammarFiles(): { dir: string; runtime: string } {
+  for (const up of ["../vendor/tree-sitter/", "../../vendor/tree-sitter/"]) {
+    const dir = fileURLToPath(new URL(up, import.meta.url));
+    const runtime = path.join(dir, "tree-sitter.cjs");
+    if (existsSync(runtime)) return { dir, runtime };
+  }
+  try {
+    const runtime = createRequire(import.meta.url).resolve("@vscode/tree-sitter-wasm");
+    return { dir: path.dirname(runtime), runtime };
+  } catch {
+    throw new Error(
+      "The bash grammar is missing from this install of goat-agent (dist/vendor/tree-sitter); reinstall the package.",
+    );
+  }
 }
 
 /** A line touching the grammar's common paths: lists, pipes, quotes, substitutions, redirections, heredocs. */
