@@ -178,13 +178,16 @@ function checkValue(
   walk: Walk,
 ): void {
   const issue = (message: string) => walk.issues.push({ message, path });
+  const wrongValue = (message: string) => {
+    issue(message);
+    WRONG_VALUES.add(walk.issues[walk.issues.length - 1]);
+  };
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameJson(option, value))) {
-    issue(
-      `expected one of ${schema.enum.map((o) => JSON.stringify(o)).join(" | ")}, received ${preview(value)}`,
-    );
+    const options = schema.enum.map((o) => JSON.stringify(o)).join(" | ");
+    wrongValue(`expected one of ${options}, received ${preview(value)}`);
   }
   if ("const" in schema && !sameJson(schema.const, value)) {
-    issue(`expected ${JSON.stringify(schema.const)}, received ${preview(value)}`);
+    wrongValue(`expected ${JSON.stringify(schema.const)}, received ${preview(value)}`);
   }
   if (typeof value === "string") {
     // Lengths count code points, as JSON Schema does; a long string is only walked when a bound is near.
@@ -298,8 +301,19 @@ function checkCombinators(
 }
 
 /**
+ * Issues raised by `enum` / `const`. In a union they usually mean "the other shape" (`behavior:
+ * "deny"` against the `allow` branch), so a branch with one is a worse fit than any branch without.
+ */
+const WRONG_VALUES = new WeakSet<JsonSchemaIssue>();
+
+/** How badly a branch missed: fewer issues is closer, and a wrong `const`/`enum` is furthest. */
+function distance(issues: JsonSchemaIssue[]): number {
+  return issues.length + (issues.some((issue) => WRONG_VALUES.has(issue)) ? 1_000_000 : 0);
+}
+
+/**
  * The branches of `anyOf` (one must match) or `oneOf` (exactly one). When none matches, the problems
- * of the branch that came closest (fewest problems) are reported, which names the field to fix.
+ * of the branch that came closest are reported, which names the field to fix.
  */
 function checkBranches(
   branches: JsonSchema[],
@@ -318,7 +332,7 @@ function checkBranches(
       matches++;
       matched ??= { value: out };
       if (mode === "any") break;
-    } else if (closest === undefined || trial.issues.length < closest.length) closest = trial.issues;
+    } else if (closest === undefined || distance(trial.issues) < distance(closest)) closest = trial.issues;
   }
   if (matched === undefined) {
     walk.issues.push(...(closest ?? [{ message: "matches none of the allowed shapes", path }]));
