@@ -7,6 +7,7 @@
  */
 const layers = [
   { name: "base", paths: ["src/errors\\.ts$", "src/version\\.ts$"] }, // the error base class, the version
+  { name: "schema", paths: ["src/schema/"] }, // Standard Schema, Goat's JSON Schema validator, schema → JSON Schema
   { name: "llm", paths: ["src/llm/"] }, // providers, neutral messages, retry, catalog
   { name: "sandbox", paths: ["src/sandbox/"] }, // the OS sandbox a process can run in
   { name: "tools", paths: ["src/tools/"] }, // the tool contract and the core tools
