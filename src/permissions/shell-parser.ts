@@ -52,12 +52,13 @@ export function loadShellParser(): Promise<void> {
 }
 
 /**
- * Where the runtime and the grammar are: `dist/vendor/tree-sitter/`, one folder up from the built
- * library's `permissions/` and the CLI bundle's `bin/`, two from its `bin/chunks/`; when running from
- * source (tests), the dev dependency they are copied from.
+ * Where the runtime and the grammar are: `dist/vendor/tree-sitter/`, beside the library bundle's entry
+ * (`dist/index.js`), one folder up from its `chunks/`, from tsc's `permissions/` and from the CLI
+ * bundle's `bin/`, two from `bin/chunks/`; when running from source (tests), the dev dependency they
+ * are copied from.
  */
 function grammarFiles(): { dir: string; runtime: string } {
-  for (const up of ["../vendor/tree-sitter/", "../../vendor/tree-sitter/"]) {
+  for (const up of ["./vendor/tree-sitter/", "../vendor/tree-sitter/", "../../vendor/tree-sitter/"]) {
     const dir = fileURLToPath(new URL(up, import.meta.url));
     const runtime = path.join(dir, "tree-sitter.cjs");
     if (existsSync(runtime)) return { dir, runtime };

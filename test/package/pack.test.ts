@@ -5,13 +5,30 @@
  * and the tarball checked by publint and Are the Types Wrong. What a user gets is the tarball, not this
  * checkout: a file left out of `files`, an export pointing nowhere or a README sample that no longer
  * compiles fails here.
+ *
+ * The core install comes first, without any optional peer: Bash lines are read with the bash grammar
+ * the package ships, in-process MCP servers run, and a stdio MCP server fails saying which package it
+ * needs. Then zod and the MCP SDK are installed as a user adds them, and the README samples (written
+ * with zod) and the stdio server must work. The install's size and package count, with and without
+ * the peers, and the import time are printed (information, not assertions; bench/import.mjs measures
+ * the import against a baseline).
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeStdioServer } from "../mcp/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { readmeTypeScriptSamples } from "./readme-samples.js";
 
@@ -49,8 +66,43 @@ beforeAll(async () => {
     JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2),
   );
   await npm(["install", tarball], consumer);
+  console.log(`core install (no optional peer): ${describeInstall(join(consumer, "node_modules"))}`);
   mock = await startMockProvider();
 }, 240_000);
+
+/** Bytes (apparent size) and packages under a node_modules folder, for the printed figures. */
+function describeInstall(nodeModules: string): string {
+  let bytes = 0;
+  let packages = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else bytes += lstatSync(path).size;
+    }
+  };
+  walk(nodeModules);
+  const countIn = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(".")) continue;
+      if (name.startsWith("@")) countIn(join(dir, name));
+      else if (existsSync(join(dir, name, "package.json"))) {
+        packages++;
+        if (existsSync(join(dir, name, "node_modules"))) countIn(join(dir, name, "node_modules"));
+      }
+    }
+  };
+  countIn(nodeModules);
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB in ${packages} packages`;
+}
+
+/** Runs a script in the consumer project and returns its stdout. */
+async function runScript(name: string, source: string): Promise<string> {
+  const script = join(consumer, name);
+  writeFileSync(script, source);
+  const { stdout } = await run(process.execPath, [script], { cwd: consumer, env: userEnv() });
+  return stdout;
+}
 
 afterAll(async () => {
   await mock?.close();
@@ -91,6 +143,15 @@ describe("the packed package", () => {
       expect(files).toContain(join("dist", "index.d.ts"));
       expect(files).toContain(join("dist", "bin", "goat.js"));
       expect(files.filter((f) => f.startsWith("src") || f.startsWith("test"))).toEqual([]);
+      // The library is its bundles (tsc's per-module files stay in the checkout), the CLI its bundle.
+      expect(files).toContain(join("dist", "vendor", "tree-sitter", "tree-sitter-bash.wasm"));
+      expect(files).toContain(join("dist", "vendor", "tree-sitter", "LICENSE"));
+      expect(files).not.toContain(join("dist", "tools", "read.js"));
+      expect(files.filter((f) => f.startsWith(join("dist", "cli")))).toEqual([]);
+      // Optional peers and the CLI's own dependencies are not installed with the library.
+      for (const name of ["zod", "@modelcontextprotocol/sdk", "@vscode/tree-sitter-wasm", "marked", "diff"]) {
+        expect(existsSync(join(consumer, "node_modules", name)), name).toBe(false);
+      }
       // Source maps must not point at sources the package does not ship.
       for (const map of files.filter((f) => f.endsWith(".map"))) {
         const parsed = JSON.parse(readFileSync(join(installed, map), "utf8"));
@@ -136,6 +197,126 @@ for await (const message of query({ prompt: "hi", options: { model: "anthropic/c
   );
 
   it(
+    "reads Bash lines with the bash grammar it ships (no tree-sitter package installed)",
+    async () => {
+      // In default mode only a line the engine proves read-only runs without asking; proving it
+      // needs the grammar. No canUseTool: an unproven line would be denied.
+      mock.enqueue(reply.toolCalls([{ name: "Bash", input: { command: "ls -a" } }]), reply.text("listed"));
+      const out = await runScript(
+        "bash-check.mjs",
+        `import { query } from ${JSON.stringify(PACKAGE_NAME)};
+for await (const m of query({ prompt: "list", options: { model: "anthropic/claude-sonnet-4-5", persistSession: false, tools: ["Bash"] } })) {
+  if (m.type === "user" && Array.isArray(m.message.content)) console.log(JSON.stringify(m.message.content[0]));
+}
+`,
+      );
+      const result = JSON.parse(out.trim().split("\n")[0]);
+      expect(result.is_error).toBeUndefined();
+      expect(JSON.stringify(result.content)).toContain("package.json");
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "runs createSdkMcpServer tools without the MCP SDK, and names the package a stdio server needs",
+    async () => {
+      const statuses = await mcpStatuses();
+      expect(statuses.local).toMatchObject({ status: "connected" });
+      expect(statuses.fixture.status).toBe("failed");
+      expect(statuses.fixture.error).toMatch(
+        /need the package @modelcontextprotocol\/sdk.*npm install @modelcontextprotocol\/sdk/,
+      );
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "imports fast: the time is printed (bench/import.mjs measures it against a baseline)",
+    async () => {
+      const ms = await runScript(
+        "import-time.mjs",
+        `const t = performance.now(); await import(${JSON.stringify(PACKAGE_NAME)}); console.log(performance.now() - t);`,
+      );
+      console.log(
+        `import("${PACKAGE_NAME}") in the consumer project: ${Number(ms).toFixed(1)} ms (one cold run)`,
+      );
+      expect(Number(ms)).toBeGreaterThan(0);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "passes publint",
+    async () => {
+      const { publint } = await import("publint");
+      const { messages } = await publint({
+        pkgDir: join(consumer, "node_modules", PACKAGE_NAME),
+        level: "warning",
+      });
+      expect(messages.map((m) => `${m.type} ${m.code} ${JSON.stringify(m.args)}`)).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "passes Are the Types Wrong for an ES-module-only package",
+    async () => {
+      // The package is ES modules only (Node 20+): the esm-only profile leaves out the CommonJS
+      // resolutions, and the exit code says whether anything the profile checks is wrong.
+      const outcome = await run(BIN("attw"), [tarball, "--profile", "esm-only", "--no-color", "--no-emoji"], {
+        cwd: work,
+      }).then(
+        () => "",
+        (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
+      );
+      expect(outcome).toBe("");
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+/** Each MCP server's status during a query with an in-process server and a stdio one. */
+async function mcpStatuses(): Promise<Record<string, { status: string; error?: string }>> {
+  mock.enqueue(reply.text("ok"));
+  const server = writeStdioServer(work);
+  const out = await runScript(
+    "mcp-status.mjs",
+    `import { createSdkMcpServer, defineTool, jsonSchema, query } from ${JSON.stringify(PACKAGE_NAME)};
+const add = defineTool({ name: "add", description: "Adds", sideEffect: "none",
+  inputSchema: jsonSchema({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }),
+  execute: ({ a, b }) => ({ content: String(a + b) }) });
+const q = query({ prompt: "hi", options: { model: "anthropic/claude-sonnet-4-5", persistSession: false, tools: [],
+  mcpServers: { local: createSdkMcpServer({ name: "local", tools: [add] }), fixture: { command: process.execPath, args: [${JSON.stringify(server)}] } } } });
+for await (const m of q) {
+  if (m.type === "system" && m.subtype === "init") console.log(JSON.stringify(await q.mcpServerStatus()));
+}
+`,
+  );
+  const list = JSON.parse(out.trim().split("\n")[0]) as Array<{
+    name: string;
+    status: string;
+    error?: string;
+  }>;
+  return Object.fromEntries(list.map((s) => [s.name, s]));
+}
+
+describe("the packed package with its optional peers installed", () => {
+  beforeAll(async () => {
+    await npm(["install", "zod", "@modelcontextprotocol/sdk"], consumer);
+    console.log(`with zod and @modelcontextprotocol/sdk: ${describeInstall(join(consumer, "node_modules"))}`);
+  }, 240_000);
+
+  it(
+    "connects a stdio MCP server through the MCP SDK the user installed",
+    async () => {
+      const statuses = await mcpStatuses();
+      expect(statuses.local).toMatchObject({ status: "connected" });
+      expect(statuses.fixture).toMatchObject({ status: "connected" });
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     "type-checks every TypeScript sample in the README against the packed types",
     async () => {
       const samples = readmeTypeScriptSamples(readFileSync(join(ROOT, "README.md"), "utf8"), PACKAGE_NAME);
@@ -166,35 +347,6 @@ for await (const message of query({ prompt: "hi", options: { model: "anthropic/c
         (error: { stdout?: string }) => error.stdout ?? String(error),
       );
       expect(result, "README samples that do not compile (file names carry the README line)").toBe("");
-    },
-    STEP_TIMEOUT,
-  );
-
-  it(
-    "passes publint",
-    async () => {
-      const { publint } = await import("publint");
-      const { messages } = await publint({
-        pkgDir: join(consumer, "node_modules", PACKAGE_NAME),
-        level: "warning",
-      });
-      expect(messages.map((m) => `${m.type} ${m.code} ${JSON.stringify(m.args)}`)).toEqual([]);
-    },
-    STEP_TIMEOUT,
-  );
-
-  it(
-    "passes Are the Types Wrong for an ES-module-only package",
-    async () => {
-      // The package is ES modules only (Node 20+): the esm-only profile leaves out the CommonJS
-      // resolutions, and the exit code says whether anything the profile checks is wrong.
-      const outcome = await run(BIN("attw"), [tarball, "--profile", "esm-only", "--no-color", "--no-emoji"], {
-        cwd: work,
-      }).then(
-        () => "",
-        (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
-      );
-      expect(outcome).toBe("");
     },
     STEP_TIMEOUT,
   );

@@ -1,0 +1,51 @@
+/**
+ * Build step after `tsc`: bundles each entry point the package exports (`exports` in package.json:
+ * `.`, `./dbos`, `./testing`, …) with esbuild, replacing tsc's file at the same path (`dist/index.js`,
+ * `dist/dbos/index.js`, …). The entry points are bundled together with code splitting, so code they
+ * share sits once in `dist/chunks/` and every subpath sees the same module instances (one `GoatError`,
+ * one registry). Dynamic `import()`s stay separate chunks, loaded when used.
+ * Why: start-up. Node 20's ES module loader spends more time finding, reading and linking files than
+ * running them; `import("goat-agent")` loaded some 170 of tsc's files, the bundle a handful. See
+ * bench/import.mjs. Packages stay imports (`packages: "external"`): dependencies and peers are the
+ * user's to install, and optional peers (zod, the MCP SDK, OpenTelemetry, DBOS) load only when used.
+ * Types are tsc's `.d.ts` files, unchanged; tsc's other `.js` files stay in the checkout for the
+ * benchmarks and are left out of the package (`files`).
+ *
+ *   node scripts/bundle-lib.mjs        (run by `npm run build`, after tsc)
+ */
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+/** `./dist/dbos/index.js` → `src/dbos/index.ts`, for every export with an `import` condition. */
+const entryPoints = Object.values(pkg.exports)
+  .map((target) => (typeof target === "string" ? target : target.import))
+  .filter((file) => typeof file === "string" && /^\.\/dist\/.+\.js$/.test(file))
+  .map((file) => file.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
+
+const chunks = join(root, "dist/chunks");
+const result = await build({
+  absWorkingDir: root,
+  entryPoints,
+  outbase: "src",
+  outdir: "dist",
+  chunkNames: "chunks/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+  metafile: true,
+});
+
+// Chunk names carry content hashes: the previous build's chunks would otherwise pile up.
+const written = new Set(Object.keys(result.metafile.outputs).map((file) => join(root, file)));
+for (const name of readdirSync(chunks)) {
+  if (!written.has(join(chunks, name))) rmSync(join(chunks, name), { force: true });
+}
