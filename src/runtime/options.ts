@@ -230,6 +230,12 @@ export interface QueryOptions {
   /** Receives every agent event (the fine-grained stream) besides the SDK messages. */
   onEvent?: AgentEventListener;
   /**
+   * Receives what a listener threw (`onEvent`, and an `Agent`'s `subscribe` / `onMessage` listeners).
+   * A throwing listener never breaks the run; without this, each one is reported once as a process
+   * warning (`GOAT_LISTENER_ERROR`).
+   */
+  onListenerError?: (error: unknown) => void;
+  /**
    * OpenTelemetry spans (GenAI conventions) for each run, model call and tool call. On by default when
    * the host has registered a tracer provider; `false` turns them off; `{ recordContent: true }` adds
    * prompts, answers and tool input/output to the spans.

@@ -1,15 +1,26 @@
 /**
  * `Agent`: a long-lived, stateful handle over one session, for programs that prefer calling
  * `await agent.prompt(...)` to iterating a message stream. It is a thin layer over a multi-turn
- * `query()`, so both share one loop and behave the same.
+ * `query()`, so both share one loop and behave the same. Each call (`prompt`, `continue`) can be
+ * cancelled on its own with an `AbortSignal`; listeners cannot break the session (see
+ * `listener-errors.ts`); `await using` closes it.
  */
+import { GoatError } from "../errors.js";
 import type { ContentBlock } from "../llm/types.js";
 import type { AgentEvent, AgentEventListener } from "../loop/events.js";
 import type { AgentState } from "../loop/state.js";
 import type { QueryOptions } from "../runtime/options.js";
 import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
 import { createAsyncQueue } from "./async-queue.js";
-import { type Query, query, type SDKUserMessageInput } from "./query.js";
+import { callListener } from "./listener-errors.js";
+import {
+  CAN_CONTINUE,
+  CONTINUE_RUN,
+  type ContinuableQuery,
+  type Query,
+  query,
+  type SDKUserMessageInput,
+} from "./query.js";
 
 /**
  * A stateful agent session.
@@ -27,21 +38,23 @@ export class Agent {
   private readonly messageListeners = new Set<(m: SDKMessage) => void>();
   /** Prompts in the order they were asked; the first is the one running (or about to). */
   private readonly prompts: PendingPrompt[] = [];
-  private readonly query: Query;
+  private readonly query: ContinuableQuery;
   private readonly pump: Promise<void>;
+  private readonly onListenerError: QueryOptions["onListenerError"];
 
   constructor(options: QueryOptions = {}) {
     const userListener = options.onEvent;
+    this.onListenerError = options.onListenerError;
     this.query = query({
       prompt: this.input,
       options: {
         ...options,
         onEvent: (event) => {
-          if (userListener) callListener(userListener, event);
-          for (const listener of this.listeners) callListener(listener, event);
+          if (userListener) callListener(userListener, event, this.onListenerError);
+          for (const listener of this.listeners) callListener(listener, event, this.onListenerError);
         },
       },
-    });
+    }) as ContinuableQuery;
     this.pump = this.consume();
   }
 
@@ -54,12 +67,29 @@ export class Agent {
     content: string | ContentBlock[],
     options: { signal?: AbortSignal } = {},
   ): Promise<SDKResultMessage> {
+    return this.enqueue(content, options.signal);
+  }
+
+  /**
+   * Runs the model again on the session's history without a new message, and resolves with that
+   * run's result: to go on after a run that was interrupted, hit `maxTurns`, or failed (a provider
+   * error after its retries), whose history ends with the user's message or tool results. Waits its
+   * turn like `prompt`, and takes the same per-call `signal`. Rejects with a `GoatError`
+   * (`nothing_to_continue`) when the model has already answered the last message (pi's `continue()`).
+   */
+  continue(options: { signal?: AbortSignal } = {}): Promise<SDKResultMessage> {
+    return this.enqueue(CONTINUE_RUN, options.signal);
+  }
+
+  private enqueue(
+    content: PendingPrompt["content"],
+    signal: AbortSignal | undefined,
+  ): Promise<SDKResultMessage> {
     return new Promise((resolve, reject) => {
       if (this.input.closed) {
         reject(new Error("This agent is closed."));
         return;
       }
-      const { signal } = options;
       if (signal?.aborted) {
         reject(abortReason(signal));
         return;
@@ -86,8 +116,9 @@ export class Agent {
   }
 
   /**
-   * Receives every agent event; returns the unsubscribe function. A listener that throws is reported
-   * as a process warning and does not disturb the session or the other listeners.
+   * Receives every agent event; returns the unsubscribe function. A listener that throws does not
+   * disturb the session or the other listeners: it is reported to `onListenerError`, or once as a
+   * process warning.
    */
   subscribe(listener: (event: AgentEvent) => void): () => void {
     this.listeners.add(listener);
@@ -133,7 +164,24 @@ export class Agent {
   }
 
   private send(pending: PendingPrompt): void {
-    this.input.push({ type: "user", message: { role: "user", content: pending.content } });
+    if (pending.content !== CONTINUE_RUN) {
+      this.input.push({ type: "user", message: { role: "user", content: pending.content } });
+      return;
+    }
+    // Runs are serialised, so the history is final here: checked now, not when continue() was called.
+    if (this.query[CAN_CONTINUE]()) {
+      this.query[CONTINUE_RUN]();
+      return;
+    }
+    this.prompts.shift();
+    settle(pending);
+    pending.reject(
+      new GoatError("Nothing to continue: the model has answered the last message. Send a prompt instead.", {
+        code: "nothing_to_continue",
+      }),
+    );
+    const next = this.prompts[0];
+    if (next && !this.input.closed) this.send(next);
   }
 
   /** Settles a cancelled prompt: a waiting one is dropped, the running one interrupted. */
@@ -168,7 +216,7 @@ export class Agent {
   private async consume(): Promise<void> {
     try {
       for await (const message of this.query) {
-        for (const listener of this.messageListeners) callListener(listener, message);
+        for (const listener of this.messageListeners) callListener(listener, message, this.onListenerError);
         if (message.type === "result") this.finishRun(message);
       }
     } catch (error) {
@@ -179,9 +227,9 @@ export class Agent {
   }
 }
 
-/** A prompt asked of an `Agent` and not yet answered. */
+/** A prompt (or a `continue()`) asked of an `Agent` and not yet answered. */
 interface PendingPrompt {
-  content: string | ContentBlock[];
+  content: string | ContentBlock[] | typeof CONTINUE_RUN;
   resolve: (result: SDKResultMessage) => void;
   reject: (error: unknown) => void;
   settled: boolean;
@@ -196,21 +244,4 @@ function settle(pending: PendingPrompt): void {
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The prompt was aborted.", "AbortError");
-}
-
-/** Listeners that have thrown already: each is reported once, not once per event. */
-const reportedListeners = new WeakSet<object>();
-
-/** Calls a host's listener; its exception becomes a warning instead of ending the session. */
-function callListener<T>(listener: (value: T) => void, value: T): void {
-  try {
-    listener(value);
-  } catch (error) {
-    if (reportedListeners.has(listener)) return;
-    reportedListeners.add(listener);
-    process.emitWarning(
-      `An Agent listener threw and was skipped: ${error instanceof Error ? error.message : String(error)}`,
-      { code: "GOAT_LISTENER_ERROR" },
-    );
-  }
 }

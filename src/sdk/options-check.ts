@@ -222,6 +222,7 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   agent: string,
   compactor: fn,
   onEvent: fn,
+  onListenerError: fn,
   telemetry,
   debug: boolean,
   debugFile: anyString,

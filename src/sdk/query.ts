@@ -39,10 +39,27 @@ import { describeShellStatus } from "../tools/background-shells.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
 import { createAsyncQueue } from "./async-queue.js";
 import { pacedByReader } from "./backpressure.js";
+import { callListener } from "./listener-errors.js";
 import { withMainAgent } from "./main-agent.js";
 import { checkOptions } from "./options-check.js";
 import { buildResultMessage } from "./result-message.js";
 import { createSdkStream } from "./sdk-stream.js";
+
+/**
+ * Internal to `Agent` (not exported from the package): queue a run that continues from the session's
+ * history without a new user message, and ask whether the history can be continued.
+ */
+export const CONTINUE_RUN = Symbol("goat.continueRun");
+/** See `CONTINUE_RUN`. */
+export const CAN_CONTINUE = Symbol("goat.canContinue");
+
+/** What `Agent` reaches on a `Query` besides its public methods. */
+export interface ContinuableQuery extends Query {
+  /** Queues a run on the history as it is (after an interrupted or failed run); no user message. */
+  [CONTINUE_RUN](): void;
+  /** True when the history ends with a user message or tool results, which the model has not answered. */
+  [CAN_CONTINUE](): boolean;
+}
 
 /** A user message as `query()` takes it in multi-turn mode (the SDK's `SDKUserMessage`). */
 export type SDKUserMessageInput = Pick<SDKUserMessage, "message"> &
@@ -166,7 +183,8 @@ export function query(params: {
   const { warnings } = checkOptions(params.options);
   const options = withMainAgent(withSettings(params.options ?? {}));
   const output = createAsyncQueue<SDKMessage>();
-  const inputs = createAsyncQueue<AgentMessage>();
+  // User messages, each one run; CONTINUE_RUN is a run on the history as it stands.
+  const inputs = createAsyncQueue<AgentMessage | typeof CONTINUE_RUN>();
   // The uuid of each user message: the host's own (SDKUserMessage.uuid) or one made here. It names
   // the run's file checkpoint and comes back on the result as user_message_uuid.
   const inputIds = new WeakMap<AgentMessage, string>();
@@ -201,11 +219,8 @@ export function query(params: {
       if (event.type === "tool_execution_end") childStreams.delete(event.toolUseId);
     }
     runtime.debugTrace(event);
-    try {
-      options.onEvent?.(event);
-    } catch {
-      // A listener's bug must not break the run it listens to.
-    }
+    // A listener's bug must not break the run it listens to: it is reported, not rethrown.
+    if (options.onEvent) callListener(options.onEvent, event, options.onListenerError);
   };
   const runtime: Runtime = createRuntime(options, onEvent);
   // A host that reads slowly pauses the model's stream instead of growing the buffer without bound.
@@ -277,10 +292,11 @@ export function query(params: {
         runtime.signal.addEventListener("abort", stopRun, { once: true });
         interrupted = false;
         const started = Date.now();
-        const userMessageId = inputIds.get(input) ?? crypto.randomUUID();
+        const resuming = input === CONTINUE_RUN;
+        const userMessageId = (!resuming && inputIds.get(input)) || crypto.randomUUID();
         runtime.checkpoints?.begin(userMessageId);
         output.push(runtime.initMessage());
-        const runInput = await runtime.beforeRun([input], runAbort.signal);
+        const runInput = await runtime.beforeRun(resuming ? [] : [input], runAbort.signal);
         const running = agentLoop(runtime.loopConfig, runtime.session, runInput, runAbort.signal, {
           interrupted: () => interrupted,
         });
@@ -322,7 +338,7 @@ export function query(params: {
   };
 
   const iterator = output[Symbol.asyncIterator]();
-  const handle: Query = {
+  const handle: ContinuableQuery = {
     next: () => iterator.next() as Promise<IteratorResult<SDKMessage, void>>,
     return: async () => {
       handle.close();
@@ -458,6 +474,13 @@ export function query(params: {
       await finished;
       return lastResult;
     },
+    [CONTINUE_RUN]() {
+      inputs.push(CONTINUE_RUN);
+    },
+    [CAN_CONTINUE]() {
+      const last = runtime.session.messages.findLast((m) => m.role !== "custom");
+      return last?.role === "user";
+    },
     get sessionId() {
       return runtime.sessionId;
     },
@@ -472,7 +495,7 @@ export function query(params: {
       handle.close();
       await finished;
     },
-  } as Query;
+  } as ContinuableQuery;
   return handle;
 }
 

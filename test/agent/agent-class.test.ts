@@ -1,11 +1,14 @@
 /**
  * `Agent` as a host program uses it: a prompt cancelled through its own AbortSignal (while running, or
- * before its turn), listeners with bugs that must not take the session down, and `await using`.
+ * before its turn), `continue()` after a run that stopped short, listeners with bugs that must not take
+ * the session down (reported to `onListenerError` or once as a warning), and `await using`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GoatError } from "../../src/errors.js";
 import { Agent } from "../../src/sdk/agent.js";
+import { query } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { mockOptions } from "./helpers.js";
+import { collect, echoTool, mockOptions } from "./helpers.js";
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -102,5 +105,94 @@ describe("Agent disposal", () => {
     await agent[Symbol.asyncDispose]();
     expect(agent.state.observe().phase).toBe("done");
     await expect(agent.prompt("late")).rejects.toThrow(/closed/);
+  });
+});
+
+/** The last message of a request the mock received, as JSON text. */
+const lastSent = (i: number) => JSON.stringify(mock.requests[i].body.messages.at(-1));
+
+describe("Agent.continue", () => {
+  it("runs the model again on a history that ends with tool results, adding no message", async () => {
+    // maxTurns 1: the model calls a tool, the tool runs, and the run stops before the model sees it.
+    mock.enqueue(reply.toolCalls([{ name: "echo", input: { text: "ping" } }]), reply.text("seen: ping"));
+    const agent = new Agent(mockOptions(mock, "anthropic", { tools: [echoTool], maxTurns: 1 }));
+    const first = await agent.prompt("echo ping");
+    expect(first.subtype).toBe("error_max_turns");
+    const resumed = await agent.continue();
+    expect(resumed.subtype).toBe("success");
+    expect(resumed.result).toBe("seen: ping");
+    expect(mock.requests).toHaveLength(2);
+    expect(lastSent(1)).toContain("tool_result");
+    expect(mock.requests[1].body.messages).toHaveLength(3); // prompt, tool call, its result: nothing new
+    await agent.close();
+  });
+
+  it("refuses with nothing_to_continue when the model has answered, and the session goes on", async () => {
+    mock.enqueue(reply.text("answered"), reply.text("next answer"));
+    const agent = new Agent(mockOptions(mock, "anthropic"));
+    await expect(agent.continue()).rejects.toMatchObject({ code: "nothing_to_continue" });
+    await agent.prompt("question");
+    const refused = agent.continue();
+    await expect(refused).rejects.toBeInstanceOf(GoatError);
+    await expect(refused).rejects.toThrow(/Nothing to continue/);
+    expect((await agent.prompt("another")).result).toBe("next answer");
+    expect(mock.requests).toHaveLength(2);
+    await agent.close();
+  });
+
+  it("a continue() whose signal aborted while it waited never runs", async () => {
+    mock.enqueue(reply.text("slow", { delayMs: 20 }), reply.text("after"));
+    const agent = new Agent(mockOptions(mock, "anthropic"));
+    const controller = new AbortController();
+    const running = agent.prompt("first");
+    const waiting = agent.continue({ signal: controller.signal });
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: "AbortError" });
+    expect((await running).result).toBe("slow");
+    expect((await agent.prompt("next")).result).toBe("after");
+    expect(mock.requests).toHaveLength(2);
+    await agent.close();
+  });
+});
+
+describe("onListenerError", () => {
+  it("receives every error an Agent listener throws, and no process warning is emitted", async () => {
+    mock.enqueue(reply.text("one"), reply.text("two"));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    try {
+      const errors: unknown[] = [];
+      const agent = new Agent(mockOptions(mock, "anthropic", { onListenerError: (e) => errors.push(e) }));
+      agent.onMessage((m) => {
+        if (m.type === "result") throw new Error(`bad listener on ${m.result}`);
+      });
+      await agent.prompt("a");
+      await agent.prompt("b");
+      await agent.close();
+      await new Promise((r) => setImmediate(r));
+      expect(errors.map((e) => (e as Error).message)).toEqual(["bad listener on one", "bad listener on two"]);
+      expect(warnings.filter((w) => w.includes("bad listener"))).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("also receives what query()'s onEvent throws, while the run completes", async () => {
+    mock.enqueue(reply.text("fine"));
+    const errors: unknown[] = [];
+    const messages = await collect(
+      query({
+        prompt: "hi",
+        options: mockOptions(mock, "anthropic", {
+          onEvent: (event) => {
+            if (event.type === "agent_start") throw new Error("onEvent bug");
+          },
+          onListenerError: (e) => errors.push(e),
+        }),
+      }),
+    );
+    expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "fine" });
+    expect(errors.map((e) => (e as Error).message)).toEqual(["onEvent bug"]);
   });
 });
