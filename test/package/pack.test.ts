@@ -197,6 +197,43 @@ for await (const message of query({ prompt: "hi", options: { model: "anthropic/c
   );
 
   it(
+    "the goat bin speaks MCP with no MCP SDK installed: its bundle carries the client",
+    async () => {
+      const goat = join(consumer, "node_modules/.bin/goat");
+      const config = JSON.stringify({
+        mcpServers: { fixture: { command: process.execPath, args: [writeStdioServer(work)] } },
+      });
+      mock.enqueue(
+        reply.toolCalls([{ name: "mcp__fixture__echo", input: { msg: "through goat" } }]),
+        reply.text("ok"),
+      );
+      const { stdout } = await run(
+        goat,
+        [
+          "-p",
+          "hi",
+          "--output-format",
+          "stream-json",
+          "--verbose",
+          "--mcp-config",
+          config,
+          "--permission-mode",
+          "bypassPermissions",
+        ],
+        { cwd: consumer, env: userEnv() },
+      );
+      const messages = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      const init = messages.find((m) => m.type === "system" && m.subtype === "init");
+      expect(init.mcp_servers).toEqual([{ name: "fixture", status: "connected" }]);
+      expect(stdout).toContain("echo: through goat");
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     "reads Bash lines with the bash grammar it ships (no tree-sitter package installed)",
     async () => {
       // In default mode only a line the engine proves read-only runs without asking; proving it
