@@ -8,9 +8,9 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import * as z from "zod";
 import { sessionTempDir } from "../tools/command-output.js";
 import { defineTool } from "../tools/define-tool.js";
+import { jsonSchema } from "../tools/tool-schema.js";
 import type { Tool } from "../tools/types.js";
 import type { McpResource, McpResourceContents } from "./types.js";
 
@@ -34,9 +34,15 @@ export function createResourceTools(source: ResourceSource): Tool[] {
     name: "ListMcpResourcesTool",
     description:
       "Lists the resources (files, documents, data) that the connected MCP servers offer, with each one's server, uri, name and type. Give `server` to list one server's. Read one with ReadMcpResourceTool.",
-    inputSchema: z.object({
-      server: z.string().optional().describe("Only this server's resources (its name as configured)"),
-    }),
+    inputSchema: jsonSchema<{ server?: string }>(
+      {
+        type: "object",
+        properties: {
+          server: { description: "Only this server's resources (its name as configured)", type: "string" },
+        },
+      },
+      { removeAdditional: true },
+    ),
     sideEffect: "read",
     async execute(input, ctx) {
       const resources = await source.listResources(input.server, ctx.signal);
@@ -54,10 +60,17 @@ export function createResourceTools(source: ResourceSource): Tool[] {
     name: "ReadMcpResourceTool",
     description:
       "Reads one resource of an MCP server by its uri (from ListMcpResourcesTool). Text comes back as text; binary contents are saved to a file whose path is given.",
-    inputSchema: z.object({
-      server: z.string().describe("The MCP server's name"),
-      uri: z.string().describe("The resource's uri"),
-    }),
+    inputSchema: jsonSchema<{ server: string; uri: string }>(
+      {
+        type: "object",
+        properties: {
+          server: { type: "string", description: "The MCP server's name" },
+          uri: { type: "string", description: "The resource's uri" },
+        },
+        required: ["server", "uri"],
+      },
+      { removeAdditional: true },
+    ),
     sideEffect: "read",
     async execute(input, ctx) {
       const result = await source.readResource(input.server, input.uri, ctx.signal);
