@@ -1,7 +1,7 @@
 /**
  * The built-in tools' input schemas, now plain JSON Schema checked by Goat's validator instead of zod:
  * the model must see exactly what it saw when zod derived them (the fixture is zod 4's output,
- * byte for byte, key order included), and input must come out as zod's `z.object` made it — unknown
+ * byte for byte, key order included; WebFetch and WebSearch were added with zod too), and input must come out as zod's `z.object` made it — unknown
  * fields dropped, defaults filled in, the same fields refused.
  */
 import { readFileSync } from "node:fs";

@@ -10,8 +10,8 @@
  * is treated as hostile: the small model is told to use it as data only, and the model reading the
  * markdown is told the same.
  */
-import * as z from "zod";
 import { defineTool } from "../define-tool.js";
+import { jsonSchema } from "../tool-schema.js";
 import type { Tool, ToolContext, ToolResult } from "../types.js";
 import { BlockedAddressError } from "./address-guard.js";
 import {
@@ -64,19 +64,31 @@ export const FETCH_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 10;
 const MAX_URL_LENGTH = 2_000;
 
-const inputSchema = z.object({
-  url: z.string().describe("The URL to fetch: a full http:// or https:// URL"),
-  prompt: z.string().describe("What you want to know from the page"),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("Character offset into the page's markdown, to read on past a cut (default 0)"),
-});
-
 /** Input of WebFetch. */
-export type WebFetchInput = z.infer<typeof inputSchema>;
+export interface WebFetchInput {
+  url: string;
+  prompt: string;
+  /** Character offset into the page's markdown. */
+  offset?: number;
+}
+
+const inputSchema = jsonSchema<WebFetchInput>(
+  {
+    type: "object",
+    properties: {
+      url: { type: "string", description: "The URL to fetch: a full http:// or https:// URL" },
+      prompt: { type: "string", description: "What you want to know from the page" },
+      offset: {
+        description: "Character offset into the page's markdown, to read on past a cut (default 0)",
+        type: "integer",
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+      },
+    },
+    required: ["url", "prompt"],
+  },
+  { removeAdditional: true },
+);
 
 /** Structured result of WebFetch, for programs (Claude Code's output fields, plus Goat's). */
 export interface WebFetchDetails {

@@ -5,7 +5,8 @@
  * is kept when its host is an allowed domain or under one, and dropped when it is a blocked one or
  * under one. Unlike Claude Code (whose API refuses both lists at once), both may be given together.
  */
-import * as z from "zod";
+import { jsonSchemaValidator } from "../../schema/json-schema-validator.js";
+import type { StandardSchemaV1 } from "../../schema/standard-schema.js";
 import { defineTool } from "../define-tool.js";
 import type { Tool } from "../types.js";
 import { FetchError } from "./fetch-page.js";
@@ -16,19 +17,49 @@ export const MAX_SEARCH_RESULTS = 10;
 /** Results asked of the backend when domain filters may drop some. */
 const FILTERED_FETCH = 20;
 
-const domainList = z
-  .array(z.string().min(1))
-  .optional()
-  .transform((list) => list?.map(normalizeDomain).filter((d) => d !== ""));
+/** Input of WebSearch, as the tool (and hooks) see it: domain lists normalized. */
+export interface WebSearchInput {
+  query: string;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
+}
 
-const inputSchema = z.object({
-  query: z.string().min(2).describe("The search query"),
-  allowed_domains: domainList.describe("Only include results from these domains (and their subdomains)"),
-  blocked_domains: domainList.describe("Never include results from these domains (and their subdomains)"),
+const domainList = (description: string) => ({
+  description,
+  type: "array",
+  items: { type: "string", minLength: 1 },
 });
 
-/** Input of WebSearch. */
-export type WebSearchInput = z.infer<typeof inputSchema>;
+/** The JSON Schema the model sees. */
+const INPUT_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    query: { type: "string", minLength: 2, description: "The search query" },
+    allowed_domains: domainList("Only include results from these domains (and their subdomains)"),
+    blocked_domains: domainList("Never include results from these domains (and their subdomains)"),
+  },
+  required: ["query"],
+};
+
+const checkInput = jsonSchemaValidator<WebSearchInput>(INPUT_JSON_SCHEMA, { removeAdditional: true });
+
+/** Checks the input, then normalizes the domain lists once, before hooks and permissions see them. */
+const inputSchema: StandardSchemaV1<unknown, WebSearchInput> = {
+  "~standard": {
+    version: 1,
+    vendor: "goat",
+    validate: (value) => {
+      const checked = checkInput["~standard"].validate(value) as StandardSchemaV1.Result<WebSearchInput>;
+      if (checked.issues) return checked;
+      const input = { ...checked.value };
+      for (const key of ["allowed_domains", "blocked_domains"] as const) {
+        const list = input[key];
+        if (list) input[key] = list.map(normalizeDomain).filter((d) => d !== "");
+      }
+      return { value: input };
+    },
+  },
+};
 
 /** Structured result of WebSearch, for programs (Claude Code's output fields, plus the backend). */
 export interface WebSearchDetails {
@@ -52,6 +83,7 @@ export function createWebSearchTool(backend: WebSearchBackend): Tool<WebSearchIn
     name: "WebSearch",
     description: DESCRIPTION,
     inputSchema,
+    inputJSONSchema: INPUT_JSON_SCHEMA,
     // It changes nothing here; permissions still ask (the query goes to the search service).
     sideEffect: "read",
     async execute(input, ctx) {

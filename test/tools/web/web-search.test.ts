@@ -4,6 +4,7 @@
  * on, and a backend of the host's own making.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateToolInput } from "../../../src/tools/define-tool.js";
 import { createToolSessionState, type ToolContext } from "../../../src/tools/types.js";
 import { createSearchBackend, type WebSearchBackend } from "../../../src/tools/web/search-backend.js";
 import { createWebSearchTool, type WebSearchDetails } from "../../../src/tools/web/web-search.js";
@@ -91,8 +92,9 @@ function context(): ToolContext {
 
 async function search(backend: WebSearchBackend, input: Record<string, unknown>) {
   const tool = createWebSearchTool(backend);
-  const parsed = tool.inputSchema.parse(input);
-  const result = await tool.execute(parsed, context());
+  const checked = await validateToolInput(tool, input);
+  if (!checked.ok) throw new Error(checked.message);
+  const result = await tool.execute(checked.value, context());
   return {
     text: String(result.content),
     isError: result.isError,
