@@ -27,6 +27,7 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { writeThirdPartyLicenses } from "./third-party-licenses.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outdir = resolve(process.argv[2] ?? resolve(root, "dist/bin"));
@@ -56,6 +57,7 @@ const result = await build({
   },
   logLevel: "warning",
   write: false,
+  metafile: true,
 });
 
 // Tests build this while other test files may be running the program: each file is replaced
@@ -82,3 +84,11 @@ for (const dir of [outdir, chunks]) {
     if (stale && !name.endsWith(".tmp")) rmSync(path, { force: true });
   }
 }
+
+// The packages the bundle carries are not installed with Goat: their licence notices go beside it.
+writeThirdPartyLicenses(
+  root,
+  result.metafile,
+  join(outdir, "THIRD-PARTY-LICENSES.md"),
+  "Packages bundled in goat",
+);

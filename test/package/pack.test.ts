@@ -24,6 +24,8 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -263,6 +265,36 @@ for await (const m of query({ prompt: "list", options: { model: "anthropic/claud
       expect(statuses.fixture.error).toMatch(
         /need the package @modelcontextprotocol\/sdk.*npm install @modelcontextprotocol\/sdk/,
       );
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "converts a web page with the turndown the library bundles (not installed)",
+    async () => {
+      expect(existsSync(join(consumer, "node_modules", "turndown"))).toBe(false);
+      const server = createServer((_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<html><body><h1>Bundled converter</h1><p>Some <b>bold</b> text.</p></body></html>");
+      });
+      await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const out = await runScript(
+          "web-fetch.mjs",
+          `import { createToolSessionState, createWebFetchTool, runTool } from ${JSON.stringify(PACKAGE_NAME)};
+const tool = createWebFetchTool({ hostAllowed: () => true });
+const ctx = { signal: new AbortController().signal, cwd: process.cwd(), sessionId: "s", toolUseId: "t", state: createToolSessionState(), onUpdate() {} };
+const result = await runTool(tool, { url: "http://127.0.0.1:${port}/", prompt: "What is it?" }, ctx);
+console.log(JSON.stringify(result));
+`,
+        );
+        const result = JSON.parse(out.trim());
+        expect(result.isError).toBeUndefined();
+        expect(JSON.stringify(result.content)).toMatch(/# Bundled converter[\s\S]*\*\*bold\*\*/);
+      } finally {
+        server.close();
+      }
     },
     STEP_TIMEOUT,
   );
