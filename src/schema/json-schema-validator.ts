@@ -41,6 +41,25 @@ interface Walk {
   removeAdditional: boolean;
   issues: JsonSchemaIssue[];
   refDepth: number;
+  /** Where the walk is: pushed and popped as it descends, copied only into an issue. */
+  path: Array<string | number>;
+}
+
+/** Records a problem at the current path (or at its child `key`). */
+function report(walk: Walk, message: string, key?: string | number): JsonSchemaIssue {
+  const issue = { message, path: key === undefined ? [...walk.path] : [...walk.path, key] };
+  walk.issues.push(issue);
+  return issue;
+}
+
+/** Checks a child value (a property or an item) with `key` on the path. */
+function checkChild(schema: JsonSchema, value: unknown, key: string | number, walk: Walk): unknown {
+  walk.path.push(key);
+  try {
+    return check(schema, value, walk);
+  } finally {
+    walk.path.pop();
+  }
 }
 
 /**
@@ -61,8 +80,9 @@ export function validateJsonSchema(
     removeAdditional: options.removeAdditional === true,
     issues: [],
     refDepth: 0,
+    path: [],
   };
-  const out = check(schema, value, [], walk);
+  const out = check(schema, value, walk);
   return walk.issues.length === 0 ? { ok: true, value: out } : { ok: false, issues: walk.issues };
 }
 
@@ -87,32 +107,32 @@ export function jsonSchemaValidator<T = unknown>(
 }
 
 /** Checks one value; records problems in `walk.issues` and returns the value to keep. */
-function check(schema: JsonSchema, value: unknown, path: Array<string | number>, walk: Walk): unknown {
+function check(schema: JsonSchema, value: unknown, walk: Walk): unknown {
   if (schema === true || schema === undefined || schema === null || typeof schema !== "object") {
-    if (schema === false) walk.issues.push({ message: "no value is allowed here", path });
+    if (schema === false) report(walk, "no value is allowed here");
     return value;
   }
-  if (typeof schema.$ref === "string") return checkRef(schema.$ref, value, path, walk);
+  if (typeof schema.$ref === "string") return checkRef(schema.$ref, value, walk);
   if (value === null && schema.nullable === true) return value;
 
   const before = walk.issues.length;
-  const typeOk = checkType(schema, value, path, walk);
+  const typeOk = checkType(schema, value, walk);
   if (!typeOk) return value;
-  checkValue(schema, value, path, walk);
+  checkValue(schema, value, walk);
   let out = value;
-  if (isPlainObject(value)) out = checkObject(schema, value, path, walk);
-  else if (Array.isArray(value)) out = checkArray(schema, value, path, walk);
+  if (isPlainObject(value)) out = checkObject(schema, value, walk);
+  else if (Array.isArray(value)) out = checkArray(schema, value, walk);
   if (walk.issues.length > before) return value;
-  return checkCombinators(schema, out, path, walk);
+  return checkCombinators(schema, out, walk);
 }
 
-function checkRef(ref: string, value: unknown, path: Array<string | number>, walk: Walk): unknown {
+function checkRef(ref: string, value: unknown, walk: Walk): unknown {
   const target = resolveRef(walk.root, ref);
   // A remote or broken reference cannot be followed: accepted, like any keyword this does not know.
   if (target === undefined || walk.refDepth >= MAX_REF_DEPTH) return value;
   walk.refDepth++;
   try {
-    return check(target, value, path, walk);
+    return check(target, value, walk);
   } finally {
     walk.refDepth--;
   }
@@ -132,20 +152,12 @@ function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefined {
     : undefined;
 }
 
-function checkType(
-  schema: { readonly [k: string]: unknown },
-  value: unknown,
-  path: Array<string | number>,
-  walk: Walk,
-): boolean {
+function checkType(schema: { readonly [k: string]: unknown }, value: unknown, walk: Walk): boolean {
   const type = schema.type;
   if (type === undefined) return true;
   const types = Array.isArray(type) ? (type as unknown[]) : [type];
   if (types.some((t) => hasType(value, t))) return true;
-  walk.issues.push({
-    message: `expected ${types.map(String).join(" or ")}, received ${kindOf(value)}`,
-    path,
-  });
+  report(walk, `expected ${types.map(String).join(" or ")}, received ${kindOf(value)}`);
   return false;
 }
 
@@ -171,23 +183,14 @@ function hasType(value: unknown, type: unknown): boolean {
 }
 
 /** `enum`, `const`, and the string and number keywords. */
-function checkValue(
-  schema: { readonly [k: string]: unknown },
-  value: unknown,
-  path: Array<string | number>,
-  walk: Walk,
-): void {
-  const issue = (message: string) => walk.issues.push({ message, path });
-  const wrongValue = (message: string) => {
-    issue(message);
-    WRONG_VALUES.add(walk.issues[walk.issues.length - 1]);
-  };
+function checkValue(schema: { readonly [k: string]: unknown }, value: unknown, walk: Walk): void {
+  const issue = (message: string) => report(walk, message);
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameJson(option, value))) {
     const options = schema.enum.map((o) => JSON.stringify(o)).join(" | ");
-    wrongValue(`expected one of ${options}, received ${preview(value)}`);
+    WRONG_VALUES.add(issue(`expected one of ${options}, received ${preview(value)}`));
   }
   if ("const" in schema && !sameJson(schema.const, value)) {
-    wrongValue(`expected ${JSON.stringify(schema.const)}, received ${preview(value)}`);
+    WRONG_VALUES.add(issue(`expected ${JSON.stringify(schema.const)}, received ${preview(value)}`));
   }
   if (typeof value === "string") {
     // Lengths count code points, as JSON Schema does; a long string is only walked when a bound is near.
@@ -225,7 +228,6 @@ function checkValue(
 function checkObject(
   schema: { readonly [k: string]: unknown },
   value: Record<string, unknown>,
-  path: Array<string | number>,
   walk: Walk,
 ): Record<string, unknown> {
   const properties = isPlainObject(schema.properties)
@@ -239,63 +241,50 @@ function checkObject(
     const property = properties[name];
     if (isPlainObject(property) && "default" in property) continue;
     const type = isPlainObject(property) && typeof property.type === "string" ? property.type : undefined;
-    walk.issues.push({
-      message: type ? `expected ${type}, received undefined` : "required",
-      path: [...path, name],
-    });
+    report(walk, type ? `expected ${type}, received undefined` : "required", name);
   }
   for (const [name, property] of Object.entries(properties)) {
-    if (value[name] !== undefined) out[name] = check(property, value[name], [...path, name], walk);
+    if (value[name] !== undefined) out[name] = checkChild(property, value[name], name, walk);
     else if (isPlainObject(property) && "default" in property) out[name] = structuredClone(property.default);
     else if (name in value) out[name] = value[name];
   }
   for (const [name, item] of Object.entries(value)) {
     if (Object.hasOwn(properties, name)) continue;
-    if (extra === false) walk.issues.push({ message: `unrecognized key "${name}"`, path });
+    if (extra === false) report(walk, `unrecognized key "${name}"`);
     else if (isPlainObject(extra) || extra === true)
-      out[name] = check(extra as JsonSchema, item, [...path, name], walk);
+      out[name] = checkChild(extra as JsonSchema, item, name, walk);
     else if (!walk.removeAdditional) out[name] = item;
   }
   return out;
 }
 
-function checkArray(
-  schema: { readonly [k: string]: unknown },
-  value: unknown[],
-  path: Array<string | number>,
-  walk: Walk,
-): unknown[] {
+function checkArray(schema: { readonly [k: string]: unknown }, value: unknown[], walk: Walk): unknown[] {
   if (typeof schema.minItems === "number" && value.length < schema.minItems)
-    walk.issues.push({ message: `too few items: expected at least ${schema.minItems}`, path });
+    report(walk, `too few items: expected at least ${schema.minItems}`);
   if (typeof schema.maxItems === "number" && value.length > schema.maxItems)
-    walk.issues.push({ message: `too many items: expected at most ${schema.maxItems}`, path });
+    report(walk, `too many items: expected at most ${schema.maxItems}`);
   const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as JsonSchema[]) : [];
   const items = schema.items;
   return value.map((item, i) => {
-    if (i < prefix.length) return check(prefix[i], item, [...path, i], walk);
+    if (i < prefix.length) return checkChild(prefix[i], item, i, walk);
     if (isPlainObject(items) || typeof items === "boolean")
-      return check(items as JsonSchema, item, [...path, i], walk);
+      return checkChild(items as JsonSchema, item, i, walk);
     return item;
   });
 }
 
 /** `allOf`, `anyOf`, `oneOf` and `not`; a branch's filled-in value carries on to the next keyword. */
-function checkCombinators(
-  schema: { readonly [k: string]: unknown },
-  value: unknown,
-  path: Array<string | number>,
-  walk: Walk,
-): unknown {
+function checkCombinators(schema: { readonly [k: string]: unknown }, value: unknown, walk: Walk): unknown {
   let out = value;
   if (Array.isArray(schema.allOf)) {
-    for (const branch of schema.allOf as JsonSchema[]) out = check(branch, out, path, walk);
+    for (const branch of schema.allOf as JsonSchema[]) out = check(branch, out, walk);
   }
-  if (Array.isArray(schema.anyOf)) out = checkBranches(schema.anyOf as JsonSchema[], out, path, walk, "any");
-  if (Array.isArray(schema.oneOf)) out = checkBranches(schema.oneOf as JsonSchema[], out, path, walk, "one");
+  if (Array.isArray(schema.anyOf)) out = checkBranches(schema.anyOf as JsonSchema[], out, walk, "any");
+  if (Array.isArray(schema.oneOf)) out = checkBranches(schema.oneOf as JsonSchema[], out, walk, "one");
   if (schema.not !== undefined) {
     const trial: Walk = { ...walk, issues: [] };
-    check(schema.not as JsonSchema, out, path, trial);
-    if (trial.issues.length === 0) walk.issues.push({ message: "matches a shape that is not allowed", path });
+    check(schema.not as JsonSchema, out, trial);
+    if (trial.issues.length === 0) report(walk, "matches a shape that is not allowed");
   }
   return out;
 }
@@ -315,19 +304,13 @@ function distance(issues: JsonSchemaIssue[]): number {
  * The branches of `anyOf` (one must match) or `oneOf` (exactly one). When none matches, the problems
  * of the branch that came closest are reported, which names the field to fix.
  */
-function checkBranches(
-  branches: JsonSchema[],
-  value: unknown,
-  path: Array<string | number>,
-  walk: Walk,
-  mode: "any" | "one",
-): unknown {
+function checkBranches(branches: JsonSchema[], value: unknown, walk: Walk, mode: "any" | "one"): unknown {
   let matched: { value: unknown } | undefined;
   let matches = 0;
   let closest: JsonSchemaIssue[] | undefined;
   for (const branch of branches) {
     const trial: Walk = { ...walk, issues: [] };
-    const out = check(branch, value, path, trial);
+    const out = check(branch, value, trial);
     if (trial.issues.length === 0) {
       matches++;
       matched ??= { value: out };
@@ -335,10 +318,11 @@ function checkBranches(
     } else if (closest === undefined || distance(trial.issues) < distance(closest)) closest = trial.issues;
   }
   if (matched === undefined) {
-    walk.issues.push(...(closest ?? [{ message: "matches none of the allowed shapes", path }]));
+    if (closest) walk.issues.push(...closest);
+    else report(walk, "matches none of the allowed shapes");
     return value;
   }
-  if (matches > 1) walk.issues.push({ message: "matches more than one of the allowed shapes", path });
+  if (matches > 1) report(walk, "matches more than one of the allowed shapes");
   return matched.value;
 }
 
