@@ -18,11 +18,19 @@ import { SANDBOX_EXEC, seatbeltProfile } from "./seatbelt.js";
 import { canFilterUnixSockets, unixSocketFilter } from "./seccomp.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "./settings.js";
 
+/** The descriptor bubblewrap reports its sandbox's init on (after fd 3, the seccomp program). */
+const SANDBOX_STATUS_FD = 4;
+
 /** The program to start in place of the shell, and bytes to write to its fd 3 (a seccomp program). */
 export interface ShellLaunch {
   file: string;
   args: string[];
   fd3?: Buffer;
+  /**
+   * The file descriptor (3 or more) on which the launcher writes JSON status lines; its `child-pid`
+   * is the sandbox's init, whose end means every process in the sandbox is gone.
+   */
+  statusFd?: number;
 }
 
 /** Turns a shell's argv (`bash -c …`) into what to spawn instead. */
@@ -117,10 +125,12 @@ export function createBashSandbox(settings: SandboxSettings, options: BashSandbo
         pinnedPaths: mounts.pinned,
         shareNetwork: false,
         seccompOnFd3: filter !== undefined,
+        statusFd: SANDBOX_STATUS_FD,
         disableNestedUserns: found.disableNestedUserns,
         argv,
       }),
       fd3: filter,
+      statusFd: SANDBOX_STATUS_FD,
     });
   };
 

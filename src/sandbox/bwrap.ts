@@ -23,6 +23,11 @@ export interface BwrapPlan {
   shareNetwork: boolean;
   /** Load a seccomp program from fd 3 (the Unix-socket filter). */
   seccompOnFd3: boolean;
+  /**
+   * Where bwrap writes its JSON status lines (`child-pid`: the sandbox's init, in our pid namespace).
+   * The init outlives the command by the moment it takes to kill what the command left running.
+   */
+  statusFd?: number;
   /** bwrap supports `--disable-userns` (0.8.0 and later): no nested user namespaces inside. */
   disableNestedUserns: boolean;
   /** The shell and its arguments, run inside. */
@@ -55,6 +60,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   // After the pins: a read-only path inside a pinned one (.git/hooks inside .git) must come later.
   for (const p of plan.readOnlyPaths) args.push("--ro-bind", p, p);
   if (plan.seccompOnFd3) args.push("--seccomp", "3");
+  if (plan.statusFd !== undefined) args.push("--json-status-fd", String(plan.statusFd));
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", plan.cwd, "--", ...plan.argv);
   return args;
 }

@@ -7,7 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
-import { isGroupAlive, killProcessGroup, spawnShell } from "./process-tree.js";
+import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone } from "./process-tree.js";
 import type { ToolSessionState } from "./types.js";
 
 /** Unread output a shell keeps, in characters, before dropping the oldest. */
@@ -126,7 +126,8 @@ export function adoptBackgroundShell(
   });
   child.on("close", () => {
     appendOutput(shell, decoder.end());
-    markDone();
+    // In the sandbox, what the shell left is still being killed when its launcher exits.
+    void untilSandboxGone(child).then(markDone);
   });
 
   if (opts.timeoutMs !== undefined) {

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
@@ -96,12 +96,13 @@ export function spawnShell(
     return plain;
   }
   const launch = wrap(argv);
-  const child = spawn(launch.file, launch.args, {
-    cwd,
-    detached: true,
-    stdio: launch.fd3 ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
-    env,
-  });
+  const stdio: Array<"ignore" | "pipe"> = ["ignore", "pipe", "pipe"];
+  if (launch.fd3) stdio[3] = "pipe";
+  if (launch.statusFd !== undefined) {
+    for (let fd = stdio.length; fd < launch.statusFd; fd++) stdio[fd] = "ignore";
+    stdio[launch.statusFd] = "pipe";
+  }
+  const child = spawn(launch.file, launch.args, { cwd, detached: true, stdio, env });
   const fd3 = child.stdio[3] as Writable | null | undefined;
   if (launch.fd3 && fd3) {
     // The launcher reads this before starting the command; if it died first the write fails, and
@@ -109,8 +110,44 @@ export function spawnShell(
     fd3.on("error", () => {});
     fd3.end(launch.fd3);
   }
+  if (launch.statusFd !== undefined) watchSandboxInit(child, child.stdio[launch.statusFd] as Readable | null);
   trackChildGroup(child);
   return child;
+}
+
+/** The sandbox's init of each sandboxed child, read from the launcher's status lines. */
+const sandboxInits = new WeakMap<ChildProcess, { pid?: number }>();
+
+function watchSandboxInit(child: ChildProcess, status: Readable | null): void {
+  const init: { pid?: number } = {};
+  sandboxInits.set(child, init);
+  if (!status) return;
+  let text = "";
+  status.setEncoding("utf8");
+  status.on("data", (chunk: string) => {
+    if (init.pid !== undefined) return;
+    text += chunk;
+    const m = /"child-pid"\s*:\s*(\d+)/.exec(text);
+    if (m) init.pid = Number(m[1]);
+    else if (text.length > 4096) text = ""; // not the format we know: give up on it
+  });
+  status.on("error", () => {});
+}
+
+/**
+ * Resolves once every process of `child`'s sandbox is gone, or after `maxMs`; at once for a child
+ * that runs no sandbox. Why: bubblewrap exits as soon as the command does, while the sandbox's init
+ * is still killing what the command left running (`setsid`, `nohup`, double forks): for that moment
+ * they still run. The init exits only when they are all dead, so its end is the moment the call may
+ * say nothing of the command is left.
+ */
+export async function untilSandboxGone(child: ChildProcess, maxMs = 1000): Promise<void> {
+  const pid = sandboxInits.get(child)?.pid;
+  if (pid === undefined) return;
+  const deadline = Date.now() + maxMs;
+  while (isProcessAlive(pid) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** Sends `signal` to every process in group `pgid`. Returns false when the group no longer exists. */

@@ -7,7 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { type CollectedOutput, createOutputCollector } from "./command-output.js";
-import { isGroupAlive, killProcessGroup, spawnShell } from "./process-tree.js";
+import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone } from "./process-tree.js";
 
 /** After the shell exits, how long processes it left behind may keep its output open. */
 const STRAY_GRACE_MS = 500;
@@ -97,7 +97,11 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
       // Anything still writing after this gets EPIPE; the group is being killed anyway.
       child.stdout?.destroy();
       child.stderr?.destroy();
-      resolve({ ...outcome, output: collector.finish(), durationMs: Date.now() - started });
+      const output = collector.finish();
+      // In the sandbox, what the command left is still being killed when its launcher exits.
+      void untilSandboxGone(child).then(() =>
+        resolve({ ...outcome, output, durationMs: Date.now() - started }),
+      );
     };
     /** Finishes when the pipes close, or after `ms` whatever happens. */
     const finishWithin = (ms: number) => {
