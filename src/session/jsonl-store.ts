@@ -88,15 +88,19 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
     return undefined;
   }
 
-  /** Finds the session's file, or places a new one by the header queued first; then writes the queue. */
+  /**
+   * Finds the session's file, or places a new one by its header; then writes the queue. A session
+   * whose first append starts with its header is new and is placed by the header's cwd at once:
+   * searching every project folder for an id nobody has used cost a stat per folder per new session.
+   */
   async function open(sessionId: string, slot: Slot): Promise<void> {
     try {
-      let path = await findPath(sessionId);
+      const header = slot.queue[0]?.header;
+      let path = header?.type === "header" ? paths.get(sessionId) : await findPath(sessionId);
       const from = loaded.get(sessionId);
       loaded.delete(sessionId);
       if (path !== undefined && from !== undefined) slot.tracker = trackSummary(path, sessionId, from);
       if (path === undefined) {
-        const header = slot.queue.find((p) => p.header !== undefined)?.header;
         if (header?.type !== "header") {
           throw new Error(
             `Session ${sessionId} does not exist yet: its first append must start with a header entry (which carries the cwd).`,
@@ -105,6 +109,7 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
         path = sessionFilePath(home, header.cwd, sessionId);
         await mkdir(join(path, ".."), { recursive: true });
         paths.set(sessionId, path);
+        // A reused id's file already holds bytes: the tracker sees the size differ and stops.
         slot.tracker = trackSummary(path, sessionId);
       }
       slot.writer = new SessionFileWriter(path, fsync);
