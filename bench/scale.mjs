@@ -3,6 +3,7 @@
  * process (so memory is its own) against the instant mock server of the loop benchmark:
  * - N concurrent persisted sessions of 20 tool rounds, for N = 50 and N = 10,000: wall, CPU per turn,
  *   peak RSS; the per-turn cost at 10,000 against the 50-session figure of the same run (goal 1.3x);
+ *   the hand-written node:http loop at both sizes as the floor;
  * - N idle persisted sessions (a 20-round run done, waiting for the next prompt): heap and RSS per
  *   session after GC (goal under 0.4 MB);
  * - per-call time at turn 1,000 of one session against the hand-written node:http floor sending the
@@ -26,13 +27,22 @@ const LONG = 999; // query() in the runner allows 1,000 turns: 999 rounds and th
 const inChild = (...args) =>
   lastLine(spawn(process.execPath, ["--expose-gc", self, ...args], { stdio: ["ignore", "pipe", "inherit"] }));
 
-if (process.argv[2] === "--concurrent") {
+if (process.argv[2] === "--concurrent" || process.argv[2] === "--concurrent-floor") {
   const [, , , n, port] = process.argv;
   const base = `http://127.0.0.1:${port}`;
-  await runOurs(base, ROUNDS, { persistSession: true }); // warm the code
+  // The floor: the hand-written node:http loop, each session with its own keep-alive agent as each
+  // of ours has its own provider (so both hold one socket per session).
+  const run =
+    process.argv[2] === "--concurrent"
+      ? () => runOurs(base, ROUNDS, { persistSession: true })
+      : () => {
+          const agent = new http.Agent({ keepAlive: true });
+          return runNodeHttp(base, ROUNDS, agent).finally(() => agent.destroy());
+        };
+  await run(); // warm the code
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: Number(n) }, () => runOurs(base, ROUNDS, { persistSession: true })));
+  await Promise.all(Array.from({ length: Number(n) }, run));
   const wallMs = performance.now() - t0;
   const c = process.cpuUsage(c0);
   const turns = Number(n) * (ROUNDS + 1);
@@ -96,13 +106,17 @@ const port = server.port;
 try {
   const small = await inChild("--concurrent", "50", String(port));
   const large = await inChild("--concurrent", String(N), String(port));
-  const idle = await inChild("--idle", String(Math.min(N, 2000)), String(port));
+  const floorSmall = await inChild("--concurrent-floor", "50", String(port));
+  const floorLarge = await inChild("--concurrent-floor", String(N), String(port));
+  const idle = await inChild("--idle", String(N), String(port));
   const long = await inChild("--long", String(port));
   const result = {
     bench: "scale",
-    concurrent: { small, large },
+    concurrent: { small, large, floorSmall, floorLarge },
     largeVsSmallCpuPerTurn: large.cpuPerTurnMs / small.cpuPerTurnMs,
     largeVsSmallWallPerTurn: large.wallPerTurnMs / small.wallPerTurnMs,
+    largeVsFloorCpuPerTurn: large.cpuPerTurnMs / floorLarge.cpuPerTurnMs,
+    smallVsFloorCpuPerTurn: small.cpuPerTurnMs / floorSmall.cpuPerTurnMs,
     idle,
     long,
   };
@@ -111,6 +125,9 @@ try {
   );
   console.log(
     `per turn vs 50 sessions: cpu ${result.largeVsSmallCpuPerTurn.toFixed(2)}x, wall ${result.largeVsSmallWallPerTurn.toFixed(2)}x`,
+  );
+  console.log(
+    `node:http floor, ${N} sessions: ${(floorLarge.wallMs / 1000).toFixed(1)} s, peak RSS ${floorLarge.peakRssMB.toFixed(0)} MB; ours / floor cpu per turn: ${result.largeVsFloorCpuPerTurn.toFixed(2)}x at ${N}, ${result.smallVsFloorCpuPerTurn.toFixed(2)}x at 50`,
   );
   console.log(
     `idle persisted session: heap ${idle.heapPerSessionMB.toFixed(3)} MB, rss ${idle.rssPerSessionMB.toFixed(3)} MB`,
