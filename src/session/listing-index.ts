@@ -11,12 +11,23 @@
  * when the file grew, and ignored when the file shrank; a torn, foreign or lost line costs a re-read,
  * never a wrong listing.
  */
-import { appendFileSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { ScannedSummary } from "./listing-scan.js";
 
 /** The index file's name in each project folder. */
 export const INDEX_FILE = ".listing-index";
+/** Index size from which appends that cross a power of two rewrite it (see appendIndexRecords). */
+const COMPACT_FROM = 1024 * 1024;
 /** The cache file of earlier versions, removed when the index is rewritten. */
 const OLD_CACHE_FILE = ".listing-cache.json";
 
@@ -65,14 +76,31 @@ export function readIndex(dir: string): LoadedIndex {
 /**
  * Appends records to a folder's index in one write. Failures are swallowed: without the index,
  * listings still work, reading more.
+ *
+ * A process that runs many sessions and never lists would grow the index by a record per run, so an
+ * append that takes the file past a power of two from 1 MiB on also rewrites it with one record per
+ * file: the rewrites cost a read of the index per doubling, a few bytes per record amortized.
  */
 export function appendIndexRecords(dir: string, records: IndexRecord[]): void {
   if (records.length === 0) return;
+  const path = join(dir, INDEX_FILE);
+  // Starting with a line break: a line torn by a crash mid-append must not swallow the first record.
+  const text = `\n${records.map((r) => JSON.stringify(r)).join("\n")}\n`;
+  let size: number;
   try {
-    // Starting with a line break: a line torn by a crash mid-append must not swallow the first record.
-    appendFileSync(join(dir, INDEX_FILE), `\n${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const fd = openSync(path, "a");
+    try {
+      writeSync(fd, text);
+      size = fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
+    }
   } catch {
-    // A read-only folder or a full disk: listing still works, just without the index.
+    return; // a read-only folder or a full disk: listing still works, just without the index
+  }
+  const before = size - Buffer.byteLength(text);
+  if (size >= COMPACT_FROM && Math.clz32(before) !== Math.clz32(size)) {
+    rewriteIndex(dir, readIndex(dir).records.values());
   }
 }
 

@@ -266,6 +266,21 @@ describe("the index after crashes", () => {
     for (const id of ["a", "b", "c"]) expect(listed.get(id)).toEqual(truth(id, listed.get(id)!));
   });
 
+  it("stays small in a process that runs many sessions and never lists", async () => {
+    const long = `a first prompt long enough to fill its preview ${"x".repeat(200)}`;
+    const recorders = await Promise.all(["a", "b"].map((id) => startSession(store, id, "/w")));
+    for (const r of recorders) await exchange(r, long);
+    for (let run = 0; run < 1500; run++) for (const r of recorders) await r.record(result(0.001));
+    await Promise.all(recorders.map((r) => r.flush()));
+    // 3,000 records of ~450 bytes were appended; the index was rewritten as it passed 1 MiB.
+    expect(statSync(join(projectDir(), INDEX_FILE)).size).toBeLessThan(1024 * 1024);
+    scramble("a");
+    expect((await listFresh()).get("a")).toMatchObject({
+      messageCount: 2,
+      totalCostUsd: expect.closeTo(1.5, 6),
+    });
+  });
+
   it("lists exactly what a writer SIGKILLed at any point left on disk", async () => {
     const { dir, cleanup: done } = tempDir();
     try {
