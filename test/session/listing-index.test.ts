@@ -163,7 +163,8 @@ describe("reading a transcript the index does not cover", () => {
       "mixed",
     );
     const other = entry({ type: "assistant", message: reply("other writer") }, "mixed");
-    const otherOrder = JSON.stringify({ uuid: other.uuid, sessionId: "mixed", ...other });
+    const { uuid, sessionId, ...rest } = other;
+    const otherOrder = JSON.stringify({ uuid, sessionId, ...rest }); // the envelope first
     const spaced = JSON.stringify(
       entry({ type: "user", message: prompt("spaced") }, "mixed"),
       null,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Message, textOf } from "../../src/llm/types.js";
+import { type ContentBlock, type Message, textOf } from "../../src/llm/types.js";
 import { loadResumeState } from "../../src/session/api.js";
 import { createJsonlSessionStore, type JsonlSessionStore } from "../../src/session/jsonl-store.js";
 import {
@@ -245,21 +245,19 @@ describe("repairDanglingToolUses", () => {
         { type: "tool_use", id: "b", name: "Read", input: {} },
       ],
     };
-    const swapped = {
-      role: "user" as const,
-      content: [...toolResult("b", "B").content, ...toolResult("a", "A").content],
-    };
+    const result = (id: string, text: string): ContentBlock => ({
+      type: "tool_result",
+      tool_use_id: id,
+      content: text,
+    });
+    const swapped: Message = { role: "user", content: [result("b", "B"), result("a", "A")] };
     expect(repairToolPairs([prompt("go"), assistant, swapped]).messages[2].content).toEqual([
       { type: "tool_result", tool_use_id: "a", content: "A" },
       { type: "tool_result", tool_use_id: "b", content: "B" },
     ]);
-    const doubled = {
-      role: "user" as const,
-      content: [
-        ...toolResult("a", "A").content,
-        ...toolResult("b", "B").content,
-        ...toolResult("b", "again").content,
-      ],
+    const doubled: Message = {
+      role: "user",
+      content: [result("a", "A"), result("b", "B"), result("b", "again")],
     };
     const repaired = repairToolPairs([prompt("go"), assistant, doubled]).messages[2];
     expect(repaired).not.toBe(doubled);
