@@ -11,7 +11,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { runNodeHttp, runOurs } from "./support/loop-runners.mjs";
 import { median, spawnLoopServer } from "./support/measure.mjs";
@@ -51,6 +51,12 @@ try {
       }
     }
   }
+  // Each rep's own marginal CPU, persisted over in-memory, measured minutes apart at most: on a loaded
+  // machine the median of these paired ratios drifts less than the ratio of the two medians.
+  const repMarginal = (name, r) => (m[name].cpu[LONG][r] - m[name].cpu[SHORT][r]) / (LONG - SHORT);
+  const pairedCpuRatio = median(
+    Array.from({ length: REPS }, (_, r) => repMarginal("persisted", r) / repMarginal("in-memory", r)),
+  );
   const perTurn = {};
   for (const name of names) {
     const x = m[name];
@@ -69,10 +75,11 @@ try {
     perTurn,
     persistedVsInMemoryWall: perTurn.persisted.marginalWallMs / perTurn["in-memory"].marginalWallMs,
     persistedVsInMemoryCpu: perTurn.persisted.marginalCpuMs / perTurn["in-memory"].marginalCpuMs,
+    persistedVsInMemoryCpuPaired: pairedCpuRatio,
     persistedVsNodeHttpWall: perTurn.persisted.marginalWallMs / perTurn["node:http"].marginalWallMs,
   };
   console.log(
-    `persisted / in-memory: wall ${result.persistedVsInMemoryWall.toFixed(2)}x, cpu ${result.persistedVsInMemoryCpu.toFixed(2)}x`,
+    `persisted / in-memory: wall ${result.persistedVsInMemoryWall.toFixed(2)}x, cpu ${result.persistedVsInMemoryCpu.toFixed(2)}x (median of per-rep ratios ${pairedCpuRatio.toFixed(2)}x; load average ${loadavg()[0].toFixed(1)})`,
   );
   console.log(JSON.stringify(result));
 } finally {

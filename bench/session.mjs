@@ -1,13 +1,15 @@
 /**
  * Session store benchmark: appending 10,000 entries and loading a 10,000-message session, each beside
  * a raw-fs baseline measured in the same run. Loads run in fresh child processes so peak memory is
- * the load's own. Imports the built code: run `npx tsc -p tsconfig.build.json` first.
+ * the load's own, LOAD_REPS times each, interleaved, reporting medians of wall and CPU time (on a
+ * loaded machine one run says little). Imports the built code: run `npx tsc -p tsconfig.build.json`
+ * first. Goal (issue 18): resume of a 10,000-message transcript under 100 ms.
  *
- *   node bench/session.mjs
+ *   node bench/session.mjs [loadReps=5]
  */
 import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -18,6 +20,7 @@ import {
 } from "../dist/session/index.js";
 
 const N = 10_000;
+const LOAD_REPS = Number(process.argv[2] === "--child" ? 1 : (process.argv[2] ?? 5));
 const SELF = fileURLToPath(import.meta.url);
 const LOAD_LABELS = {
   baseline: "readFileSync+split+parse (baseline)",
@@ -141,6 +144,7 @@ async function child([mode, home, sessionId, path]) {
   global.gc();
   const rssBefore = process.memoryUsage().rss;
   const heapBefore = process.memoryUsage().heapUsed;
+  const c0 = process.cpuUsage();
   const t = performance.now();
   let kept;
   if (mode === "baseline") {
@@ -155,6 +159,7 @@ async function child([mode, home, sessionId, path]) {
     kept = await loadResumeState(sessionId, { store });
   }
   const ms = performance.now() - t;
+  const cpu = process.cpuUsage(c0);
   const peakRss = process.resourceUsage().maxRSS * 1024;
   global.gc();
   const heapRetained = process.memoryUsage().heapUsed - heapBefore;
@@ -162,6 +167,7 @@ async function child([mode, home, sessionId, path]) {
   console.log(
     JSON.stringify({
       ms,
+      cpuMs: (cpu.user + cpu.system) / 1000,
       peakRssDeltaMB: (peakRss - rssBefore) / 2 ** 20,
       heapRetainedMB: heapRetained / 2 ** 20,
       count,
@@ -175,13 +181,30 @@ async function main() {
     const append = await benchAppend(home);
     const plainPath = await writeSession(home, "plain", -1);
     const compactedPath = await writeSession(home, "compacted", N - 1000);
-    const loads = {
-      baseline: loadInChild("baseline", home, "plain", plainPath),
-      storeLoad: loadInChild("store-load", home, "plain", plainPath),
-      ours: loadInChild("ours", home, "plain", plainPath),
-      baselineCompacted: loadInChild("baseline", home, "compacted", compactedPath),
-      oursCompacted: loadInChild("ours", home, "compacted", compactedPath),
+    const cases = {
+      baseline: ["baseline", "plain", plainPath],
+      storeLoad: ["store-load", "plain", plainPath],
+      ours: ["ours", "plain", plainPath],
+      baselineCompacted: ["baseline", "compacted", compactedPath],
+      oursCompacted: ["ours", "compacted", compactedPath],
     };
+    const runs = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+    for (let r = 0; r < LOAD_REPS; r++)
+      for (const [k, [mode, id, path]] of Object.entries(cases))
+        runs[k].push(loadInChild(mode, home, id, path));
+    const med = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+    const loads = Object.fromEntries(
+      Object.entries(runs).map(([k, rs]) => [
+        k,
+        {
+          ms: med(rs.map((x) => x.ms)),
+          cpuMs: med(rs.map((x) => x.cpuMs)),
+          peakRssDeltaMB: med(rs.map((x) => x.peakRssDeltaMB)),
+          heapRetainedMB: med(rs.map((x) => x.heapRetainedMB)),
+          count: rs[0].count,
+        },
+      ]),
+    );
     const sizeMB = readFileSync(plainPath).length / 2 ** 20;
     const rate = (ms) => Math.round(N / (ms / 1000));
     const rows = [
@@ -197,12 +220,14 @@ async function main() {
       ...Object.entries(loads).map(([k, v]) => [
         `load ${LOAD_LABELS[k]} (${v.count} kept)`,
         v.ms,
-        "",
+        `cpu ${v.cpuMs.toFixed(1)}`,
         v.peakRssDeltaMB.toFixed(1),
         v.heapRetainedMB.toFixed(1),
       ]),
     ];
-    console.log(`session file: ${N} messages, ${sizeMB.toFixed(1)} MB`);
+    console.log(
+      `session file: ${N} messages, ${sizeMB.toFixed(1)} MB; loads: medians of ${LOAD_REPS} fresh processes (load average ${loadavg()[0].toFixed(1)})`,
+    );
     console.log(
       `${"case".padEnd(58)}${"ms".padStart(9)}${"rate".padStart(12)}${"peakRSS+MB".padStart(12)}${"heapKeptMB".padStart(12)}`,
     );
@@ -219,7 +244,9 @@ async function main() {
       appendRatioAwaited: append.awaitedMs / append.baselineMs,
       appendRatioMerged: append.batchedMs / append.baselineMs,
       loads,
+      loadReps: LOAD_REPS,
       loadTimeRatio: loads.ours.ms / loads.baseline.ms,
+      loadCpuRatio: loads.ours.cpuMs / loads.baseline.cpuMs,
       loadPeakRssRatio: loads.ours.peakRssDeltaMB / loads.baseline.peakRssDeltaMB,
       compactedLoadHeapRatio: loads.oursCompacted.heapRetainedMB / loads.baselineCompacted.heapRetainedMB,
     };

@@ -49,7 +49,7 @@ export async function runOurs(baseURL, rounds, { persistSession = false } = {}) 
     else if (m.type === "result") result = m;
   }
   if (result?.subtype !== "success" || result.num_turns !== rounds + 1)
-    throw new Error(`ours: bad run ${JSON.stringify(result).slice(0, 300)}`);
+    throw new Error(`ours: bad run ${JSON.stringify(result)}`);
   return stamps;
 }
 
@@ -274,6 +274,6 @@ export async function runOursNoTransport(rounds) {
     else if (m.type === "result") result = m;
   }
   if (result?.subtype !== "success" || result.num_turns !== rounds + 1)
-    throw new Error(`ours (no transport): bad run ${JSON.stringify(result).slice(0, 300)}`);
+    throw new Error(`ours (no transport): bad run ${JSON.stringify(result)}`);
   return stamps;
 }

@@ -18,6 +18,7 @@ import {
 } from "./errors.js";
 import { createTunnelAgent, type ProxySetting, parseProxyUrl, proxyFor } from "./proxy.js";
 import { abortedError } from "./sse-reader.js";
+import { type StallTimer, startStallTimer } from "./stall-timer.js";
 import {
   describeMs,
   type ProviderTimeouts,
@@ -121,9 +122,10 @@ interface Call {
 }
 
 /**
- * Sends one request and resolves with the response head. Two timers guard it: the connect limit
- * until the socket (its TLS session, its proxy tunnel) is up, then the first-byte limit until the
- * headers arrive. A kept-alive socket is up at once.
+ * Sends one request and resolves with the response head. Two limits guard it: the connect limit
+ * while the socket (its TLS session, its proxy tunnel) comes up, then the first-byte limit until the
+ * headers arrive. A kept-alive socket is up at once. Both are stall timers (stall-timer.ts): time this
+ * process spent busy with other work while the answer waited in the socket is not the provider's.
  */
 function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMessage> {
   const { provider, target, signal, timeouts } = call;
@@ -140,27 +142,35 @@ function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMe
         "content-length": Buffer.byteLength(call.body),
       },
     });
-    let timer: NodeJS.Timeout | undefined;
+    let timer: StallTimer | undefined;
     let connected = false;
     const stopTimer = (): void => {
-      if (timer) clearTimeout(timer);
+      timer?.clear();
       timer = undefined;
     };
     const startTimer = (stage: "connect" | "first byte", ms: number): void => {
       stopTimer();
-      if (ms > 0) timer = setTimeout(() => req.destroy(timeoutError(provider, target.url, stage, ms)), ms);
+      if (ms > 0)
+        timer = startStallTimer(ms, () => req.destroy(timeoutError(provider, target.url, stage, ms)));
     };
     const onConnected = (): void => {
       connected = true;
       startTimer("first byte", timeouts.firstByteMs);
     };
-    // From now until a socket is ready: a proxy tunnel is built before the request even gets one.
-    startTimer("connect", timeouts.connectMs);
+    // A tunnel is built before the request even gets its socket, so through a proxy the connect limit
+    // runs from now; a direct socket is handed over at once and the limit starts with it.
+    if (target.proxy) startTimer("connect", timeouts.connectMs);
     req.once("socket", (socket) => {
       // A fresh direct socket is still connecting; a kept-alive one, or a tunnel, is ready (and
       // secure: TLS sockets are reused only after their handshake, tunnels are handed over after it).
-      if (!socket.connecting) onConnected();
-      else socket.once(secure ? "secureConnect" : "connect", onConnected);
+      if (!socket.connecting) return onConnected();
+      startTimer("connect", timeouts.connectMs);
+      // A host name is resolved first, on the thread pool where this process's own file work queues:
+      // the provider's part starts when the address is known.
+      socket.once("lookup", () => {
+        if (!connected) startTimer("connect", timeouts.connectMs);
+      });
+      socket.once(secure ? "secureConnect" : "connect", onConnected);
     });
     const onAbort = (): void => {
       req.destroy(abortedError(provider));
@@ -267,9 +277,9 @@ function readBody(
     const onAbort = (): void => {
       res.destroy();
     };
-    const idle = idleMs > 0 ? setTimeout(() => res.destroy(), idleMs) : undefined;
+    const idle = idleMs > 0 ? startStallTimer(idleMs, () => res.destroy()) : undefined;
     const cleanUp = (): void => {
-      if (idle) clearTimeout(idle);
+      idle?.clear();
       signal?.removeEventListener("abort", onAbort);
     };
     signal?.addEventListener("abort", onAbort, { once: true });

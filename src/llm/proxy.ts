@@ -11,6 +11,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
+import { startStallTimer } from "./stall-timer.js";
 
 /** A proxy setting: a URL (`http://user:pass@proxy:3128`), `false` for none, undefined for the environment. */
 export type ProxySetting = string | false | undefined;
@@ -140,7 +141,14 @@ function openTunnel(
       headers: { host: authority, ...(auth ? { "proxy-authorization": auth } : {}) },
       agent: false,
     });
+    // The transport gives up on its own after connectMs; this ends the CONNECT it left behind. A
+    // stall timer, so time this process spent busy elsewhere is not blamed on the proxy.
+    const limit =
+      connectMs > 0
+        ? startStallTimer(connectMs, () => req.destroy(new Error(`no answer within ${connectMs} ms`)))
+        : undefined;
     req.once("connect", (res, socket, head) => {
+      limit?.clear();
       if (res.statusCode !== 200) {
         socket.destroy();
         reject(
@@ -154,12 +162,10 @@ function openTunnel(
       if (head.length > 0) socket.unshift(head);
       resolve(socket);
     });
-    // The transport gives up on its own after connectMs; this ends the CONNECT it left behind.
-    if (connectMs > 0)
-      req.setTimeout(connectMs, () => req.destroy(new Error(`no answer within ${connectMs} ms`)));
-    req.once("error", (error) =>
-      reject(new Error(`could not reach the proxy ${proxy.origin} (${error.message})`, { cause: error })),
-    );
+    req.once("error", (error) => {
+      limit?.clear();
+      reject(new Error(`could not reach the proxy ${proxy.origin} (${error.message})`, { cause: error }));
+    });
     req.end();
   });
 }

@@ -7,6 +7,7 @@
 import type http from "node:http";
 import { ProviderError } from "./errors.js";
 import { createSseParser, type SseEvent } from "./sse.js";
+import { startStallTimer } from "./stall-timer.js";
 import { describeMs, TIMEOUT_ENV } from "./timeouts.js";
 
 /** Pulls the events of an SSE response, a batch at a time. */
@@ -78,14 +79,15 @@ export function openSse(
           ),
     );
   };
-  // One timer for the whole body, pushed back by every chunk: `refresh()` costs no allocation per token.
+  // One timer for the whole body, pushed back by every chunk: `refresh()` costs no allocation per
+  // token. A stall timer, so a chunk that arrived while this process was busy elsewhere still counts.
   const idle =
     idleMs > 0
-      ? setTimeout(() => {
+      ? startStallTimer(idleMs, () => {
           const error = stallError(provider, idleMs, count, afterFirstDelta());
           settle(error);
           res.destroy(error);
-        }, idleMs)
+        })
       : undefined;
   const onData = (chunk: string): void => {
     idle?.refresh();
@@ -95,7 +97,7 @@ export function openSse(
   const onEnd = (): void => {
     parser.end();
     done = true;
-    if (idle) clearTimeout(idle);
+    idle?.clear();
     // The other listeners stay: after the end they do nothing, and a late socket error still finds one.
     signal?.removeEventListener("abort", onAbort);
     wake();
@@ -108,7 +110,7 @@ export function openSse(
     fail(abortedError(provider));
   };
   const detach = (): void => {
-    if (idle) clearTimeout(idle);
+    idle?.clear();
     res.off("data", onData);
     res.off("end", onEnd);
     res.off("error", fail);

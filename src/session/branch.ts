@@ -52,3 +52,21 @@ export function chainTo(index: EntryIndex, leaf: SessionEntry, stopAtBoundary: b
   }
   return chain.reverse();
 }
+
+/**
+ * The chain `chainTo(index, latest, true)` gives, found without an index when the entries already are
+ * that chain in write order: each entry's parent is the one written before it, back to the last
+ * compaction boundary or to the header. That is the usual file (a resume at an earlier entry is what
+ * branches one), and skipping the index saves hashing every uuid of a long session. Undefined when
+ * the entries do not have that shape; callers then use the index.
+ */
+export function linearChain(entries: SessionEntry[]): SessionEntry[] | undefined {
+  let i = entries.length - 1;
+  if (i < 0 || entries[i].type === "header") return undefined;
+  for (; i > 0; i--) {
+    const entry = entries[i];
+    if (entry.type === "compact_boundary") return entries.slice(i);
+    if (entry.parentUuid !== entries[i - 1].uuid) return undefined;
+  }
+  return entries[0].parentUuid === null ? entries.slice() : undefined;
+}

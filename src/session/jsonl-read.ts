@@ -5,7 +5,7 @@
 import { open } from "node:fs/promises";
 import type { SessionEntry } from "./types.js";
 
-const CHUNK_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** Parses one line into an entry, or returns why it is not one. */
 export function parseEntryLine(line: string): SessionEntry | string {
@@ -64,16 +64,18 @@ export async function readEntriesFrom(
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  // Bytes of a line that started in an earlier chunk. Lines are found by searching bytes for "\n" and
-  // decoded one by one, which never splits a UTF-8 character and never builds a chunk-sized string.
+  // A small file needs no 4 MB buffer: one byte more than its size, so the second read finds the end.
+  const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, (await handle.stat()).size + 1));
+  const chunkBytes = chunk.length;
+  // Bytes of a line that started in an earlier chunk. Each chunk's whole lines are decoded at once (a
+  // line break byte is never part of a UTF-8 character, so cutting there splits none) and lines are
+  // slices of that text: one decode per chunk instead of one per line, and no chunk outlives its lines.
   let carry: Buffer = Buffer.alloc(0);
   let lineNo = 0;
   let position = range.from ?? 0;
   let end = position;
-  const handleLine = (bytes: Buffer, isTail: boolean): void => {
+  const handleLine = (line: string, isTail: boolean): void => {
     lineNo++;
-    const line = bytes.toString("utf8");
     if (line.trim() === "") return;
     const parsed = parseEntryLine(line);
     if (typeof parsed !== "string") {
@@ -89,24 +91,26 @@ export async function readEntriesFrom(
   };
   try {
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+      const { bytesRead } = await handle.read(chunk, 0, chunkBytes, position);
       if (bytesRead === 0) break;
       position += bytesRead;
       const data =
         carry.length > 0
           ? Buffer.concat([carry, chunk.subarray(0, bytesRead)])
           : chunk.subarray(0, bytesRead);
-      let start = 0;
-      for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
-        handleLine(data.subarray(start, nl), false);
+      const wholeLines = data.lastIndexOf(0x0a) + 1;
+      const text = data.toString("utf8", 0, wholeLines);
+      for (let start = 0; start < text.length; ) {
+        const nl = text.indexOf("\n", start);
+        handleLine(text.slice(start, nl), false);
         start = nl + 1;
       }
       // Copied because `chunk` is overwritten by the next read.
-      carry = Buffer.from(data.subarray(start));
+      carry = Buffer.from(data.subarray(wholeLines));
       end = position - carry.length;
     }
     // A last line without its newline was cut off by a crash unless it happens to parse whole.
-    if (carry.length > 0 && range.wholeLinesOnly !== true) handleLine(carry, true);
+    if (carry.length > 0 && range.wholeLinesOnly !== true) handleLine(carry.toString("utf8"), true);
   } finally {
     await handle.close();
   }

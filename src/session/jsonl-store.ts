@@ -6,15 +6,19 @@
  * crash can only tear the last line, which `load` skips with a warning. Only finding or creating the
  * file is asynchronous; appends made meanwhile wait in call order. The header entry carries the cwd,
  * so the store places a new session by its header and finds an existing one by id in any project
- * folder. Listing reads each byte at most once over time (see listing-index.ts).
+ * folder. The store keeps each session's record in the folder's listing index current as it writes
+ * (listing-tracker.ts), so listings read no transcript this version wrote (listing.ts).
  */
 import { mkdir, readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { createEntryCollector } from "./collect.js";
-import { readEntries } from "./jsonl-read.js";
+import { readEntriesFrom } from "./jsonl-read.js";
 import { SessionFileWriter } from "./jsonl-writer.js";
-import { summarizeFolder } from "./listing-index.js";
+import { summarizeFolder } from "./listing.js";
+import type { ScannedSummary } from "./listing-scan.js";
+import { type SummaryTracker, trackSummary } from "./listing-tracker.js";
 import { assertSessionId, goatHome, projectKey, sessionFilePath } from "./paths.js";
+import { createInfoAccumulator } from "./session-info.js";
 import type { LoadOptions, SessionEntry, SessionInfo, SessionStore, SessionWarning } from "./types.js";
 
 /** Options of the JSONL store. */
@@ -41,6 +45,7 @@ export interface JsonlSessionStore extends SessionStore {
 
 interface PendingWrite {
   text: string;
+  entries: SessionEntry[];
   header?: SessionEntry;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -55,6 +60,8 @@ interface Slot {
   queue: PendingWrite[];
   /** Set while the file is being found or created. */
   opening?: Promise<void>;
+  /** The session's listing summary, while this store knows every byte of the file. */
+  tracker?: SummaryTracker;
 }
 
 /** Creates the default store. Each store has its own caches (no global state but the open-file cap). */
@@ -65,6 +72,8 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
   const fsync = options.fsync === true;
   const slots = new Map<string, Slot>();
   const paths = new Map<string, string>();
+  /** Summaries of files `load` read whole, for tracking a session appended to after its load. */
+  const loaded = new Map<string, ScannedSummary>();
 
   async function findPath(sessionId: string): Promise<string | undefined> {
     const cached = paths.get(sessionId);
@@ -79,12 +88,19 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
     return undefined;
   }
 
-  /** Finds the session's file, or places a new one by the header queued first; then writes the queue. */
+  /**
+   * Finds the session's file, or places a new one by its header; then writes the queue. A session
+   * whose first append starts with its header is new and is placed by the header's cwd at once:
+   * searching every project folder for an id nobody has used cost a stat per folder per new session.
+   */
   async function open(sessionId: string, slot: Slot): Promise<void> {
     try {
-      let path = await findPath(sessionId);
+      const header = slot.queue[0]?.header;
+      let path = header?.type === "header" ? paths.get(sessionId) : await findPath(sessionId);
+      const from = loaded.get(sessionId);
+      loaded.delete(sessionId);
+      if (path !== undefined && from !== undefined) slot.tracker = trackSummary(path, sessionId, from);
       if (path === undefined) {
-        const header = slot.queue.find((p) => p.header !== undefined)?.header;
         if (header?.type !== "header") {
           throw new Error(
             `Session ${sessionId} does not exist yet: its first append must start with a header entry (which carries the cwd).`,
@@ -93,6 +109,8 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
         path = sessionFilePath(home, header.cwd, sessionId);
         await mkdir(join(path, ".."), { recursive: true });
         paths.set(sessionId, path);
+        // A reused id's file already holds bytes: the tracker sees the size differ and stops.
+        slot.tracker = trackSummary(path, sessionId);
       }
       slot.writer = new SessionFileWriter(path, fsync);
     } catch (error) {
@@ -101,15 +119,31 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
     } finally {
       slot.opening = undefined;
     }
-    for (const p of slot.queue.splice(0)) write(slot.writer, p.text).then(p.resolve, p.reject);
+    for (const p of slot.queue.splice(0)) write(slot, p.text, p.entries).then(p.resolve, p.reject);
   }
 
-  function write(writer: SessionFileWriter, text: string): Promise<void> {
+  /** Writes whole lines; keeps the listing summary, recorded in the index when a run ended. */
+  function write(slot: Slot, text: string, entries: SessionEntry[]): Promise<void> {
+    const writer = slot.writer as SessionFileWriter;
+    let written: Promise<void> | undefined;
     try {
-      return writer.append(text) ?? Promise.resolve();
+      written = writer.append(text);
     } catch (error) {
+      slot.tracker = undefined; // the file may hold part of the text now
       return Promise.reject(error);
     }
+    if (slot.tracker?.wrote(entries) && !slot.tracker.record(writer.bytesWritten)) slot.tracker = undefined;
+    return written ?? Promise.resolve();
+  }
+
+  /** Records the session's listing summary if it changed since the last record. */
+  function recordSummary(slot: Slot): void {
+    if (
+      slot.tracker !== undefined &&
+      slot.writer !== undefined &&
+      !slot.tracker.record(slot.writer.bytesWritten)
+    )
+      slot.tracker = undefined;
   }
 
   /** Resolves once every append queued before the call is written (or failed). */
@@ -117,8 +151,11 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
     await slots.get(sessionId)?.opening;
   }
 
-  function release(sessionId: string): void {
-    slots.get(sessionId)?.writer?.close();
+  /** Closes the session's file, first recording its summary unless the session is being deleted. */
+  function release(sessionId: string, record = true): void {
+    const slot = slots.get(sessionId);
+    if (slot !== undefined && record) recordSummary(slot);
+    slot?.writer?.close();
     slots.delete(sessionId);
   }
 
@@ -145,10 +182,10 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
         slot = { queue: [] };
         slots.set(sessionId, slot);
       }
-      if (slot.writer !== undefined && slot.opening === undefined) return write(slot.writer, text);
+      if (slot.writer !== undefined && slot.opening === undefined) return write(slot, text, entries);
       const header = entries[0]?.type === "header" ? entries[0] : undefined;
       const queued = new Promise<void>((resolve, reject) => {
-        slot.queue.push({ text, header, resolve, reject });
+        slot.queue.push({ text, entries, header, resolve, reject });
       });
       slot.opening ??= open(sessionId, slot);
       return queued;
@@ -160,20 +197,31 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
       const path = await findPath(sessionId);
       if (path === undefined) return undefined;
       const collector = createEntryCollector(loadOptions?.fromLastBoundary === true);
-      const found = await readEntries(
+      // The listing summary comes for free with the parsed entries: kept for a resumed session's writes.
+      const summary = createInfoAccumulator(sessionId);
+      const outcome = await readEntriesFrom(
         path,
-        (entry) => collector.add(entry),
+        (entry) => {
+          collector.add(entry);
+          summary.add(entry);
+        },
         (line, message) => warn({ sessionId, path, line, message }),
       );
-      return found ? collector.entries() : undefined;
+      if (outcome === undefined) return undefined;
+      if (!outcome.tail && !slots.has(sessionId)) {
+        const { lastModified: _, ...info } = summary.finish(0);
+        loaded.set(sessionId, { offset: outcome.end, info });
+      }
+      return collector.entries();
     },
 
     async list(listOptions) {
       const cwd = listOptions?.cwd;
       const dirs = cwd !== undefined ? [projectKey(cwd)] : await listDirs(projectsDir);
       const infos: SessionInfo[] = [];
+      for (const slot of slots.values()) recordSummary(slot);
       for (const dir of dirs) {
-        const names = (await listFiles(join(projectsDir, dir))).filter((n) => n.endsWith(".jsonl"));
+        const names = (await listFiles(join(projectsDir, dir))).filter(isSessionFile);
         for (const name of names) await settled(name.slice(0, -".jsonl".length));
         for (const info of await summarizeFolder(join(projectsDir, dir), names, warn)) {
           // Different cwds can share a key ("/a-b" and "/a/b"): the header decides.
@@ -186,7 +234,8 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
     async delete(sessionId) {
       assertSessionId(sessionId);
       await settled(sessionId);
-      release(sessionId);
+      release(sessionId, false);
+      loaded.delete(sessionId);
       const path = await findPath(sessionId);
       paths.delete(sessionId);
       if (path !== undefined) await unlink(path).catch(ignoreMissing);
@@ -199,6 +248,11 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
       }
     },
   };
+}
+
+/** A transcript's name: `<session id>.jsonl`, where an id never starts with a dot (the index's files do). */
+function isSessionFile(name: string): boolean {
+  return name.endsWith(".jsonl") && !name.startsWith(".");
 }
 
 async function listDirs(dir: string): Promise<string[]> {

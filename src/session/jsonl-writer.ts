@@ -28,6 +28,8 @@ export class SessionFileWriter {
   private unchecked = true;
   /** True when the file ends without a newline: the next write starts a fresh line. */
   private needsNewline = false;
+  /** Bytes this writer has added to the file (a line break it inserted included). */
+  private written = 0;
 
   constructor(
     readonly path: string,
@@ -41,7 +43,7 @@ export class SessionFileWriter {
   append(text: string): Promise<void> | undefined {
     const fd = this.open();
     try {
-      writeWhole(fd, this.needsNewline ? `\n${text}` : text);
+      this.written += writeWhole(fd, this.needsNewline ? `\n${text}` : text);
       this.needsNewline = false;
     } catch (error) {
       // A failed write may have left half a line: reopen and check the tail next time.
@@ -51,6 +53,11 @@ export class SessionFileWriter {
     }
     if (!this.fsync) return undefined;
     return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /** Bytes this writer has added to the file so far; a failed write may have added some uncounted. */
+  get bytesWritten(): number {
+    return this.written;
   }
 
   /** Closes the file; the next append reopens it. */
@@ -93,9 +100,10 @@ function endsWithoutNewline(fd: number): boolean {
   return last[0] !== 0x0a;
 }
 
-/** Writes all of `text`; a short write (rare on regular files) is continued, not dropped. */
-function writeWhole(fd: number, text: string): void {
+/** Writes all of `text` and returns its length in bytes; a short write (rare on regular files) is continued, not dropped. */
+function writeWhole(fd: number, text: string): number {
   const bytes = Buffer.from(text, "utf8");
   let offset = 0;
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+  return bytes.length;
 }

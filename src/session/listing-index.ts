@@ -1,154 +1,157 @@
 /**
- * Listing sessions without reading whole files each time: a cache of each file's summary and of how
- * many bytes it covers, kept beside the files (`.listing-cache.json` in each project folder).
+ * The listing index of a project folder (`.listing-index` beside the transcripts, JSON lines): one
+ * line per summary of a transcript, saying how many bytes of it the summary covers and the file's
+ * size and modification time when it was made.
  *
- * Session files are append-only, so a summary can be continued from where it stopped: a file whose
- * size and modification time match its cached entry is not opened at all, a file that grew is read
- * from the cached offset only, and a file that shrank or is new is read once. Every byte of a
- * transcript is read at most once by listings, however often they run. The cache is only a cache:
- * a missing, unreadable or foreign cache file is ignored and rewritten (atomically, by rename), and a
- * cache that another process wrote meanwhile is as good as ours.
+ * Lines are only ever appended, by the store as it writes (a session's record after each run and when
+ * it closes) and by listings (for files they had to read), so keeping the index current costs one
+ * small append, never a rewrite, and any number of processes can add to it. A listing rewrites it
+ * (atomically, by rename) only when most of its lines are superseded. The index is only a cache: a
+ * record is trusted as is only when the file's size and time still match, continued from its offset
+ * when the file grew, and ignored when the file shrank; a torn, foreign or lost line costs a re-read,
+ * never a wrong listing.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
-import { parseEntryLine } from "./jsonl-read.js";
-import { createInfoAccumulator } from "./session-info.js";
-import type { SessionInfo, SessionWarning } from "./types.js";
+import type { ScannedSummary } from "./listing-scan.js";
 
-const CACHE_FILE = ".listing-cache.json";
-const CACHE_VERSION = 1;
-/** Files summarized between two yields to the event loop. */
-const YIELD_EVERY = 500;
-/** The read buffer, shared: listings run their reads synchronously, one at a time. */
-const CHUNK = Buffer.allocUnsafe(256 * 1024);
+/** The index file's name in each project folder. */
+export const INDEX_FILE = ".listing-index";
+/** Index size from which appends that cross a power of two rewrite it (see appendIndexRecords). */
+const COMPACT_FROM = 1024 * 1024;
+/** The cache file of earlier versions, removed when the index is rewritten. */
+const OLD_CACHE_FILE = ".listing-cache.json";
 
-/** What the cache keeps per file. */
-interface CachedSummary {
+/** One summary of one transcript. */
+export interface IndexRecord extends ScannedSummary {
+  /** The transcript's file name (`<session id>.jsonl`). */
+  name: string;
+  /** The file's size and modification time when the summary was made. */
   size: number;
   mtimeMs: number;
-  /** Bytes of the file the summary covers (up to the end of its last whole line). */
-  offset: number;
-  info: Omit<SessionInfo, "lastModified">;
 }
 
-interface CacheFile {
-  version: number;
-  files: Record<string, CachedSummary>;
+/** The index as read: the best record of each file, and how many lines the file holds. */
+export interface LoadedIndex {
+  records: Map<string, IndexRecord>;
+  lines: number;
 }
 
-/** Summaries of the session files of one project folder, newest data, least reading. */
-export async function summarizeFolder(
-  dir: string,
-  names: string[],
-  warn: (warning: SessionWarning) => void,
-): Promise<SessionInfo[]> {
-  const cache = await readCache(dir);
-  const next: Record<string, CachedSummary> = {};
-  let changed = false;
-  const infos: SessionInfo[] = [];
-  for (let i = 0; i < names.length; i++) {
-    // Synchronous file calls: a thread-pool round trip per file would cost more than the work itself
-    // (10,000 sessions). Yield now and then so a long listing does not hold the event loop.
-    if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const name = names[i];
-    const path = join(dir, name);
-    const stats = statOrUndefined(path);
-    if (stats === undefined) continue; // deleted meanwhile
-    const sessionId = name.slice(0, -".jsonl".length);
-    let cached: CachedSummary | undefined = cache.files[name];
-    if (cached !== undefined && (cached.info.sessionId !== sessionId || stats.size < cached.offset)) {
-      cached = undefined; // rewritten or foreign: start over
-    }
-    if (cached === undefined || cached.size !== stats.size || cached.mtimeMs !== stats.mtimeMs) {
-      const summary = continueSummary(path, sessionId, cached, warn);
-      if (summary === undefined) continue;
-      changed = true;
-      cached = { ...summary, size: stats.size, mtimeMs: stats.mtimeMs };
-    }
-    next[name] = cached;
-    infos.push({ ...cached.info, lastModified: stats.mtimeMs });
-  }
-  if (changed || Object.keys(cache.files).length !== Object.keys(next).length) await writeCache(dir, next);
-  return infos;
-}
-
-/** Reads a file from where its cached summary stopped (or from the start) and extends the summary. */
-function continueSummary(
-  path: string,
-  sessionId: string,
-  cached: CachedSummary | undefined,
-  warn: (warning: SessionWarning) => void,
-): Omit<CachedSummary, "size" | "mtimeMs"> | undefined {
-  const acc = createInfoAccumulator(sessionId, cached?.info);
-  let fd: number;
+/**
+ * Reads a folder's index. Of several records for one file the one covering the most bytes wins (the
+ * latest of those): appends from several processes may arrive out of order. Unreadable lines are
+ * skipped; a missing index is empty.
+ */
+export function readIndex(dir: string): LoadedIndex {
+  const records = new Map<string, IndexRecord>();
+  let text: string;
   try {
-    fd = openSync(path, "r");
+    text = readFileSync(join(dir, INDEX_FILE), "utf8");
   } catch {
-    return undefined; // deleted meanwhile
+    return { records, lines: 0 };
   }
-  // Whole lines only: a line still being written is left for the next listing.
-  let position = cached?.offset ?? 0;
-  let end = position;
-  let lineNo = 0;
-  let carry = Buffer.alloc(0);
-  try {
-    for (;;) {
-      const bytesRead = readSync(fd, CHUNK, 0, CHUNK.length, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      const data =
-        carry.length > 0
-          ? Buffer.concat([carry, CHUNK.subarray(0, bytesRead)])
-          : CHUNK.subarray(0, bytesRead);
-      let start = 0;
-      for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
-        lineNo++;
-        const line = data.toString("utf8", start, nl);
-        start = nl + 1;
-        if (line.trim() === "") continue;
-        const parsed = parseEntryLine(line);
-        if (typeof parsed === "string")
-          warn({ sessionId, path, line: lineNo, message: `unreadable line skipped: ${parsed}` });
-        else acc.add(parsed);
-      }
-      carry = Buffer.from(data.subarray(start));
-      end = position - carry.length;
-    }
-  } finally {
-    closeSync(fd);
+  let lines = 0;
+  for (let start = 0; start < text.length; ) {
+    let nl = text.indexOf("\n", start);
+    if (nl === -1) nl = text.length;
+    const record = parseRecord(text.slice(start, nl));
+    start = nl + 1;
+    if (record === undefined) continue;
+    lines++;
+    const known = records.get(record.name);
+    if (known === undefined || record.offset >= known.offset) records.set(record.name, record);
   }
-  const { lastModified: _, ...info } = acc.finish(0);
-  return { offset: end, info };
+  return { records, lines };
 }
 
-function statOrUndefined(path: string): { size: number; mtimeMs: number } | undefined {
+/**
+ * Appends records to a folder's index in one write. Failures are swallowed: without the index,
+ * listings still work, reading more.
+ *
+ * A process that runs many sessions and never lists would grow the index by a record per run, so an
+ * append that takes the file past a power of two from 1 MiB on also rewrites it with one record per
+ * file: the rewrites cost a read of the index per doubling, a few bytes per record amortized.
+ */
+export function appendIndexRecords(dir: string, records: IndexRecord[]): void {
+  if (records.length === 0) return;
+  const path = join(dir, INDEX_FILE);
+  // Starting with a line break: a line torn by a crash mid-append must not swallow the first record.
+  const text = `\n${records.map((r) => JSON.stringify(r)).join("\n")}\n`;
+  let size: number;
   try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-async function readCache(dir: string): Promise<CacheFile> {
-  try {
-    const parsed = JSON.parse(await readFile(join(dir, CACHE_FILE), "utf8")) as CacheFile;
-    if (parsed?.version === CACHE_VERSION && typeof parsed.files === "object" && parsed.files !== null) {
-      return parsed;
+    const fd = openSync(path, "a");
+    try {
+      writeSync(fd, text);
+      size = fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
     }
   } catch {
-    // Missing or unreadable: rebuilt below.
+    return; // a read-only folder or a full disk: listing still works, just without the index
   }
-  return { version: CACHE_VERSION, files: {} };
+  const before = size - Buffer.byteLength(text);
+  if (size >= COMPACT_FROM && Math.clz32(before) !== Math.clz32(size)) {
+    rewriteIndex(dir, readIndex(dir).records.values());
+  }
 }
 
-async function writeCache(dir: string, files: Record<string, CachedSummary>): Promise<void> {
-  const path = join(dir, CACHE_FILE);
+/** Rewrites a folder's index with just `records` (temp file and rename, so readers never see half). */
+export function rewriteIndex(dir: string, records: Iterable<IndexRecord>): void {
+  const path = join(dir, INDEX_FILE);
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  let text = "";
+  for (const r of records) text += `${JSON.stringify(r)}\n`;
   try {
-    await writeFile(temp, JSON.stringify({ version: CACHE_VERSION, files }));
-    await rename(temp, path);
+    writeFileSync(temp, text);
+    renameSync(temp, path);
   } catch {
-    // A read-only folder or a full disk: listing still works, just without the cache.
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never written.
+    }
+    return;
   }
+  try {
+    unlinkSync(join(dir, OLD_CACHE_FILE));
+  } catch {
+    // Usually absent.
+  }
+}
+
+/** True when so many of the index's lines are superseded that a rewrite is worth it. */
+export function indexNeedsRewrite(lines: number, live: number): boolean {
+  return lines - live > Math.max(64, live);
+}
+
+function parseRecord(line: string): IndexRecord | undefined {
+  let value: IndexRecord;
+  try {
+    value = JSON.parse(line) as IndexRecord;
+  } catch {
+    return undefined; // torn by a crash mid-append, or not ours
+  }
+  const ok =
+    typeof value === "object" &&
+    value !== null &&
+    typeof value.name === "string" &&
+    typeof value.size === "number" &&
+    typeof value.mtimeMs === "number" &&
+    typeof value.offset === "number" &&
+    value.offset <= value.size &&
+    typeof value.info === "object" &&
+    value.info !== null &&
+    typeof value.info.sessionId === "string" &&
+    typeof value.info.messageCount === "number" &&
+    typeof value.info.totalCostUsd === "number";
+  return ok ? value : undefined;
 }

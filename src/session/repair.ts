@@ -49,11 +49,33 @@ export function repairDanglingToolUses(messages: Message[]): Message[] {
 }
 
 function toolUseIds(message: AssistantMessage): string[] {
-  return message.content.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+  const ids: string[] = [];
+  for (const b of message.content) if (b.type === "tool_use") ids.push(b.id);
+  return ids;
+}
+
+/**
+ * True when `answer` already fits `callIds` (distinct ids): one result per call, in the calls' order,
+ * first, and no other result. The usual case, checked without building anything, so a long resume
+ * that repairs nothing allocates nothing here.
+ */
+function fits(callIds: string[], answer: UserMessage): boolean {
+  if (typeof answer.content === "string") return callIds.length === 0;
+  const blocks = answer.content;
+  if (blocks.length < callIds.length) return false;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
+    if (i < callIds.length) {
+      if (b.type !== "tool_result" || b.tool_use_id !== callIds[i] || callIds.indexOf(callIds[i]) !== i)
+        return false;
+    } else if (b.type === "tool_result") return false;
+  }
+  return true;
 }
 
 /** The user message answering `callIds`: `answer` as is when it already fits, else a fixed copy. */
 function pairResults(callIds: string[], answer: UserMessage | undefined, interrupted: string[]): UserMessage {
+  if (answer !== undefined && fits(callIds, answer)) return answer;
   const blocks: ContentBlock[] =
     answer === undefined ? [] : typeof answer.content === "string" ? [] : answer.content;
   const wanted = new Set(callIds);

@@ -3,9 +3,9 @@
  * since the last compaction, the summary as the opening user message, the model, and the cost so far.
  */
 import type { ContentBlock, Message, UserMessage } from "../llm/types.js";
-import { chainTo, chooseLeaf, indexEntries } from "./branch.js";
+import { chainTo, chooseLeaf, indexEntries, linearChain } from "./branch.js";
 import { repairToolPairs } from "./repair.js";
-import type { ResumeState, SessionEntry } from "./types.js";
+import type { HeaderEntry, ResumeState, SessionEntry } from "./types.js";
 
 /** Options of `buildResumeState`. */
 export interface BuildResumeOptions {
@@ -29,12 +29,10 @@ export function summaryText(summary: string): string {
  * `fromLastBoundary` load returned). Throws when `resumeAt` names no entry.
  */
 export function buildResumeState(entries: SessionEntry[], options: BuildResumeOptions = {}): ResumeState {
-  const index = indexEntries(entries);
-  const sessionId = entries[0]?.sessionId ?? "(empty)";
-  const leaf = chooseLeaf(index, sessionId, options.resumeAt);
   let totalCostUsd = 0;
   let numTurns = 0;
   let latestModel: string | undefined;
+  let header: HeaderEntry | undefined;
   for (const entry of entries) {
     // Cost is money spent on any branch, so every run counts, not just those on the active branch.
     if (entry.type === "result") {
@@ -42,12 +40,21 @@ export function buildResumeState(entries: SessionEntry[], options: BuildResumeOp
       numTurns += entry.num_turns;
     } else if (entry.type === "model_change") {
       latestModel = entry.model;
+    } else if (entry.type === "header") {
+      header ??= entry;
     }
   }
+  // The usual file is one chain in write order: no uuid index needed (see linearChain).
+  let chain = options.resumeAt === undefined ? linearChain(entries) : undefined;
+  if (chain === undefined) {
+    const index = indexEntries(entries);
+    chain = chainTo(index, chooseLeaf(index, entries[0]?.sessionId ?? "(empty)", options.resumeAt), true);
+  }
+  const leaf = chain[chain.length - 1];
   let summary: string | undefined;
   let branchModel: string | undefined;
   const messages: Message[] = [];
-  for (const entry of chainTo(index, leaf, true)) {
+  for (const entry of chain) {
     if (entry.type === "compact_boundary") summary = entry.summary;
     else if (entry.type === "user" || entry.type === "assistant") messages.push(entry.message);
     else if (entry.type === "model_change") branchModel = entry.model;
@@ -58,12 +65,12 @@ export function buildResumeState(entries: SessionEntry[], options: BuildResumeOp
   return {
     messages: repaired.messages,
     summary,
-    model: branchModel ?? latestModel ?? index.header?.model,
+    model: branchModel ?? latestModel ?? header?.model,
     totalCostUsd,
     numTurns,
     lastUuid: leaf.uuid,
     interruptedToolUseIds: repaired.interruptedToolUseIds,
-    header: index.header,
+    header,
   };
 }
 

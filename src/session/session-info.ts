@@ -10,6 +10,13 @@ const PROMPT_PREVIEW_CHARS = 200;
 /** Accumulates a SessionInfo over entries given in write order. */
 export interface InfoAccumulator {
   add(entry: SessionEntry): void;
+  /**
+   * Counts a user or assistant entry known not to be a compaction copy, without reading it: what a
+   * listing does once `hasPrompt`, when the entry's content can no longer matter.
+   */
+  countMessage(): void;
+  /** True once the first prompt was found (later user entries only count). */
+  readonly hasPrompt: boolean;
   finish(lastModified: number): SessionInfo;
 }
 
@@ -42,6 +49,12 @@ export function createInfoAccumulator(
             info.firstPrompt = promptPreview(entry.message);
           break;
       }
+    },
+    countMessage() {
+      info.messageCount++;
+    },
+    get hasPrompt() {
+      return info.firstPrompt !== "";
     },
     finish(lastModified) {
       return { ...info, lastModified };

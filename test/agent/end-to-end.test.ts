@@ -194,7 +194,10 @@ describe("subagent hooks and transcripts", () => {
     expect(fired[1].last_assistant_message).toBe("child report");
     const parentId = resultOf(messages).session_id;
     const dir = path.join(home, "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-    const files = fs.readdirSync(dir).sort();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl")) // beside them, the store's listing index
+      .sort();
     expect(files).toEqual([`${parentId}.agent-${fired[0].agent_id}.jsonl`, `${parentId}.jsonl`].sort());
     const store = createJsonlSessionStore({ home });
     const child = (await store.load(`${parentId}.agent-${fired[0].agent_id}`))!;

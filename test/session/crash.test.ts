@@ -1,34 +1,16 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import ts from "typescript";
 import { afterEach, expect, it } from "vitest";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { makeEntry } from "../../src/session/recorder.js";
 import type { SessionWarning } from "../../src/session/types.js";
-import { prompt, tempDir } from "./fixtures.js";
+import { compileSessionModule, prompt, tempDir } from "./fixtures.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
-
-/** Compiles src/session to plain JS in `dir` so a child `node` process can run the real store. */
-function compileSessionModule(dir: string): void {
-  const src = join(import.meta.dirname, "../../src/session");
-  mkdirSync(join(dir, "session"), { recursive: true });
-  for (const name of readdirSync(src).filter((n) => n.endsWith(".ts"))) {
-    const out = ts.transpileModule(readFileSync(join(src, name), "utf8"), {
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: true,
-      },
-    });
-    writeFileSync(join(dir, "session", name.replace(/\.ts$/, ".js")), out.outputText);
-  }
-  writeFileSync(join(dir, "package.json"), '{"type":"module"}');
-}
 
 const CHILD = `
 import { createJsonlSessionStore } from "./session/jsonl-store.js";

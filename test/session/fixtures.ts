@@ -1,9 +1,10 @@
 /**
  * Test helpers for sessions: temp homes and small conversations recorded through the real recorder.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import ts from "typescript";
 import type { AssistantMessage, UserMessage } from "../../src/llm/types.js";
 import { createSessionRecorder, type SessionRecorder } from "../../src/session/recorder.js";
 import type { SessionStore } from "../../src/session/types.js";
@@ -63,4 +64,21 @@ export async function exchange(recorder: SessionRecorder, ...texts: string[]): P
     await recorder.record({ type: "assistant", message: reply(`answer to ${text}`) });
   }
   return recorder;
+}
+
+/** Compiles src/session to plain JS in `dir` so a child `node` process can run the real store. */
+export function compileSessionModule(dir: string): void {
+  const src = join(import.meta.dirname, "../../src/session");
+  mkdirSync(join(dir, "session"), { recursive: true });
+  for (const name of readdirSync(src).filter((n) => n.endsWith(".ts"))) {
+    const out = ts.transpileModule(readFileSync(join(src, name), "utf8"), {
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: true,
+      },
+    });
+    writeFileSync(join(dir, "session", name.replace(/\.ts$/, ".js")), out.outputText);
+  }
+  writeFileSync(join(dir, "package.json"), '{"type":"module"}');
 }

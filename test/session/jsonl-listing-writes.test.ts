@@ -1,5 +1,5 @@
 /**
- * The JSONL store's listing cache (each byte read at most once across listings) and its writer (a
+ * The JSONL store's listing index (each byte read at most once across listings) and its writer (a
  * process-wide cap on open files, fsync on request), tested on real files.
  */
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createJsonlSessionStore, type JsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { MAX_OPEN_FILES } from "../../src/session/jsonl-writer.js";
+import { INDEX_FILE, readIndex } from "../../src/session/listing-index.js";
 import { makeEntry } from "../../src/session/recorder.js";
 import { exchange, startSession, tempDir } from "./fixtures.js";
 
@@ -24,15 +25,15 @@ afterEach(async () => {
 });
 
 const projectDir = () => join(home, "projects", "-w");
-const cacheOf = () => JSON.parse(readFileSync(join(projectDir(), ".listing-cache.json"), "utf8"));
+const recordOf = (name: string) => readIndex(projectDir()).records.get(name);
 const openFds = () => readdirSync("/proc/self/fd").length;
 
-describe("listing cache", () => {
+describe("listing index", () => {
   it("keeps counts exact as sessions grow, reading only what was appended since the last listing", async () => {
     const recorder = await exchange(await startSession(store, "s-1", "/w"), "first");
     await recorder.flush();
     expect((await store.list())[0]).toMatchObject({ messageCount: 2, firstPrompt: "first" });
-    const offsetBefore = cacheOf().files["s-1.jsonl"].offset;
+    const offsetBefore = recordOf("s-1.jsonl")?.offset ?? 0;
 
     await exchange(recorder, "second", "third");
     await recorder.record({
@@ -51,12 +52,12 @@ describe("listing cache", () => {
     await recorder.flush();
     const [info] = await store.list({ cwd: "/w" });
     expect(info).toMatchObject({ messageCount: 6, firstPrompt: "first", totalCostUsd: 0.25 });
-    const cached = cacheOf().files["s-1.jsonl"];
+    const cached = recordOf("s-1.jsonl")!;
     expect(cached.offset).toBe(statSync(join(projectDir(), "s-1.jsonl")).size);
     expect(cached.offset).toBeGreaterThan(offsetBefore);
   });
 
-  it("does not open a file whose size and time match the cache", async () => {
+  it("does not open a file whose size and time match its record", async () => {
     await (await exchange(await startSession(store, "s-1", "/w"), "real prompt")).flush();
     await store.list();
     // Same size, same mtime, different bytes: a listing that read the file would see "XXXX".
@@ -68,7 +69,7 @@ describe("listing cache", () => {
     expect((await store.list())[0].firstPrompt).toBe("real prompt");
   });
 
-  it("reads a file afresh when it shrank, and ignores a corrupt cache", async () => {
+  it("reads a file afresh when it shrank, and ignores a corrupt index", async () => {
     await (await exchange(await startSession(store, "s-1", "/w"), "one", "two")).flush();
     await store.list();
     const path = join(projectDir(), "s-1.jsonl");
@@ -76,9 +77,9 @@ describe("listing cache", () => {
     writeFileSync(path, `${lines.slice(0, 3).join("\n")}\n`); // header + first exchange
     expect((await store.list())[0].messageCount).toBe(2);
 
-    writeFileSync(join(projectDir(), ".listing-cache.json"), "{not json");
+    writeFileSync(join(projectDir(), INDEX_FILE), "{not json");
     expect((await store.list())[0].messageCount).toBe(2);
-    expect(cacheOf().version).toBe(1);
+    expect(recordOf("s-1.jsonl")?.info.messageCount).toBe(2);
   });
 
   it("leaves a line still being written for the next listing instead of counting it twice", async () => {
@@ -99,7 +100,6 @@ describe("listing cache", () => {
     await store.list();
     await store.delete("a");
     expect((await store.list()).map((s) => s.sessionId)).toEqual(["b"]);
-    expect(Object.keys(cacheOf().files)).toEqual(["b.jsonl"]);
   });
 });
 

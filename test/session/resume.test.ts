@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Message, textOf } from "../../src/llm/types.js";
+import { type ContentBlock, type Message, textOf } from "../../src/llm/types.js";
 import { loadResumeState } from "../../src/session/api.js";
 import { createJsonlSessionStore, type JsonlSessionStore } from "../../src/session/jsonl-store.js";
 import {
@@ -166,6 +166,43 @@ describe("resume", () => {
   });
 });
 
+describe("buildResumeState on hand-made entry lists", () => {
+  const entry = (uuid: string, parentUuid: string | null, text: string): SessionEntry => ({
+    type: "user",
+    message: prompt(text),
+    uuid,
+    parentUuid,
+    timestamp: "2026-01-01T00:00:00.000Z",
+    sessionId: "s",
+  });
+  const header: SessionEntry = {
+    type: "header",
+    cwd: "/w",
+    version: "t",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    uuid: "h",
+    parentUuid: null,
+    timestamp: "2026-01-01T00:00:00.000Z",
+    sessionId: "s",
+  };
+
+  it("follows parents, not write order: a missing parent ends the chain, an entry off the chain is left out", () => {
+    const gap = [header, entry("1", "h", "one"), entry("2", "missing", "two"), entry("3", "2", "three")];
+    expect(texts(buildResumeState(gap).messages)).toEqual(["two", "three"]);
+    const offChain = [
+      header,
+      entry("1", "h", "one"),
+      entry("2", "h", "other branch"),
+      entry("3", "1", "three"),
+    ];
+    expect(texts(buildResumeState(offChain).messages)).toEqual(["one", "three"]);
+    const inOrder = [header, entry("1", "h", "one"), entry("2", "1", "two")];
+    const state = buildResumeState(inOrder);
+    expect(texts(state.messages)).toEqual(["one", "two"]);
+    expect(state).toMatchObject({ lastUuid: "2", header: { cwd: "/w" } });
+  });
+});
+
 describe("repairDanglingToolUses", () => {
   it("adds results only for the calls left unanswered, results first", () => {
     const assistant = {
@@ -198,6 +235,37 @@ describe("repairDanglingToolUses", () => {
     expect(repaired).toHaveLength(2);
     expect(repaired[0].content).toEqual([{ type: "text", text: expect.stringContaining("42 files") }]);
     expect(repaired[1]).toBe(messages[2]);
+  });
+
+  it("puts results answered out of order back in the calls' order, and keeps a second result for one call as text", () => {
+    const assistant: Message = {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "a", name: "Read", input: {} },
+        { type: "tool_use", id: "b", name: "Read", input: {} },
+      ],
+    };
+    const result = (id: string, text: string): ContentBlock => ({
+      type: "tool_result",
+      tool_use_id: id,
+      content: text,
+    });
+    const swapped: Message = { role: "user", content: [result("b", "B"), result("a", "A")] };
+    expect(repairToolPairs([prompt("go"), assistant, swapped]).messages[2].content).toEqual([
+      { type: "tool_result", tool_use_id: "a", content: "A" },
+      { type: "tool_result", tool_use_id: "b", content: "B" },
+    ]);
+    const doubled: Message = {
+      role: "user",
+      content: [result("a", "A"), result("b", "B"), result("b", "again")],
+    };
+    const repaired = repairToolPairs([prompt("go"), assistant, doubled]).messages[2];
+    expect(repaired).not.toBe(doubled);
+    expect(repaired.content).toEqual([
+      { type: "tool_result", tool_use_id: "a", content: "A" },
+      { type: "tool_result", tool_use_id: "b", content: "B" },
+      { type: "text", text: expect.stringContaining("again") },
+    ]);
   });
 
   it("returns well-formed histories unchanged, message for message", () => {
