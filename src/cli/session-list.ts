@@ -6,6 +6,7 @@
  */
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { isSubagentSessionId } from "../session/api.js";
 import { goatHome, projectKey } from "../session/paths.js";
 import { promptPreview } from "../session/session-info.js";
 import type { SessionEntry } from "../session/types.js";
@@ -38,7 +39,10 @@ export async function summarizeSessions(
   const dir = join(goatHome(env), "projects", projectKey(cwd));
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith(".jsonl"));
+    // Subagents' transcripts (`<parent id>.agent-<agent id>.jsonl`) belong to their parent's session.
+    names = (await readdir(dir)).filter(
+      (n) => n.endsWith(".jsonl") && !isSubagentSessionId(n.slice(0, -".jsonl".length)),
+    );
   } catch {
     return [];
   }

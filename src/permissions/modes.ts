@@ -16,7 +16,7 @@ import { firstOutsideScope, isInsideDir, type ResolvedPath, resolvePath } from "
 import { protectedPathReason } from "./protected-paths.js";
 import type { CallFacts } from "./rule-match.js";
 import type { PermissionRule } from "./rule-parse.js";
-import { isFileEditTool, isFileReadTool } from "./tool-kinds.js";
+import { isFileEditTool, isFileReadTool, isSubagentTool } from "./tool-kinds.js";
 import type { DecisionReason, PermissionMode, PermissionRequest } from "./types.js";
 
 /** The mode's verdict: allow (with why), or ask with a reason in words and maybe the blocking path. */
@@ -80,6 +80,9 @@ export function decideByMode(
     return { behavior: "ask", why: "file edits need approval in this mode" };
   }
   if (sideEffect === "none") return { behavior: "allow", reason: "read-only" };
+  // A subagent asks for each of its own calls; starting one changes nothing by itself.
+  if (isSubagentTool(toolName) && sideEffect !== "mutating")
+    return { behavior: "allow", reason: "read-only" };
   return { behavior: "ask", why: `${toolName} needs approval in this mode` };
 }
 

@@ -48,3 +48,15 @@ export function toolsGovernedBy(ruleTool: string): readonly string[] {
   if (ruleTool === "Edit") return Object.keys(FILE_EDIT_TOOLS);
   return [ruleTool];
 }
+
+/**
+ * The tools that start a subagent (Goat's `Task`, and `Agent`, its name in Claude Code 2.x). Starting one
+ * needs no approval: every call the subagent makes goes through the same permission engine, one by one.
+ * Claude Code's tool reference says the same ("Agent … Permission required: No").
+ */
+const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(["Task", "Agent"]);
+
+/** True for the tools that start a subagent, whose own calls are each checked. */
+export function isSubagentTool(toolName: string): boolean {
+  return SUBAGENT_TOOLS.has(toolName);
+}

@@ -22,9 +22,16 @@ export async function listSessions(
   options: SessionHelperOptions & { cwd?: string; limit?: number } = {},
 ): Promise<SessionInfo[]> {
   const store = options.store ?? createJsonlSessionStore();
-  const infos = await store.list(options.cwd !== undefined ? { cwd: options.cwd } : undefined);
+  const listed = await store.list(options.cwd !== undefined ? { cwd: options.cwd } : undefined);
+  // A subagent's transcript (`<parent id>.agent-<agent id>`) belongs to its parent's session.
+  const infos = listed.filter((info) => !isSubagentSessionId(info.sessionId));
   infos.sort((a, b) => b.lastModified - a.lastModified);
   return options.limit !== undefined ? infos.slice(0, options.limit) : infos;
+}
+
+/** Whether `sessionId` names a subagent's transcript (`<parent id>.agent-<agent id>`), not a session. */
+export function isSubagentSessionId(sessionId: string): boolean {
+  return sessionId.includes(".agent-");
 }
 
 /** The transcript of a session's active branch, every message once. Throws for an unknown session. */

@@ -159,6 +159,44 @@ describe("subagents", () => {
     ).toBe(true);
   });
 
+  it("starts a subagent without asking in default mode, while the subagent's own writes still ask", async () => {
+    const dir = tempDir("goat-task-perm-");
+    const target = `${dir}/made-by-subagent.txt`;
+    mock.enqueue(
+      reply.toolCalls([
+        {
+          name: "Task",
+          input: { description: "w", prompt: "write it", subagent_type: "general-purpose" },
+          id: "t",
+        },
+      ]),
+      reply.toolCalls([{ name: "Write", input: { file_path: target, content: "x" }, id: "w" }]),
+      reply.text("could not write"),
+      reply.text("the subagent reported back"),
+    );
+    const asked: string[] = [];
+    const messages = await collect(
+      query({
+        prompt: "delegate a write",
+        options: mockOptions(mock, "anthropic", {
+          cwd: dir,
+          permissionMode: "default",
+          tools: ["Write", "Task"],
+          canUseTool: async (name) => {
+            asked.push(name);
+            return { behavior: "deny", message: "no" };
+          },
+        }),
+      }),
+    );
+    expect(resultOf(messages).result).toBe("the subagent reported back");
+    expect(asked).toEqual(["Write"]);
+    expect(toolResultsSent(mock.requests[3].body)).toEqual([
+      { id: "t", content: "could not write", isError: false },
+    ]);
+    expect(await import("node:fs").then((fs) => fs.existsSync(target))).toBe(false);
+  });
+
   it("interrupting the parent stops a running subagent", async () => {
     const log: Array<[string, string, number]> = [];
     const slow = timedTool("slow_read", "none", 10_000, log);

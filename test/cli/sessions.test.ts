@@ -54,6 +54,26 @@ describe.skipIf(!hasScript)("goat sessions and the resume picker", () => {
     expect(await pty.exited).toBe(0);
   });
 
+  it("lists a session that ran a subagent once, not its subagent's transcript", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([
+        {
+          id: "task1",
+          name: "Task",
+          input: { description: "look", prompt: "look around", subagent_type: "general-purpose" },
+        },
+      ]),
+      reply.text("the subagent looked"),
+      reply.text("All done."),
+    );
+    const run = await runCli(["-p", "delegate the looking"], { env: fx.env, cwd: fx.work.path });
+    expect(run.stdout).toContain("All done.");
+    const listed = await runCli(["sessions"], { env: fx.env, cwd: fx.work.path });
+    const lines = listed.stdout.split("\n").filter((l) => /^[0-9a-f-]{36} /.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("delegate the looking");
+  });
+
   it("/help lists the commands", async () => {
     pty = startPty([], fx.env, fx.work.path);
     const at = await pty.waitFor("> ");

@@ -54,6 +54,15 @@ export function describeSessionHelpers(name: string, makeStore: () => SessionSto
       expect(await listSessions({ store })).toHaveLength(3);
     });
 
+    it("lists no subagent transcript as a session, and does not continue one", async () => {
+      const store = makeStore();
+      await exchange(await startSession(store, "parent", "/w"), "use a subagent");
+      await new Promise((r) => setTimeout(r, 20)); // the subagent's transcript is the newest write
+      await exchange(await startSession(store, "parent.agent-1234", "/w"), "the subagent's task");
+      expect((await listSessions({ store, cwd: "/w" })).map((s) => s.sessionId)).toEqual(["parent"]);
+      expect((await mostRecentSession("/w", store))?.sessionId).toBe("parent");
+    });
+
     it("returns the transcript and throws for an unknown session", async () => {
       const store = makeStore();
       await exchange(await startSession(store, "s", "/w"), "a", "b");
