@@ -36,18 +36,33 @@ export function settingsMcpSources(options: {
   userSettingsFile: string;
   /** False when the project's sources are not read: `.mcp.json` is then not read either. */
   readProjectFile: boolean;
+  /**
+   * Which servers of `.mcp.json` to keep (the user's approvals, `goat`'s workspace trust); all of
+   * them when absent.
+   */
+  keepProjectServer?: (name: string) => boolean;
 }): McpSource[] {
-  const { settings } = options;
+  const { settings, keepProjectServer } = options;
   const fromSettings = settings.mcpServers.map(({ file, value }) => ({
     file,
     source: { origin: `settings file ${file}`, value: { mcpServers: value } },
   }));
   const user = fromSettings.filter((s) => s.file === options.userSettingsFile).map((s) => s.source);
   const others = fromSettings.filter((s) => s.file !== options.userSettingsFile).map((s) => s.source);
-  const projectFile = options.readProjectFile
-    ? readMcpConfigFile(join(options.cwd, ".mcp.json"), false)
-    : undefined;
+  const read = options.readProjectFile ? readMcpConfigFile(join(options.cwd, ".mcp.json"), false) : undefined;
+  const projectFile =
+    read && keepProjectServer ? { ...read, value: keepServers(read.value, keepProjectServer) } : read;
   return [...user, ...(projectFile ? [projectFile] : []), ...others];
+}
+
+/** An `mcpServers` value (wrapped or bare) with only the servers `keep` names; other shapes as they are. */
+function keepServers(value: unknown, keep: (name: string) => boolean): unknown {
+  if (!isObject(value)) return value;
+  const wrapped = "mcpServers" in value;
+  const record = wrapped ? value.mcpServers : value;
+  if (!isObject(record)) return value;
+  const kept = Object.fromEntries(Object.entries(record).filter(([name]) => keep(name)));
+  return wrapped ? { ...value, mcpServers: kept } : kept;
 }
 
 /** Reads an MCP config file as a source; undefined for a missing file that is not `required`. */

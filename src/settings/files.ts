@@ -14,6 +14,7 @@ import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 import type { ModelPriceInput } from "../llm/cost.js";
 import { mergeSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "../sandbox/settings.js";
+import { restrictUntrustedSettings } from "./untrusted-project.js";
 
 /** The `permissions` key of a settings file (Claude Code's shape). */
 export interface PermissionSettings {
@@ -96,12 +97,15 @@ export function settingsFiles(
 /**
  * Reads and merges the files, then `inline` (the `settings` option given as an object), which wins.
  * Missing files are skipped, except `required` ones (the `--settings` file or `settings` path).
+ * `restricted` files belong to a folder the user has not trusted: only what they say to restrict the
+ * session is read (`untrusted-project.ts`).
  */
 export function loadSettings(
   files: string[],
   required: ReadonlySet<string> = new Set(),
   inline?: unknown,
   inlineOrigin = `the "settings" option`,
+  restricted: ReadonlySet<string> = new Set(),
 ): CliSettings {
   const merged: CliSettings = {
     permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
@@ -133,7 +137,9 @@ export function loadSettings(
     if (json === null || typeof json !== "object" || Array.isArray(json)) {
       throw new SettingsError(`settings file ${file} must hold a JSON object`);
     }
-    mergeInto(merged, json as Record<string, unknown>, `settings file ${file}`, file);
+    const object = json as Record<string, unknown>;
+    const usable = restricted.has(file) ? restrictUntrustedSettings(object).kept : object;
+    mergeInto(merged, usable, `settings file ${file}`, file);
     merged.files.push(file);
   }
   if (inline !== undefined) {
