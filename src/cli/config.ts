@@ -14,6 +14,9 @@ import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
 import { type CliSettings, inlineSettings, loadSettings, settingsFiles } from "./settings.js";
+import type { ProjectTrust } from "./trust/settle.js";
+
+export { settleCliTrust } from "./trust/settle.js";
 
 /** What a run of the CLI needs besides the prompt. */
 export interface CliConfig {
@@ -32,9 +35,14 @@ const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermi
 
 /**
  * Loads settings (applying their `env` to `env`, which is `process.env` in the program) and builds the
- * options. Throws `UsageError` or `SettingsError` with a one-line message.
+ * options. `trust` says how much of the folder's own configuration applies (`trust/settle.ts`; all of
+ * it when absent). Throws `UsageError` or `SettingsError` with a one-line message.
  */
-export function buildConfig(args: CliArgs, env: Record<string, string | undefined>): CliConfig {
+export function buildConfig(
+  args: CliArgs,
+  env: Record<string, string | undefined>,
+  trust?: ProjectTrust,
+): CliConfig {
   const cwd = resolve(args.cwd ?? process.cwd());
   if (args.cwd !== undefined && !isDirectory(cwd)) {
     throw new UsageError(`--cwd ${args.cwd} is not a directory; give an existing folder`);
@@ -48,6 +56,7 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     new Set(settingsFile !== undefined ? [files[files.length - 1]] : []),
     inline,
     "--settings JSON",
+    new Set(trust?.restrictedFiles),
   );
   // Settings `env` fills in the environment; variables the user exported themselves win.
   for (const [name, value] of Object.entries(settings.env)) if (env[name] === undefined) env[name] = value;
@@ -116,7 +125,10 @@ export function buildConfig(args: CliArgs, env: Record<string, string | undefine
     cwd,
     settings,
     userSettingsFile: settingsFiles(cwd, env)[0],
-    readProjectFile: args.settingSources === undefined || args.settingSources.includes("project"),
+    readProjectFile:
+      (args.settingSources === undefined || args.settingSources.includes("project")) &&
+      trust?.readMcpjson !== false,
+    keepProjectServer: trust?.keepMcpjsonServer,
     mcpConfig: args.mcpConfig,
     strict: args.strictMcpConfig,
   });

@@ -53,10 +53,16 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write((await import("./help.js")).HELP_TEXT);
     return 0;
   }
-  const { assertSessionToResume, buildConfig, missingKeyMessage } = await import("./config.js");
+  const interactive = !args.print && process.stdin.isTTY === true && args.inputFormat === "text";
+  const { assertSessionToResume, buildConfig, missingKeyMessage, settleCliTrust } = await import(
+    "./config.js"
+  );
   let config: Awaited<ReturnType<typeof buildConfig>>;
   try {
-    config = buildConfig(args, process.env);
+    // Before anything of the folder is applied (its settings' env reaches process.env here).
+    const trust = await settleCliTrust(args, interactive);
+    if (trust === "quit") return 130;
+    config = buildConfig(args, process.env, trust);
     await assertSessionToResume(args, config);
   } catch (error) {
     return fail(error);
@@ -70,7 +76,6 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`goat: ${keyMessage}\n`);
     return 1;
   }
-  const interactive = !args.print && process.stdin.isTTY === true && args.inputFormat === "text";
   if (interactive) {
     const { runInteractive } = await import("./interactive.js");
     return runInteractive(args, config, { pickSession });

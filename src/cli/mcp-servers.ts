@@ -35,6 +35,8 @@ export function collectMcpSources(options: {
   strict: boolean;
   /** False when `--setting-sources` leaves out the project: `.mcp.json` is then not read either. */
   readProjectFile?: boolean;
+  /** Which servers of `.mcp.json` to keep (workspace trust and the user's approvals); all when absent. */
+  keepProjectServer?: (name: string) => boolean;
 }): McpSource[] {
   const fromFlags = options.mcpConfig.map((value, i) => flagSource(value, i, options.mcpConfig.length));
   if (options.strict) return fromFlags;

@@ -53,6 +53,7 @@ export function createPlainInput(stdin: Readable, out: Writable): UserInput {
         out.write(`${question}\n`);
         const line = await nextLine(signal);
         if (line === undefined) return "escape";
+        if (line.trim() === "" && keys.includes("enter")) return "enter";
         const key = line.trim().toLowerCase()[0];
         if (key !== undefined && keys.includes(key)) return key;
       }

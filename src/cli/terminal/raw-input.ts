@@ -206,6 +206,7 @@ export function createRawInput(
         (key, done) => {
           if (key.name === "escape") done("escape");
           else if (key.ctrl && key.name === "c") done("ctrl-c");
+          else if (key.name === "enter" && keys.includes("enter")) done("enter");
           else if (key.name === "text" && key.text && keys.includes(key.text.toLowerCase()))
             done(key.text.toLowerCase());
         },

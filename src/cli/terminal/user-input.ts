@@ -23,7 +23,10 @@ export type Choice = string | "escape" | "ctrl-c";
 /** The user's side of the interactive mode. */
 export interface UserInput {
   start(handlers: InputHandlers): void;
-  /** Asks a question answered by one key among `keys` (lower case), Esc or Ctrl-C. */
+  /**
+   * Asks a question answered by one key among `keys` (lower case; `"enter"` stands for the Enter key,
+   * an empty line in plain mode), Esc or Ctrl-C.
+   */
   choose(question: string, keys: string[], signal?: AbortSignal): Promise<Choice>;
   /** Lets the user pick one of `items` (up/down and Enter, or its number); undefined when cancelled. */
   pick(title: string, items: string[], signal?: AbortSignal): Promise<number | undefined>;

@@ -1,0 +1,214 @@
+/**
+ * Workspace trust for the `goat` command: before the configuration is built, decides how much of the
+ * folder's own configuration applies, so a cloned repository cannot run code by being opened.
+ *
+ * Interactive `goat`, in a folder whose files declare something that runs or widens (hooks, MCP
+ * servers, allow rules, `env`, …; `project-config.ts`) and that is not trusted (`store.ts`), asks
+ * once: trusted, the folder is remembered and its configuration applies; not trusted, its settings
+ * files are read restricted (deny and ask rules, narrower modes) and its `.mcp.json` not at all. In
+ * a trusted folder, each `.mcp.json` server nobody has answered for yet is asked about
+ * (`mcp-approvals.ts`), and only the approved ones start.
+ *
+ * Print mode and stream-json (the Agent SDKs) behave as Claude Code's `-p` does: no question, the
+ * project's hooks and `.mcp.json` servers apply (Claude Code documents "Trust verification is
+ * disabled when running non-interactively with the -p flag"). Goat differs in keeping the project's
+ * allow rules there, which scripts rely on; Claude Code ignores them in an untrusted workspace since
+ * 2.1.195. A server in `disabledMcpjsonServers` never starts. `GOAT_REQUIRE_TRUST=1` makes headless
+ * runs fail closed instead: an untrusted folder's configuration is restricted as if the user had
+ * answered no, and only approved `.mcp.json` servers start, each omission reported on stderr.
+ *
+ * Cost when nothing needs asking: reading the folder's two or three settings files once more (and
+ * `.mcp.json`), plus `trust.json` when the folder declares something.
+ */
+import { relative, resolve } from "node:path";
+import type { CliArgs } from "../args.js";
+import type { McpjsonApprovals } from "./mcp-approvals.js";
+import { readMcpjsonApprovals, recordMcpjsonChoice } from "./mcp-approvals.js";
+import { needsTrust, type ProjectConfig, readProjectConfig } from "./project-config.js";
+import type { TrustQuestions } from "./questions.js";
+import {
+  canRememberTrust,
+  isFolderTrusted,
+  realFolder,
+  rememberTrustedFolder,
+  trustFilePath,
+} from "./store.js";
+
+/** How much of the folder's own configuration the session applies. */
+export interface ProjectTrust {
+  /** Settings files read restricted (the folder is not trusted); none when it is. */
+  restrictedFiles: string[];
+  /** Whether `.mcp.json` is read at all. */
+  readMcpjson: boolean;
+  /** Which servers of `.mcp.json` start (all of them when absent). */
+  keepMcpjsonServer?: (name: string) => boolean;
+}
+
+/** What deciding needs. */
+export interface TrustContext {
+  /** The session's folder (resolved). */
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** `--setting-sources` (undefined: all). */
+  settingSources?: readonly string[];
+  /** `--settings` (a path or JSON), which may reject servers too. */
+  settingsFlag?: string;
+  /** Whether a person answers at a terminal (interactive `goat`). */
+  interactive: boolean;
+  /** Where headless notices go. */
+  stderr: { write(text: string): unknown };
+  /** Opens the terminal questions; called only when there is something to ask. */
+  openQuestions: () => Promise<TrustQuestions>;
+}
+
+/** Everything of the folder applies, as before workspace trust existed. */
+const ALL: ProjectTrust = { restrictedFiles: [], readMcpjson: true };
+
+/** Decides; resolves "quit" when the user pressed Ctrl-C at a question. */
+export async function settleProjectTrust(ctx: TrustContext): Promise<ProjectTrust | "quit"> {
+  const project = readProjectConfig(ctx.cwd, ctx.env, ctx.settingSources);
+  if (!needsTrust(project)) return ALL;
+  const approvals = readMcpjsonApprovals(ctx.cwd, ctx.env, ctx.settingsFlag);
+  if (!ctx.interactive) return headless(project, approvals, ctx);
+  const folder = realFolder(ctx.cwd);
+  const trusted = isFolderTrusted(folder, ctx.env);
+  const pending = project.mcpjsonServers.filter(
+    (s) => !approvals.rejected(s.name) && approvals.approvedIn(s.name) === undefined,
+  );
+  if (trusted && pending.length === 0) return approvedOnly(approvals);
+  const questions = await ctx.openQuestions();
+  try {
+    if (!trusted) {
+      const answer = await questions.trustFolder(project, approvals, canRememberTrust(folder));
+      if (answer === "quit") return "quit";
+      if (answer === "skip") {
+        questions.note("Continuing without this folder's configuration (not trusted).");
+        return restricted(project);
+      }
+      await remember(folder, ctx.env, questions);
+    }
+    return await askServers(pending, approvals, ctx.cwd, questions);
+  } finally {
+    questions.close();
+  }
+}
+
+/** The headless rules: as Claude Code's `-p`, or fail closed under `GOAT_REQUIRE_TRUST=1`. */
+function headless(project: ProjectConfig, approvals: McpjsonApprovals, ctx: TrustContext): ProjectTrust {
+  if (!requiresTrust(ctx.env)) return { ...ALL, keepMcpjsonServer: (name) => !approvals.rejected(name) };
+  if (!isFolderTrusted(realFolder(ctx.cwd), ctx.env)) {
+    const what = [
+      ...project.mcpjsonServers.map((s) => `MCP server ${s.name} (.mcp.json)`),
+      ...project.declaring.flatMap((d) => d.items.map((item) => `${item} (${d.file})`)),
+    ];
+    ctx.stderr.write(
+      `goat: ${ctx.cwd} is not a trusted folder (GOAT_REQUIRE_TRUST=1): left out ${what.join("; ")}. ` +
+        "Run goat there interactively once to trust it.\n",
+    );
+    return restricted(project);
+  }
+  for (const s of project.mcpjsonServers) {
+    if (!approvals.rejected(s.name) && approvals.approvedIn(s.name) === undefined) {
+      ctx.stderr.write(
+        `goat: MCP server ${s.name} of .mcp.json is not approved (GOAT_REQUIRE_TRUST=1): left out. ` +
+          "Approve it in interactive goat, or list it in enabledMcpjsonServers.\n",
+      );
+    }
+  }
+  return approvedOnly(approvals);
+}
+
+/** `GOAT_REQUIRE_TRUST=1` (or `true`): headless runs apply only what the user has trusted. */
+export function requiresTrust(env: Record<string, string | undefined>): boolean {
+  return env.GOAT_REQUIRE_TRUST === "1" || env.GOAT_REQUIRE_TRUST?.toLowerCase() === "true";
+}
+
+/** The untrusted folder: its settings restricted, its `.mcp.json` unread. */
+function restricted(project: ProjectConfig): ProjectTrust {
+  return { restrictedFiles: project.settingsFiles, readMcpjson: false };
+}
+
+/** A trusted folder whose `.mcp.json` servers start only when approved and not rejected. */
+function approvedOnly(approvals: McpjsonApprovals, alsoUse: ReadonlySet<string> = new Set()): ProjectTrust {
+  return {
+    ...ALL,
+    keepMcpjsonServer: (name) =>
+      !approvals.rejected(name) && (alsoUse.has(name) || approvals.approvedIn(name) !== undefined),
+  };
+}
+
+/** Remembers the folder (not the home folder or `/`), saying where or why not. */
+async function remember(
+  folder: string,
+  env: Record<string, string | undefined>,
+  questions: TrustQuestions,
+): Promise<void> {
+  try {
+    const kept = await rememberTrustedFolder(folder, env);
+    questions.note(
+      kept
+        ? `Trusted ${folder} (remembered in ${trustFilePath(env)}).`
+        : `Trusted ${folder} for this session (the home folder and / are never remembered).`,
+    );
+  } catch (error) {
+    questions.note(`Trusted for this session only: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Asks about each server nobody has answered for, recording the answers in the project's
+ * `.goat/settings.local.json`; Esc leaves one out this time only. "quit" on Ctrl-C.
+ */
+async function askServers(
+  pending: ProjectConfig["mcpjsonServers"],
+  approvals: McpjsonApprovals,
+  cwd: string,
+  questions: TrustQuestions,
+): Promise<ProjectTrust | "quit"> {
+  const use = new Set<string>();
+  let all = false;
+  for (const server of pending) {
+    if (all) {
+      use.add(server.name);
+      continue;
+    }
+    const answer = await questions.useServer(server);
+    if (answer === "quit") return "quit";
+    if (answer === "use" || answer === "all") use.add(server.name);
+    all = answer === "all";
+    if (answer === "not-now") {
+      questions.note(`Not using ${server.name} this time.`);
+      continue;
+    }
+    const choice =
+      answer === "all"
+        ? ({ kind: "enableAll" } as const)
+        : ({ kind: answer === "use" ? "enable" : "disable", name: server.name } as const);
+    const what =
+      answer === "all"
+        ? "Using every server of this project's .mcp.json"
+        : `${answer === "use" ? "Using" : "Not using"} ${server.name}`;
+    await recordMcpjsonChoice(cwd, choice).then(
+      (file) => questions.note(`${what} (recorded in ${relative(cwd, file)}).`),
+      (error: Error) => questions.note(`${what} this time: ${error.message}`),
+    );
+  }
+  return approvedOnly(approvals, use);
+}
+
+/**
+ * Workspace trust for one start of the `goat` command, from its arguments: asked at the program's
+ * terminal when `interactive`, headless notices on stderr otherwise.
+ */
+export function settleCliTrust(args: CliArgs, interactive: boolean): Promise<ProjectTrust | "quit"> {
+  return settleProjectTrust({
+    cwd: resolve(args.cwd ?? process.cwd()),
+    env: process.env,
+    settingSources: args.settingSources,
+    settingsFlag: args.settings,
+    interactive,
+    stderr: process.stderr,
+    openQuestions: async () =>
+      (await import("./questions.js")).openTrustQuestions(process.stdin, process.stdout, process.env),
+  });
+}
