@@ -56,7 +56,8 @@ export function buildConfig(
     new Set(settingsFile !== undefined ? [files[files.length - 1]] : []),
     inline,
     "--settings JSON",
-    new Set(trust?.restrictedFiles),
+    // A file the user names with --settings is theirs to apply, even one inside the project.
+    new Set(trust?.restrictedFiles.filter((f) => settingsFile === undefined || f !== resolve(settingsFile))),
   );
   // Settings `env` fills in the environment; variables the user exported themselves win.
   for (const [name, value] of Object.entries(settings.env)) if (env[name] === undefined) env[name] = value;

@@ -7,8 +7,9 @@
  * Kept: `permissions.deny` and `permissions.ask`, a `defaultMode` that asks at least as much as
  * `default` (`default`, `plan`, `dontAsk`), turning the sandbox on (its commands then still ask) and
  * its keys that tighten, `disabledMcpjsonServers`, and what runs nothing (`model`, `effortLevel`,
- * `outputStyle`, `verbose`, `modelPricing`). Everything else a file says is left out and described
- * in words, for the trust question and for the notice that says what was left out.
+ * `outputStyle`, `verbose`). Everything else a file says is left out (`modelPricing` too: a price of
+ * 0 would defeat a budget) and described in words, for the trust question and for the notice that
+ * says what was left out.
  *
  * Claude Code, for comparison, ignores a project's `permissions.allow` and `additionalDirectories`
  * until its workspace trust dialog is accepted, and gates hooks and `.mcp.json` servers behind the
@@ -24,14 +25,7 @@ export interface RestrictedSettings {
 }
 
 /** The keys that change nothing on the machine: kept as they are. */
-const INERT_KEYS = [
-  "model",
-  "effortLevel",
-  "outputStyle",
-  "verbose",
-  "modelPricing",
-  "disabledMcpjsonServers",
-];
+const INERT_KEYS = ["model", "effortLevel", "outputStyle", "verbose", "disabledMcpjsonServers"];
 /** Permission modes that ask at least as often as `default`. */
 const NARROW_MODES = new Set(["default", "plan", "dontAsk"]);
 
@@ -49,6 +43,11 @@ export function restrictUntrustedSettings(json: Record<string, unknown>): Restri
   if (json.hooks !== undefined) leftOut.push(...describeHooks(json.hooks));
   if (json.env !== undefined) leftOut.push(...describeEnv(json.env));
   if (json.mcpServers !== undefined) leftOut.push(...describeMcpServers(json.mcpServers));
+  // The user's prices win over the catalog's: a project pricing a model at 0 would defeat maxBudgetUsd.
+  if (json.modelPricing !== undefined) {
+    const models = isObject(json.modelPricing) ? Object.keys(json.modelPricing) : ["(modelPricing)"];
+    leftOut.push(...models.map((m) => `price of ${m}`));
+  }
   // Other keys (Claude Code's that Goat does not act on, `$schema`, approvals read elsewhere) are
   // ignored by the loader either way: they run nothing.
   return { kept, leftOut };
