@@ -68,6 +68,8 @@ Other:
 
 Environment: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
 GOAT_HOME (default ~/.goat). Settings files hold model, permissions, hooks, env and mcpServers. A key is optional when the provider's base URL is on this machine.
+A folder's own hooks, MCP servers, allow rules and env apply once the interactive goat has asked and the folder is trusted;
+print mode applies them as Claude Code's -p does, unless GOAT_REQUIRE_TRUST=1 (then an untrusted folder's are left out).
 Under the Claude Agent SDKs (stream-json input) a flag Goat does not know is accepted with one warning.
 Exit status: 0 success, 1 error result or usage error, 130 interrupted.
 `;
