@@ -41,27 +41,35 @@ export type McpjsonChoice =
   | { kind: "disable"; name: string }
   | { kind: "enableAll" };
 
-/** Reads the answers for the project in `cwd`; `settingsFlag` is `--settings` (a path or JSON). */
+/**
+ * The answers for the project in `cwd`; `settingsFlag` is `--settings` (a path or JSON). The files
+ * are read on the first question, so a folder without `.mcp.json` servers never reads them.
+ */
 export function readMcpjsonApprovals(
   cwd: string,
   env: Record<string, string | undefined>,
   settingsFlag?: string,
 ): McpjsonApprovals {
-  const files = [
-    join(goatHomeDir(env), "settings.json"),
-    join(cwd, ".goat", "settings.json"),
-    join(cwd, ".goat", "settings.local.json"),
-    join(cwd, ".claude", "settings.json"),
-    join(cwd, ".claude", "settings.local.json"),
-  ];
-  const answers: FileAnswers[] = files.map((file) => answersOf(file, readObject(file)));
-  const inline = safeInline(settingsFlag);
-  if (inline) answers.push(answersOf("--settings", inline));
-  else if (settingsFlag !== undefined)
-    answers.push(answersOf(resolve(settingsFlag), readObject(resolve(settingsFlag))));
+  let read: FileAnswers[] | undefined;
+  const answers = (): FileAnswers[] => {
+    if (read) return read;
+    const files = [
+      join(goatHomeDir(env), "settings.json"),
+      join(cwd, ".goat", "settings.json"),
+      join(cwd, ".goat", "settings.local.json"),
+      join(cwd, ".claude", "settings.json"),
+      join(cwd, ".claude", "settings.local.json"),
+    ];
+    read = files.map((file) => answersOf(file, readObject(file)));
+    const inline = safeInline(settingsFlag);
+    if (inline) read.push(answersOf("--settings", inline));
+    else if (settingsFlag !== undefined)
+      read.push(answersOf(resolve(settingsFlag), readObject(resolve(settingsFlag))));
+    return read;
+  };
   return {
-    rejected: (name) => answers.some((a) => a.disabled.includes(name)),
-    approvedIn: (name) => answers.find((a) => a.enableAll || a.enabled.includes(name))?.file,
+    rejected: (name) => answers().some((a) => a.disabled.includes(name)),
+    approvedIn: (name) => answers().find((a) => a.enableAll || a.enabled.includes(name))?.file,
   };
 }
 
