@@ -210,6 +210,27 @@ describe.skipIf(!hasScript)("workspace trust in the interactive goat", () => {
     expect(existsSync(markers().hook)).toBe(true); // the trusted folder's hook runs
   });
 
+  it("on a dumb terminal the questions are plain lines: an empty line trusts, n rejects the server", async () => {
+    writeProject();
+    fx.mock.enqueue(reply.text("plain session"));
+    pty = startPty([], fx.env, fx.work.path, { term: "dumb" });
+    let at = await pty.waitFor("Trust this folder?");
+    pty.type("\r");
+    at = await pty.waitFor("New MCP server in .mcp.json: marker", { from: at });
+    await pty.waitFor("Use it?", { from: at });
+    pty.type("n\r");
+    at = await pty.waitFor("Not using marker (recorded in", { from: at });
+    at = await pty.waitFor(BANNER, { from: at });
+    pty.type("hi\r");
+    await pty.waitFor("plain session", { from: at });
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+    expect(existsSync(trustFile())).toBe(true);
+    expect(readJson(localSettings())).toEqual({ disabledMcpjsonServers: ["marker"] });
+    expect(existsSync(markers().server)).toBe(false);
+    expect(existsSync(markers().hook)).toBe(true);
+  });
+
   it("a folder whose files only narrow the session asks nothing; Ctrl-C at the question quits before anything runs", async () => {
     mkdirSync(join(fx.work.path, ".goat"));
     writeFileSync(
