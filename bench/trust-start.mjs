@@ -147,8 +147,17 @@ for (let round = -1; round < RUNS; round++) {
     ["empty", empty],
     ["trusted", trusted],
   ]) {
-    const b = await before(cwd);
-    const a = await toPrompt([CLI, "--no-session-persistence"], cwd, GOAT_PROMPT);
+    // Alternate which goes first, so neither always follows the other's exit.
+    const after = () => toPrompt([CLI, "--no-session-persistence"], cwd, GOAT_PROMPT);
+    let a;
+    let b;
+    if (round % 2 === 0) {
+      b = await before(cwd);
+      a = await after();
+    } else {
+      a = await after();
+      b = await before(cwd);
+    }
     if (round >= 0) {
       samples[name].before.push(b);
       samples[name].after.push(a);
