@@ -87,7 +87,7 @@ export function openTrustQuestions(
       return answer === "y" ? "use" : answer === "a" ? "all" : answer === "n" ? "never" : "not-now";
     },
     note(text) {
-      screen.print(`${style.dim(text)}\n`);
+      screen.print(`${style.dim(safe(text))}\n`);
     },
     close() {
       user.close();

@@ -22,6 +22,7 @@
  */
 import { relative, resolve } from "node:path";
 import type { CliArgs } from "../args.js";
+import { safe } from "../tool-output.js";
 import type { McpjsonApprovals } from "./mcp-approvals.js";
 import { readMcpjsonApprovals, recordMcpjsonChoice } from "./mcp-approvals.js";
 import { needsTrust, type ProjectConfig, readProjectConfig } from "./project-config.js";
@@ -101,8 +102,9 @@ function headless(project: ProjectConfig, approvals: McpjsonApprovals, ctx: Trus
       ...project.mcpjsonServers.map((s) => `MCP server ${s.name} (.mcp.json)`),
       ...project.declaring.flatMap((d) => d.items.map((item) => `${item} (${d.file})`)),
     ];
+    // The items quote the project's files: control characters are made visible, as on screen.
     ctx.stderr.write(
-      `goat: ${ctx.cwd} is not a trusted folder (GOAT_REQUIRE_TRUST=1): left out ${what.join("; ")}. ` +
+      safe(`goat: ${ctx.cwd} is not a trusted folder (GOAT_REQUIRE_TRUST=1): left out ${what.join("; ")}. `) +
         "Run goat there interactively once to trust it.\n",
     );
     return restricted(project);
@@ -110,7 +112,7 @@ function headless(project: ProjectConfig, approvals: McpjsonApprovals, ctx: Trus
   for (const s of project.mcpjsonServers) {
     if (!approvals.rejected(s.name) && approvals.approvedIn(s.name) === undefined) {
       ctx.stderr.write(
-        `goat: MCP server ${s.name} of .mcp.json is not approved (GOAT_REQUIRE_TRUST=1): left out. ` +
+        safe(`goat: MCP server ${s.name} of .mcp.json is not approved (GOAT_REQUIRE_TRUST=1): left out. `) +
           "Approve it in interactive goat, or list it in enabledMcpjsonServers.\n",
       );
     }
