@@ -58,6 +58,18 @@ describe.skipIf(!hasScript)("the prompt editor in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
+  it("a prompt typed before goat has started is submitted by its Enter", async () => {
+    fx.mock.enqueue(reply.text("Hello from the model."));
+    pty = startPty([], fx.env, fx.work.path);
+    // Typed at once: the terminal is still in line mode, where Enter arrives as "\n" later.
+    pty.type("say hi\r");
+    await pty.waitFor("Hello from the model.");
+    expect(fx.mock.requests).toHaveLength(1);
+    expect(lastUserTexts(fx.mock.requests[0].body)).toEqual(["say hi"]);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("\\ + Enter and Shift+Enter insert newlines; Ctrl-A, Ctrl-W, Ctrl-U and history edit the prompt", async () => {
     fx.mock.enqueue(reply.text("first answer"), reply.text("second answer"), reply.text("third answer"));
     pty = startPty([], fx.env, fx.work.path);

@@ -16,6 +16,9 @@ import type { Choice, InputHandlers, UserInput } from "./user-input.js";
 const ENABLE = "\x1b[?2004h\x1b[>1u";
 const DISABLE = "\x1b[<u\x1b[?2004l";
 
+/** How soon after raw mode is on a first chunk counts as keys typed ahead (already buffered). */
+const TYPE_AHEAD_MS = 250;
+
 /** Creates the raw-mode input over `stdin`, drawing through `screen`. */
 export function createRawInput(
   stdin: ReadStream,
@@ -152,7 +155,17 @@ export function createRawInput(
     if (capture) capture(key);
     else editKey(key);
   });
-  const onData = (chunk: string) => decoder.feed(chunk);
+  // Keys typed before raw mode was on waited in the terminal's line buffer, where Enter already
+  // became "\n" (ICRNL). They arrive as the first chunk, at once: there "\n" means Enter, not Ctrl-J.
+  let typeAheadUntil = 0;
+  const onData = (chunk: string) => {
+    if (typeAheadUntil !== 0) {
+      // A bracketed paste cannot have been typed ahead: pastes are marked only once raw mode is on.
+      if (Date.now() <= typeAheadUntil && !chunk.includes("\x1b[200~")) chunk = chunk.replace(/\n/g, "\r");
+      typeAheadUntil = 0;
+    }
+    decoder.feed(chunk);
+  };
   const restore = () => {
     if (stdin.isRaw) stdin.setRawMode(false);
     terminalOut.write(DISABLE);
@@ -194,6 +207,7 @@ export function createRawInput(
       handlers = h;
       stdin.setEncoding("utf8");
       stdin.setRawMode(true);
+      typeAheadUntil = Date.now() + TYPE_AHEAD_MS;
       stdin.on("data", onData);
       stdin.resume();
       terminalOut.write(ENABLE);
