@@ -4,6 +4,11 @@
  * package (two versions installed side by side, or a bundled copy), through a marker symbol shared
  * by every copy, the way `isProviderError` already did for provider errors.
  *
+ * The errors that several layers throw live here too (the bottom layer, so any layer may throw them):
+ * `InvalidOptionError`, `SettingsError`, `SessionNotFoundError`, `CompactionError`. The others live
+ * with what they are about (`ProviderError` in `llm/`, `PermissionRuleError` in `permissions/`, …); every
+ * entry point re-exports the one class object, so `instanceof` holds whichever path a program imported.
+ *
  * @example
  * try { await agent.prompt("…"); } catch (error) {
  *   if (error instanceof GoatError && error.code === "invalid_option") showUsage(error.message);
@@ -16,6 +21,7 @@ const MARKER = Symbol.for("goat.GoatError");
 export class GoatError extends Error {
   /** A stable, machine-readable name for the failure (`invalid_option`, `provider_rate_limit`, …). */
   readonly code: string;
+  /** Marks the error as Goat's, for `isGoatError` across copies of the package. */
   readonly [MARKER] = true;
 
   constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
@@ -37,4 +43,51 @@ export class GoatError extends Error {
 /** True for an error made by any copy of Goat. */
 export function isGoatError(value: unknown): value is GoatError {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+}
+
+/**
+ * An option that cannot be used (code `invalid_option`): a wrong type or range, an unknown name, a
+ * model no provider serves, a malformed `hooks` entry. `option` names it (`maxTurns`, `hooks`, …).
+ */
+export class InvalidOptionError extends GoatError {
+  override name = "InvalidOptionError";
+  /** The option at fault. */
+  readonly option: string;
+  constructor(option: string, message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: "invalid_option", cause: options.cause });
+    this.option = option;
+  }
+}
+
+/** A settings file (or `settings` object) that cannot be used (code `invalid_settings`); the message names it. */
+export class SettingsError extends GoatError {
+  override name = "SettingsError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: "invalid_settings", cause: options.cause });
+  }
+}
+
+/** A session id the session store does not hold (code `session_not_found`): `resume`, fork, read. */
+export class SessionNotFoundError extends GoatError {
+  override name = "SessionNotFoundError";
+  /** The id that was asked for. */
+  readonly sessionId: string;
+  constructor(sessionId: string, message = `No session ${sessionId} in the session store.`) {
+    super(message, { code: "session_not_found" });
+    this.sessionId = sessionId;
+  }
+}
+
+/**
+ * A compaction that did not happen: `code` is `compaction_blocked` when a PreCompact hook refused it,
+ * `compaction_failed` when the summary could not be made (the history is left as it was).
+ */
+export class CompactionError extends GoatError {
+  override name = "CompactionError";
+  constructor(
+    message: string,
+    options: { code?: "compaction_failed" | "compaction_blocked"; cause?: unknown } = {},
+  ) {
+    super(message, { code: options.code ?? "compaction_failed", cause: options.cause });
+  }
 }

@@ -5,6 +5,7 @@
  * host's answers to them by `request_id`. What each subtype does lives in `control-handlers.ts`.
  */
 import { randomUUID } from "node:crypto";
+import { GoatError } from "../errors.js";
 import type { SDKUserMessageInput } from "../sdk/query.js";
 import { parseInputLine } from "./stdin-messages.js";
 
@@ -29,14 +30,17 @@ export interface ControlResponseLine {
     | { subtype: "error"; request_id: string; error: string; error_code?: string };
 }
 
-/** An error answer with Claude Code's machine-readable `error_code` (e.g. `unsupported_request`). */
-export class ControlError extends Error {
+/**
+ * An error answer with Claude Code's machine-readable `error_code` (e.g. `unsupported_request`), which
+ * is also its `code` as a `GoatError`.
+ */
+export class ControlError extends GoatError {
+  override name = "ControlError";
   constructor(
     message: string,
     readonly errorCode: string,
   ) {
-    super(message);
-    this.name = "ControlError";
+    super(message, { code: errorCode });
   }
 }
 

@@ -5,6 +5,7 @@
  * guessed from message roles.
  */
 
+import { CompactionError } from "../errors.js";
 import type { ContentBlock } from "../llm/types.js";
 import type { AgentMessage } from "../loop/events.js";
 
@@ -88,7 +89,7 @@ export function planCompaction(
     if (!hasConversation(messages.slice(0, cut))) cut = findCutPoint(messages, 0, estimate);
   }
   if (!hasConversation(messages.slice(0, cut))) {
-    throw new Error(
+    throw new CompactionError(
       `Cannot compact: the history (${messages.length} messages) has no older part to summarize; ` +
         "the newest message alone, or a tool call with its results, is all there is.",
     );

@@ -4,6 +4,7 @@
  * proactive, reactive (overflow) and manual compaction all go through it.
  */
 
+import { CompactionError } from "../errors.js";
 import { accumulate } from "../llm/accumulate.js";
 import { isProviderError, type ProviderError } from "../llm/errors.js";
 import { textOf } from "../llm/types.js";
@@ -128,7 +129,7 @@ async function summarize(
       if (options.signal.aborted) throw abortError(options.signal);
       if (isOverflow(error) && i + 1 < attempts.length) continue;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`The summary call to ${options.model} failed: ${reason}`, { cause: error });
+      throw new CompactionError(`The summary call to ${options.model} failed: ${reason}`, { cause: error });
     }
   }
 }

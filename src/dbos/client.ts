@@ -3,8 +3,10 @@
  * runtime of its own): submit a session to the queue, follow its SDK messages live, send it steering
  * and follow-up messages, interrupt or cancel it, and read its result.
  */
+
 import { randomUUID } from "node:crypto";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
+import { InvalidOptionError } from "../errors.js";
 import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
 import { followMessages } from "./message-log.js";
 import {
@@ -83,7 +85,7 @@ export async function createDurableClient(options: DurableClientOptions): Promis
   return {
     async submit(request, submitOptions) {
       if (typeof request.prompt !== "string" || request.prompt === "") {
-        throw new Error("A durable session needs a prompt (a non-empty string).");
+        throw new InvalidOptionError("prompt", "A durable session needs a prompt (a non-empty string).");
       }
       const workflowId = submitOptions?.workflowId ?? randomUUID();
       await dbos.enqueue(

@@ -8,7 +8,9 @@
  * NOTHING`), and the summary counts only the rows actually inserted. That is what lets a durable
  * workflow replayed after a crash append its transcript again without duplicating anything.
  */
+
 import pg from "pg";
+import { InvalidOptionError } from "../errors.js";
 import { assertSessionId } from "../session/paths.js";
 import { promptPreview } from "../session/session-info.js";
 import type { LoadOptions, SessionEntry, SessionInfo, SessionStore } from "../session/types.js";
@@ -44,7 +46,10 @@ export interface PostgresLoadOptions extends LoadOptions {
 /** Creates the store. Nothing connects until the first call. */
 export function createPostgresSessionStore(options: PostgresSessionStoreOptions): PostgresSessionStore {
   if (!options.pool && !options.connectionString) {
-    throw new Error("createPostgresSessionStore needs a connectionString or a pool.");
+    throw new InvalidOptionError(
+      "connectionString",
+      "createPostgresSessionStore needs a connectionString or a pool.",
+    );
   }
   const ownPool = options.pool === undefined;
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 4 });

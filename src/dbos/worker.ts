@@ -17,10 +17,12 @@
  * every `cancelPollMs` and interrupts those cancelled, so the model stream and tools stop at once and
  * every tool call still gets its result in the transcript.
  */
+
 import { hostname } from "node:os";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { DBOSExecutor } from "@dbos-inc/dbos-sdk/internal/dbos-executor";
 import pg from "pg";
+import { GoatError } from "../errors.js";
 import type { QueryOptions } from "../runtime/options.js";
 import { createPostgresSessionStore } from "./postgres-store.js";
 import { migrateGoatSchema, quoteIdent } from "./schema.js";
@@ -89,7 +91,8 @@ let started = false;
 
 /** Starts this process's worker (one per process: DBOS is a process-wide runtime). */
 export async function startDurableWorker(options: DurableWorkerOptions): Promise<DurableWorker> {
-  if (started) throw new Error("A durable worker is already running in this process.");
+  if (started)
+    throw new GoatError("A durable worker is already running in this process.", { code: "worker_running" });
   started = true;
   const executorId = options.executorId ?? `${hostname()}-${process.pid}`;
   const schemaName = options.schema ?? "goat";

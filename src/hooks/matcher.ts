@@ -3,6 +3,7 @@
  * they test the tool name; on a few other events they test the event's natural field; elsewhere they
  * are ignored and every hook runs.
  */
+import { InvalidOptionError } from "../errors.js";
 import type { HookEvent, HookInput } from "./types.js";
 
 /** The input field a matcher tests, per event; events not listed ignore matchers. */
@@ -55,7 +56,10 @@ export function compileMatcher(matcher: string | undefined): CompiledMatcher {
   try {
     re = new RegExp(`^(?:${matcher})$`);
   } catch (err) {
-    throw new Error(`Invalid hook matcher ${JSON.stringify(matcher)}: ${(err as Error).message}`);
+    throw new InvalidOptionError(
+      "hooks",
+      `Invalid hook matcher ${JSON.stringify(matcher)}: ${(err as Error).message}`,
+    );
   }
   return (target) => re.test(target);
 }

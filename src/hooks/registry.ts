@@ -2,6 +2,7 @@
  * Turns the two registration shapes (in-process callbacks, settings-file commands) into one flat,
  * pre-compiled list per event, so each firing only tests matchers and never re-parses them.
  */
+import { InvalidOptionError } from "../errors.js";
 import { type CompiledMatcher, compileMatcher } from "./matcher.js";
 import {
   HOOK_EVENTS,
@@ -48,14 +49,20 @@ export function buildHookRegistry(sources: HookSources): HookRegistry {
   };
   for (const [event, groups] of entries(sources.hooks)) {
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-      throw new Error(`Unknown hook event "${event}"; supported events: ${HOOK_EVENTS.join(", ")}`);
+      throw new InvalidOptionError(
+        "hooks",
+        `Unknown hook event "${event}"; supported events: ${HOOK_EVENTS.join(", ")}`,
+      );
     }
     for (const group of groups ?? []) {
       const matches = compileMatcher(group.matcher);
       const hookName = `${event}:${group.matcher || "*"}`;
       for (const callback of group.hooks ?? []) {
         if (typeof callback !== "function") {
-          throw new Error(`Hook for ${hookName} is not a function (got ${typeof callback})`);
+          throw new InvalidOptionError(
+            "hooks",
+            `Hook for ${hookName} is not a function (got ${typeof callback})`,
+          );
         }
         add(event, {
           hookName,

@@ -3,9 +3,11 @@
  * whose `hooks` key has Claude Code's shape. A file that exists but is wrong is an error at start-up
  * naming the file and the spot, because a hook that silently never runs is worse than no start.
  */
+
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { SettingsError } from "../errors.js";
 import { compileMatcher } from "./matcher.js";
 import {
   type CommandHookEntry,
@@ -23,7 +25,7 @@ export function hookSettingsFiles(projectDir: string, homeDir: string = homedir(
 /**
  * Reads the `hooks` key of each file and merges them (matchers of one event concatenated in file
  * order). A missing file is skipped; unreadable or invalid JSON, or a malformed `hooks` value,
- * throws an Error whose message names the file.
+ * throws a `SettingsError` whose message names the file.
  */
 export function loadHookSettings(files: string[]): SettingsHooks {
   const merged: SettingsHooks = {};
@@ -33,16 +35,16 @@ export function loadHookSettings(files: string[]): SettingsHooks {
       text = readFileSync(file, "utf8");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw new Error(`Cannot read settings file ${file}: ${(err as Error).message}`);
+      throw new SettingsError(`Cannot read settings file ${file}: ${(err as Error).message}`);
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (err) {
-      throw new Error(`Invalid JSON in settings file ${file}: ${(err as Error).message}`);
+      throw new SettingsError(`Invalid JSON in settings file ${file}: ${(err as Error).message}`);
     }
     if (json === null || typeof json !== "object" || Array.isArray(json)) {
-      throw new Error(`Settings file ${file} must hold a JSON object`);
+      throw new SettingsError(`Settings file ${file} must hold a JSON object`);
     }
     const hooks = parseHookSettings((json as Record<string, unknown>).hooks, file);
     for (const event of Object.keys(hooks) as HookEvent[]) {
@@ -59,7 +61,7 @@ export function loadHookSettings(files: string[]): SettingsHooks {
 export function parseHookSettings(value: unknown, source: string): SettingsHooks {
   if (value === undefined) return {};
   const fail = (where: string, what: string): never => {
-    throw new Error(`Invalid hooks in ${source} at ${where}: ${what}`);
+    throw new SettingsError(`Invalid hooks in ${source} at ${where}: ${what}`);
   };
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     fail("hooks", "expected an object keyed by hook event");

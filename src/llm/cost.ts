@@ -5,7 +5,7 @@
  * enforce, instead of silently treating the calls as free.
  */
 
-import { GoatError } from "../errors.js";
+import { InvalidOptionError } from "../errors.js";
 import type { ModelCatalog } from "./catalog.js";
 import type { ModelInfo, ModelPricing } from "./models.js";
 import type { Usage } from "./types.js";
@@ -88,9 +88,9 @@ function checkedPrice(model: string, price: ModelPriceInput): ModelPricing {
     (p.cacheRead !== undefined && !ok(p.cacheRead)) ||
     (p.cacheWrite !== undefined && !ok(p.cacheWrite))
   ) {
-    throw new GoatError(
+    throw new InvalidOptionError(
+      "modelPricing",
       `modelPricing["${model}"] must be { input, output } in USD per million tokens (numbers ≥ 0; cacheRead and cacheWrite optional), got ${JSON.stringify(price)}`,
-      { code: "invalid_option" },
     );
   }
   const input = p.input as number;

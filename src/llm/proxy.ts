@@ -7,10 +7,12 @@
  * Like Go's `ProxyFromEnvironment`, the environment's proxy is never used for loopback hosts: a local
  * gateway (Ollama, LiteLLM on localhost) stays reachable on a machine whose shell exports a proxy.
  */
+
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
+import { InvalidOptionError } from "../errors.js";
 import { startStallTimer } from "./stall-timer.js";
 
 /** A proxy setting: a URL (`http://user:pass@proxy:3128`), `false` for none, undefined for the environment. */
@@ -47,10 +49,11 @@ export function parseProxyUrl(raw: string): URL {
   try {
     url = new URL(raw.includes("://") ? raw : `http://${raw}`);
   } catch {
-    throw new Error(`The proxy "${raw}" is not a URL; write it as http://host:port`);
+    throw new InvalidOptionError("proxy", `The proxy "${raw}" is not a URL; write it as http://host:port`);
   }
   if (url.protocol !== "http:") {
-    throw new Error(
+    throw new InvalidOptionError(
+      "proxy",
       `The proxy "${raw}" uses ${url.protocol.replace(":", "")}; Goat speaks to proxies over http:// (CONNECT), write it as http://host:port`,
     );
   }

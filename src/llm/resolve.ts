@@ -7,6 +7,7 @@
  * environment by the providers at call time, never at resolution time.
  */
 
+import { InvalidOptionError } from "../errors.js";
 import { createAnthropicProvider } from "./anthropic.js";
 import { createOpenAIProvider } from "./openai.js";
 import type { Provider, ProviderOptions } from "./types.js";
@@ -84,12 +85,22 @@ export function createProviderRegistry(
   for (const spec of specs) {
     const name = specName(spec);
     if (!/^[A-Za-z0-9._-]+$/.test(name)) {
-      throw new Error(`Provider name "${name}" is invalid: use letters, digits, ".", "_" or "-" (no "/").`);
+      throw new InvalidOptionError(
+        "provider",
+        `Provider name "${name}" is invalid: use letters, digits, ".", "_" or "-" (no "/").`,
+      );
     }
     if (!isProvider(spec) && !(spec.type in FACTORIES)) {
-      throw new Error(`Provider "${name}" has unknown type "${spec.type}"; use "anthropic" or "openai".`);
+      throw new InvalidOptionError(
+        "provider",
+        `Provider "${name}" has unknown type "${spec.type}"; use "anthropic" or "openai".`,
+      );
     }
-    if (seen.has(name)) throw new Error(`Two providers are named "${name}"; give each a distinct name.`);
+    if (seen.has(name))
+      throw new InvalidOptionError(
+        "provider",
+        `Two providers are named "${name}"; give each a distinct name.`,
+      );
     seen.add(name);
     specByName.set(name, spec);
   }
@@ -114,26 +125,32 @@ export function createProviderRegistry(
   function resolve(model: string): ResolvedModel {
     const trimmed = expandModelAlias(model).trim();
     if (trimmed === "")
-      throw new Error(`No model given. Name one as provider/model, e.g. anthropic/claude-sonnet-4-5.`);
+      throw new InvalidOptionError(
+        "model",
+        `No model given. Name one as provider/model, e.g. anthropic/claude-sonnet-4-5.`,
+      );
     const slash = trimmed.indexOf("/");
     if (slash >= 0) {
       const name = trimmed.slice(0, slash);
       const modelId = trimmed.slice(slash + 1);
       const provider = get(name);
       if (!provider) {
-        throw new Error(
+        throw new InvalidOptionError(
+          "model",
           `Unknown provider "${name}" in model "${trimmed}". Known providers: ${names().join(", ")}. ` +
             `Add it as { type: "openai" | "anthropic", name: "${name}", baseURL }, or prefix a known ` +
             `provider (e.g. openai/${trimmed} for a model served by an OpenAI-compatible endpoint).`,
         );
       }
-      if (modelId === "") throw new Error(`Model "${trimmed}" names no model after "${name}/".`);
+      if (modelId === "")
+        throw new InvalidOptionError("model", `Model "${trimmed}" names no model after "${name}/".`);
       return { provider, modelId, id: `${name}/${modelId}` };
     }
     const guess = GUESSES.find(([pattern]) => pattern.test(trimmed))?.[1];
     const provider = guess && get(guess);
     if (!guess || !provider) {
-      throw new Error(
+      throw new InvalidOptionError(
+        "model",
         `Cannot tell which provider serves model "${trimmed}". Write it as provider/model; ` +
           `known providers: ${names().join(", ")}.`,
       );

@@ -6,7 +6,7 @@
  * stream of thinking, Anthropic's pings) is never cut.
  */
 
-import { GoatError } from "../errors.js";
+import { InvalidOptionError } from "../errors.js";
 
 /** Stall limits of a provider's HTTP calls, in milliseconds. 0 turns a limit off. */
 export interface ProviderTimeouts {
@@ -58,9 +58,9 @@ export function resolveTimeouts(
 
 function checked(value: unknown, where: string, raw: unknown = value): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new GoatError(
+    throw new InvalidOptionError(
+      "providerTimeouts",
       `${where} must be a number of milliseconds ≥ 0 (0 turns the limit off); got ${JSON.stringify(raw)}`,
-      { code: "invalid_option" },
     );
   }
   return value;

@@ -5,6 +5,7 @@
  * The MCP SDK (an optional peer) is loaded on the first connect of a server that needs it, so programs
  * without such servers never load it, and `createSdkMcpServer` servers work without it.
  */
+import { GoatError } from "../errors.js";
 import type { Tool } from "../tools/types.js";
 import type { McpConnection } from "./connect.js";
 import { createResourceTools } from "./resource-tools.js";
@@ -170,7 +171,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   }
 
   async function setServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult> {
-    if (closed) throw new Error("the MCP manager is closed");
+    if (closed) throw new GoatError("the MCP manager is closed", { code: "mcp_closed" });
     const removed: string[] = [];
     const added: Entry[] = [];
     for (const [name, entry] of [...entries]) {
@@ -264,9 +265,9 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     [...entries.values()].some((e) => e.status === "connected" && e.conn?.resources === true);
 
   function requireEntry(name: string): Entry {
-    if (closed) throw new Error("the MCP manager is closed");
+    if (closed) throw new GoatError("the MCP manager is closed", { code: "mcp_closed" });
     const entry = entries.get(name);
-    if (!entry) throw new Error(`no MCP server named "${name}"`);
+    if (!entry) throw new GoatError(`no MCP server named "${name}"`, { code: "unknown_mcp_server" });
     return entry;
   }
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
-import { GoatError } from "../errors.js";
+import { InvalidOptionError } from "../errors.js";
 import { createModelCatalog } from "../llm/catalog.js";
 import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
 import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
@@ -621,9 +621,9 @@ function memoizeLast<A, B, R>(f: (a: A, b: B) => R): (a: A, b: B) => R {
 /** Refuses a budget that could never fire: the model's calls would all count as $0. */
 function assertPriced(model: string, prices: PriceList): void {
   if (prices.priceOf(model)) return;
-  throw new GoatError(
+  throw new InvalidOptionError(
+    "maxBudgetUsd",
     `maxBudgetUsd is set, but no price is known for the model "${model}", so the budget could never be enforced. Give its price in USD per million tokens: modelPricing: { "${model}": { input: 3, output: 15 } } (the query() option, or the key of that name in the goat settings file), or register the model in models.`,
-    { code: "invalid_option" },
   );
 }
 
@@ -659,11 +659,9 @@ function toolTimeouts(
 ): (tool: Tool) => number | undefined {
   const fallback = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   if (typeof fallback !== "number" || !Number.isFinite(fallback) || fallback < 0) {
-    throw new GoatError(
+    throw new InvalidOptionError(
+      "toolTimeoutMs",
       `toolTimeoutMs must be a number of milliseconds ≥ 0 (0: no limit), got ${String(fallback)}`,
-      {
-        code: "invalid_option",
-      },
     );
   }
   const own = new Set(Array.isArray(options.tools) ? options.tools.filter((t) => typeof t !== "string") : []);

@@ -3,7 +3,7 @@
  * pair. Tool-level hooks live in tool-gate.ts. A hook's failure is reported as a warning and never
  * stops the session; a session without hooks pays a map lookup per hook point.
  */
-import { GoatError } from "../errors.js";
+import { CompactionError, InvalidOptionError } from "../errors.js";
 import type { AggregatedHookResult } from "../hooks/aggregate.js";
 import { createHookRunner, type HookRunner } from "../hooks/runner.js";
 import type { HookEvent, HookEventFields, HooksConfig, SettingsHooks } from "../hooks/types.js";
@@ -133,8 +133,12 @@ export function createSessionHooks(config: SessionHooksConfig): SessionHooks {
           { trigger, custom_instructions: options.instructions ?? null },
           options.signal,
         );
-        if (pre?.blocked)
-          throw new Error(`A PreCompact hook blocked compaction: ${pre.blockReason ?? "no reason given"}`);
+        if (pre?.blocked) {
+          throw new CompactionError(
+            `A PreCompact hook blocked compaction: ${pre.blockReason ?? "no reason given"}`,
+            { code: "compaction_blocked" },
+          );
+        }
         const outcome = await summarizer(messages, options);
         record(outcome, trigger);
         await fire("PostCompact", { trigger, compact_summary: outcome.summary }, options.signal);
@@ -191,14 +195,14 @@ function matcherGroups(event: string, value: unknown): MatcherGroup[] {
             ? "has a matcher that is not a string"
             : undefined;
       if (!bad) return { ...(group as MatcherGroup), hooks: inner as unknown[] };
-      throw new GoatError(
+      throw new InvalidOptionError(
+        "hooks",
         `${where} ${bad}: write { matcher: "Bash", hooks: [async (input) => ({})] } (matcher optional), or just the callback.`,
-        { code: "invalid_option" },
       );
     }
-    throw new GoatError(
+    throw new InvalidOptionError(
+      "hooks",
       `${where} must be a hook callback or { matcher?, hooks: [callback] }, got ${entry === null ? "null" : typeof entry}.`,
-      { code: "invalid_option" },
     );
   });
 }

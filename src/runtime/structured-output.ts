@@ -7,6 +7,7 @@
  * `error_max_structured_output_retries`. The JSON Schema validator (ajv) is loaded only when the
  * option is given.
  */
+import { InvalidOptionError } from "../errors.js";
 import { jsonSchemaValidator } from "../schema/json-schema-validator.js";
 import type { Tool } from "../tools/types.js";
 import type { SDKResultMessage } from "./sdk-messages.js";
@@ -128,8 +129,10 @@ async function compileSchema(schema: Record<string, unknown>): Promise<Validate>
   try {
     check = ajv.compile(schema);
   } catch (error) {
-    throw new Error(
+    throw new InvalidOptionError(
+      "outputFormat",
       `outputFormat.schema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
     );
   }
   return (value) => {

@@ -8,19 +8,11 @@
  * - a known option of the wrong type or range is refused in one line saying what it expects.
  */
 import { statSync } from "node:fs";
-import { GoatError } from "../errors.js";
+import { InvalidOptionError } from "../errors.js";
 import type { QueryOptions } from "../runtime/options.js";
 
-/** A `query()` option that cannot be used; `option` names it. */
-export class InvalidOptionError extends GoatError {
-  override name = "InvalidOptionError";
-  /** The option at fault. */
-  readonly option: string;
-  constructor(option: string, message: string) {
-    super(message, { code: "invalid_option" });
-    this.option = option;
-  }
-}
+/** A `query()` option that cannot be used (defined with the other shared errors in `src/errors.ts`). */
+export { InvalidOptionError };
 
 /** Returns what the option expects when `value` does not fit, else undefined. */
 type Check = (value: unknown, options: QueryOptions) => string | undefined;

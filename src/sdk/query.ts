@@ -4,6 +4,7 @@
  * `AsyncIterable` prompt, `streamInput()` or `sendUserMessage()` make it multi-turn, one run and one
  * `result` per user message, until the input ends.
  */
+import { GoatError } from "../errors.js";
 import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import { agentLoop, type RunOutcome } from "../loop/loop.js";
@@ -421,8 +422,9 @@ export function query(params: {
     async stopTask(taskId) {
       const stopped = await runtime.stopTask(taskId);
       if (!stopped) {
-        throw new Error(
+        throw new GoatError(
           `No running task "${taskId}": give the id of a running subagent (its Task call's tool_use_id) or background shell.`,
+          { code: "unknown_task" },
         );
       }
       output.push({
@@ -500,8 +502,8 @@ export function query(params: {
 }
 
 /** The MCP manager for a server name, or an error saying there is no such server. */
-function noMcpServer(name: string): Error {
-  return new Error(`No MCP server named "${name}": none are configured.`);
+function noMcpServer(name: string): GoatError {
+  return new GoatError(`No MCP server named "${name}": none are configured.`, { code: "unknown_mcp_server" });
 }
 
 function startFailure(error: unknown): RunOutcome {

@@ -4,7 +4,9 @@
  * Each takes a store; without one they use a JSONL store under `$GOAT_HOME` (made per call, so nothing
  * is shared between callers).
  */
+
 import { randomUUID } from "node:crypto";
+import { SessionNotFoundError } from "../errors.js";
 import type { Message } from "../llm/types.js";
 import { forkEntries } from "./fork.js";
 import { createJsonlSessionStore } from "./jsonl-store.js";
@@ -83,6 +85,6 @@ export async function forkSession(
 
 async function loadOrThrow(store: SessionStore, sessionId: string, fromLastBoundary: boolean) {
   const entries = await store.load(sessionId, { fromLastBoundary });
-  if (entries === undefined) throw new Error(`No session ${sessionId} in the session store.`);
+  if (entries === undefined) throw new SessionNotFoundError(sessionId);
   return entries;
 }

@@ -3,6 +3,7 @@
  * Resume, fork and the transcript all read a session this way, so a branch abandoned by a resume
  * at an earlier point never leaks into the conversation.
  */
+import { InvalidOptionError, SessionNotFoundError } from "../errors.js";
 import type { HeaderEntry, SessionEntry } from "./types.js";
 
 /** Entries by uuid, plus the header and the latest non-header entry in write order. */
@@ -27,11 +28,16 @@ export function indexEntries(entries: SessionEntry[]): EntryIndex {
 export function chooseLeaf(index: EntryIndex, sessionId: string, at?: string): SessionEntry {
   if (at !== undefined) {
     const chosen = index.byUuid.get(at);
-    if (chosen === undefined) throw new Error(`Session ${sessionId} has no entry ${at} to resume at.`);
+    if (chosen === undefined) {
+      throw new InvalidOptionError(
+        "resumeSessionAt",
+        `Session ${sessionId} has no entry ${at} to resume at.`,
+      );
+    }
     return chosen;
   }
   const leaf = index.latest ?? index.header;
-  if (leaf === undefined) throw new Error(`Session ${sessionId} has no entries.`);
+  if (leaf === undefined) throw new SessionNotFoundError(sessionId, `Session ${sessionId} has no entries.`);
   return leaf;
 }
 

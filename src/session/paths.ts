@@ -4,9 +4,11 @@
  * The project key is the cwd with every non-alphanumeric character replaced by `-` (the same layout
  * as Claude Code's `~/.claude/projects`), so a person can find a project's sessions by eye.
  */
+
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { GoatError } from "../errors.js";
 
 /** Longest project key kept whole; longer ones are cut and get a hash suffix so they stay unique. */
 const MAX_KEY_LENGTH = 200;
@@ -36,8 +38,9 @@ export function sessionFilePath(home: string, cwd: string, sessionId: string): s
  */
 export function assertSessionId(sessionId: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(sessionId)) {
-    throw new Error(
+    throw new GoatError(
       `Invalid session id ${JSON.stringify(sessionId)}: use letters, digits, '.', '_' or '-' (a UUID is typical).`,
+      { code: "invalid_session_id" },
     );
   }
 }

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { GoatError } from "../errors.js";
+import { SettingsError } from "../errors.js";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 import type { ModelPriceInput } from "../llm/cost.js";
@@ -49,11 +49,8 @@ export interface CliSettings {
 /** The effort levels a settings file may hold (Claude Code's; `max` is for one session only). */
 export const EFFORT_LEVELS: readonly string[] = ["low", "medium", "high", "xhigh"];
 
-/** A settings file that cannot be used; the message names the file. */
-export class SettingsError extends GoatError {
-  override name = "SettingsError";
-  override readonly code: string = "invalid_settings";
-}
+/** A settings file that cannot be used (defined with the other shared errors in `src/errors.ts`). */
+export { SettingsError };
 
 /**
  * `--settings` given as JSON text rather than a file path (it starts with `{`), as the Agent SDKs pass

@@ -5,6 +5,7 @@
  * preset). WebSearch is a built-in name too, but not in the default set: a session offers it only
  * when a search backend is configured (`webSearch`).
  */
+import { InvalidOptionError } from "../errors.js";
 import { bashTool } from "./bash.js";
 import { bashOutputTool } from "./bash-output.js";
 import { editTool } from "./edit.js";
@@ -53,7 +54,8 @@ export function resolveTools(spec: ReadonlyArray<string | Tool> | undefined): To
     if (typeof entry === "string") {
       const tool = builtinTools[entry];
       if (!tool) {
-        throw new Error(
+        throw new InvalidOptionError(
+          "tools",
           `Unknown built-in tool "${entry}". Built-in tools: ${Object.keys(builtinTools).join(", ")}.`,
         );
       }
