@@ -10,7 +10,7 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { isProviderError, ProviderError, type ProviderErrorKind } from "../llm/errors.js";
 import { createProviderRegistry, type ProviderSpec } from "../llm/resolve.js";
-import type { AssistantMessage, ModelRequest, Provider, StreamEvent } from "../llm/types.js";
+import type { ApiKeyResolver, AssistantMessage, ModelRequest, Provider, StreamEvent } from "../llm/types.js";
 import { createAsyncQueue } from "../sdk/async-queue.js";
 
 /** What a model step records. */
@@ -36,10 +36,7 @@ type ModelCheckpoint =
  * The providers a durable session uses: every provider the session's own registry would know (the
  * built-ins and `specs`), each wrapped so its calls are steps. Pass them as the `provider` option.
  */
-export function durableProviders(
-  specs: readonly ProviderSpec[],
-  getApiKey?: (provider: string) => string | undefined | Promise<string | undefined>,
-): Provider[] {
+export function durableProviders(specs: readonly ProviderSpec[], getApiKey?: ApiKeyResolver): Provider[] {
   const registry = createProviderRegistry(
     getApiKey ? specs.map((s) => ("stream" in s ? s : { getApiKey, ...s })) : specs,
   );

@@ -198,6 +198,12 @@ export interface Provider {
   stream(request: ModelRequest): ModelStream;
 }
 
+/**
+ * Answers a provider's API key before each request (seed 001 `get_api_key`); undefined falls back to
+ * the configured key or the environment. The one signature of `getApiKey`, for providers and `query()`.
+ */
+export type ApiKeyResolver = (provider: string) => string | undefined | Promise<string | undefined>;
+
 /** How to reach a provider: key, base URL and extra headers. Unset fields fall back to the environment. */
 export interface ProviderOptions {
   /** Name used in `provider/model` ids; defaults to the provider's kind (`anthropic`, `openai`). */
@@ -207,7 +213,7 @@ export interface ProviderOptions {
   baseURL?: string;
   headers?: Record<string, string>;
   /** Called before each request; its answer wins over `apiKey` (seed 001 get_api_key). */
-  getApiKey?: (provider: string) => string | undefined | Promise<string | undefined>;
+  getApiKey?: ApiKeyResolver;
   /**
    * Stall limits of each call (connect, first byte, silence mid-stream). Unset ones come from
    * `GOAT_CONNECT_TIMEOUT_MS`, `GOAT_FIRST_BYTE_TIMEOUT_MS`, `GOAT_STREAM_IDLE_TIMEOUT_MS`, then 30 s / 60 s / 60 s.

@@ -82,16 +82,37 @@ export interface CompactionOutcome {
   postTokens: number;
 }
 
+/** Why a compaction runs: the loop's own triggers (`auto`, `overflow`), or the host's request (`manual`). */
+export type CompactionTrigger = "auto" | "manual" | "overflow";
+
 /** Compacts a history. Throws when it cannot (the loop counts failures and stops after three in a row). */
 export type Compactor = (
   messages: AgentMessage[],
   options: {
-    trigger: "auto" | "manual" | "overflow";
+    trigger: CompactionTrigger;
     signal: AbortSignal;
     model: string;
     instructions?: string;
   },
 ) => Promise<CompactionOutcome>;
+
+/**
+ * Rewrites the history before each model call (pruning, injecting context), before `convertToLlm`.
+ * The one signature of `transformContext`, in `LoopConfig` and in `query()`'s options.
+ */
+export type TransformContext = (
+  messages: AgentMessage[],
+  signal: AbortSignal,
+) => AgentMessage[] | Promise<AgentMessage[]>;
+
+/** Turns the loop's messages into what the provider receives (`convertToLlm`; default: drops custom messages). */
+export type ConvertToLlm = (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+
+/**
+ * Messages the loop polls for: `getSteeringMessages` at each turn boundary, `getFollowUpMessages` when
+ * the run would otherwise end. An empty array means none.
+ */
+export type MessageSource = () => AgentMessage[] | Promise<AgentMessage[]>;
 
 /** Everything the loop reads. Functions are read at each use, so control calls take effect mid-run. */
 export interface LoopConfig {
@@ -113,18 +134,15 @@ export interface LoopConfig {
   getReasoning?: (model: string) => { thinking?: ThinkingConfig; effort?: EffortLevel };
   stopWhen?: StopCondition[];
   /** Runs before every model call, before `convertToLlm` (seed 001: in that order, always). */
-  transformContext?: (
-    messages: AgentMessage[],
-    signal: AbortSignal,
-  ) => AgentMessage[] | Promise<AgentMessage[]>;
+  transformContext?: TransformContext;
   /** Turns the loop's messages into what the provider receives. */
-  convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  convertToLlm?: ConvertToLlm;
   /** Messages to deliver at the next turn boundary (polled after each tool batch). */
-  getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+  getSteeringMessages?: MessageSource;
   /** True when a steering message asks to skip the tool calls not yet started. */
   steeringInterruptsTools?: () => boolean;
   /** Messages that re-enter the loop when it would otherwise stop normally. */
-  getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+  getFollowUpMessages?: MessageSource;
   /** Cost in USD of `usage` on `model`. */
   costOf: (model: string, usage: Usage) => number;
   /** The model's context window, for proactive compaction; undefined when unknown. */

@@ -17,6 +17,7 @@ import type {
 } from "../llm/types.js";
 import { addUsage, emptyUsage, toolCallsOf } from "../llm/types.js";
 import type { Tool } from "../tools/types.js";
+import { compactSession } from "./compact-session.js";
 import {
   defaultConvertToLlm,
   estimateContextTokens,
@@ -390,28 +391,13 @@ async function handleMaxTokens(
   return undefined;
 }
 
+/** The loop's compactions: three failures in a row end the run (each is a warning until then). */
 async function compactHistory(run: RunState, trigger: "auto" | "overflow"): Promise<boolean> {
-  const { config, session } = run;
-  if (!config.compact) return false;
-  config.state.set("compacting");
+  const { config } = run;
   try {
-    const outcome = await config.compact(session.messages, {
-      trigger,
-      signal: run.signal,
-      model: config.getModel(),
-    });
-    session.messages = outcome.messages;
-    session.lastCallUsage = undefined;
-    session.lastCallMessageCount = 0;
-    run.compactionFailures = 0;
-    config.emit({
-      type: "context_compacted",
-      report: outcome.summary,
-      trigger,
-      preTokens: outcome.preTokens,
-      postTokens: outcome.postTokens,
-    });
-    return true;
+    const compacted = await compactSession(config, run.session, { trigger, signal: run.signal });
+    if (compacted) run.compactionFailures = 0;
+    return compacted;
   } catch (error) {
     run.compactionFailures++;
     const message = `Compaction failed (${run.compactionFailures} in a row): ${errorText(error)}`;

@@ -7,9 +7,9 @@ import type { ModelInfo } from "../llm/models.js";
 import type { ProviderSpec } from "../llm/resolve.js";
 import type { RetryOptions } from "../llm/retry.js";
 import type { ProviderTimeouts } from "../llm/timeouts.js";
-import type { Message, ThinkingConfig } from "../llm/types.js";
-import type { AgentEventListener, AgentMessage } from "../loop/events.js";
-import type { Compactor } from "../loop/loop-config.js";
+import type { ApiKeyResolver, ThinkingConfig } from "../llm/types.js";
+import type { AgentEventListener } from "../loop/events.js";
+import type { Compactor, ConvertToLlm, MessageSource, TransformContext } from "../loop/loop-config.js";
 import type { StopCondition } from "../loop/stop-conditions.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import type { CanUseTool } from "../permissions/types.js";
@@ -54,7 +54,7 @@ export interface QueryOptions {
    */
   modelPricing?: Record<string, ModelPriceInput>;
   /** Called before each request for the provider's key (seed 001 get_api_key). */
-  getApiKey?: (provider: string) => string | undefined | Promise<string | undefined>;
+  getApiKey?: ApiKeyResolver;
   maxTurns?: number;
   /**
    * Ends the run with `error_max_budget_usd` once the session's cost reaches this; the answer that
@@ -184,15 +184,14 @@ export interface QueryOptions {
   sessionStore?: SessionStore;
   /** Stop predicates, checked after each step's tools ran (any true one stops). */
   stopWhen?: StopCondition | StopCondition[];
-  transformContext?: (
-    messages: AgentMessage[],
-    signal: AbortSignal,
-  ) => AgentMessage[] | Promise<AgentMessage[]>;
-  convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  /** Runs before every model call, before `convertToLlm` (see `LoopConfig`). */
+  transformContext?: TransformContext;
+  /** Turns the history into what the provider receives; default drops custom messages. */
+  convertToLlm?: ConvertToLlm;
   /** Polled at each turn boundary for messages to inject. */
-  getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+  getSteeringMessages?: MessageSource;
   /** Polled when the run would end normally; returned messages start another round. */
-  getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+  getFollowUpMessages?: MessageSource;
   retry?: RetryOptions;
   /**
    * How long a model call may stall before it fails with a `timeout` error (retried while nothing

@@ -10,6 +10,7 @@ import { createModelCatalog } from "../llm/catalog.js";
 import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
 import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
 import type { Usage } from "../llm/types.js";
+import { compactSession } from "../loop/compact-session.js";
 import { createLoopSession, type LoopSession } from "../loop/context.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import type { LoopConfig } from "../loop/loop-config.js";
@@ -583,20 +584,13 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       if (interruptTools) steeringUrgent = true;
     },
     async compactNow(instructions) {
-      state.set("compacting");
+      // The loop's own compaction path, asked for by the host: same hooks, boundary and event.
       try {
-        const model = loopConfig.getModel();
-        const outcome = await compact(session.messages, {
+        await compactSession(loopConfig, session, {
           trigger: "manual",
           signal: controller.signal,
-          model,
           instructions,
         });
-        session.messages = outcome.messages;
-        session.lastCallUsage = undefined;
-        session.lastCallMessageCount = 0;
-        const { summary: report, preTokens, postTokens } = outcome;
-        emit({ type: "context_compacted", report, trigger: "manual", preTokens, postTokens });
       } finally {
         state.set("idle");
       }
