@@ -4,7 +4,17 @@
  * count: a layer that needs a type from above is a layer in the wrong place (move the type down).
  *
  * To place a new folder, add it where what it imports is below it and what imports it is above it.
+ *
+ * The CLI is a user of the library like any other: it imports only the package's entry points (the
+ * files package.json `exports` names, mapped back from dist/ to src/) and its own files. One exception:
+ * the base layer (`src/errors.ts`, `src/version.ts`), which the root re-exports whole. The start-up
+ * path (`main.ts`, `args.ts`) imports it directly, because the bundler treats every re-export of a
+ * barrel as live for each chunk that touches it: `GOAT_VERSION` taken from `src/index.ts` would load
+ * the whole library before `goat --version` could answer (23 KB of modules become 900 KB).
  */
+const { readFileSync } = require("node:fs");
+const { join } = require("node:path");
+
 const layers = [
   { name: "base", paths: ["src/errors\\.ts$", "src/version\\.ts$"] }, // the error base class, the version
   { name: "schema", paths: ["src/schema/"] }, // Standard Schema, Goat's JSON Schema validator, schema → JSON Schema
@@ -21,10 +31,19 @@ const layers = [
   { name: "runtime", paths: ["src/runtime/"] }, // wires policy into the loop for one session
   { name: "sdk", paths: ["src/sdk/"] }, // query(), Query, Agent: the Claude-Agent-SDK-compatible surface
   { name: "dbos", paths: ["src/dbos/"] }, // durable sessions (goat-agent/dbos), never loaded by the core
+  { name: "index", paths: ["src/index\\.ts$"] }, // the root export (the subpath entries sit in their folders)
   // The goat program; the testing kit (goat-agent/testing: the mock provider, record/replay).
   { name: "cli, testing", paths: ["src/cli/", "src/testing/"] },
-  { name: "index", paths: ["src/index\\.ts$"] }, // the root export
 ];
+
+/** The source file of each entry point in package.json `exports` (`./dist/llm/index.js` → `src/llm/index.ts`). */
+const packageJson = JSON.parse(readFileSync(join(__dirname, "package.json"), "utf8"));
+const entryPoints = Object.values(packageJson.exports).map((target) =>
+  target.import.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"),
+);
+const escapeRegExp = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** What the CLI may import besides its own files: the entry points, and the base layer they re-export. */
+const cliMayImport = [...entryPoints, "src/errors.ts", "src/version.ts"];
 
 const anchored = (paths) => paths.map((p) => `^${p}`);
 const ruleName = (layer) => layer.name.replace(/, /g, "-");
@@ -55,6 +74,14 @@ module.exports = {
   forbidden: [
     ...layerRules,
     ...peerRules,
+    {
+      name: "cli-uses-entry-points",
+      comment:
+        "The CLI imports only what the package exports (src/index.ts and the subpath entries of package.json exports), so whatever it needs is public and documented",
+      severity: "error",
+      from: { path: "^src/cli/" },
+      to: { path: "^src/", pathNot: ["^src/cli/", ...cliMayImport.map((file) => `^${escapeRegExp(file)}$`)] },
+    },
     {
       name: "no-folder-cycles",
       comment:

@@ -3,7 +3,7 @@
  * `{"reviewer": {"description": "…", "prompt": "…", "tools": ["Read"], "model": "inherit"}}`,
  * checked by hand (no schema library to load at start-up) into `query()`'s `agents` option.
  */
-import type { AgentDefinition } from "../runtime/subagents.js";
+import type { AgentDefinition } from "../index.js";
 import { UsageError } from "./args.js";
 
 /** Parses the `--agents` JSON. Throws `UsageError` saying which agent and field is wrong. */

@@ -5,10 +5,10 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { PermissionModeName } from "../runtime/sdk-messages.js";
-import { findInstructionFiles } from "../runtime/system-prompt.js";
-import { KNOWN_OPTIONS } from "../sdk/options-check.js";
-import { builtinTools } from "../tools/builtin.js";
+import type { PermissionModeName } from "../index.js";
+import { KNOWN_OPTIONS } from "../index.js";
+import { findInstructionFiles } from "../runtime/index.js";
+import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
@@ -318,8 +318,7 @@ function isDirectory(path: string): boolean {
  */
 export async function assertSessionToResume(args: CliArgs, config: CliConfig): Promise<void> {
   if (!args.continue && args.resume === undefined) return;
-  const { mostRecentSession } = await import("../session/api.js");
-  const { createJsonlSessionStore } = await import("../session/jsonl-store.js");
+  const { createJsonlSessionStore, mostRecentSession } = await import("../session/index.js");
   const env = config.options.env ?? process.env;
   const home = env.GOAT_HOME && env.GOAT_HOME.length > 0 ? env.GOAT_HOME : undefined;
   const store = createJsonlSessionStore({ home, onWarning: () => {} });

@@ -5,9 +5,8 @@
  * an abort while waiting) into a safe outcome: a denied call, a reported hook failure.
  */
 
-import { HOOK_EVENTS, type HookCallback, type HookEvent, type HookJSONOutput } from "../hooks/types.js";
-import type { CanUseTool, PermissionResult, PermissionUpdate } from "../permissions/types.js";
-import type { QueryOptions } from "../runtime/options.js";
+import type { CanUseTool, PermissionResult, PermissionUpdate, QueryOptions } from "../index.js";
+import { HOOK_EVENTS, type HookCallback, type HookEvent, type HookJSONOutput } from "../index.js";
 import { type ControlChannel, errorText, isRecord } from "./control-protocol.js";
 
 /** `canUseTool` that asks the host with a `can_use_tool` control request and waits for its answer. */

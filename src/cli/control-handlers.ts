@@ -8,8 +8,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.js";
-import type { Query } from "../sdk/query.js";
+import type { PermissionMode, Query } from "../index.js";
+import { PERMISSION_MODES } from "../permissions/index.js";
 import { offeredAgents } from "./control-initialize.js";
 import type { HostMcpServers } from "./control-mcp.js";
 import { MCP_HANDLERS } from "./control-mcp-handlers.js";

@@ -7,8 +7,8 @@
  * requires for the stdin-delivered fields.
  */
 
-import { defaultModels } from "../llm/models.js";
-import { GENERAL_PURPOSE_AGENT } from "../runtime/subagents.js";
+import { defaultModels } from "../llm/index.js";
+import { GENERAL_PURPOSE_AGENT } from "../runtime/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { hostHooks } from "./control-callbacks.js";
 import type { HostMcpServers } from "./control-mcp.js";
@@ -69,7 +69,7 @@ export async function applyInitialize(
   if (settings) loadSettings([], new Set(), settings, "initialize.settings");
   const managed = isRecord(request.managedSettings) ? request.managedSettings : undefined;
   if (managed) {
-    const { readManagedSettings } = await import("../settings/managed.js");
+    const { readManagedSettings } = await import("../settings/index.js");
     readManagedSettings(managed);
   }
 
@@ -119,7 +119,7 @@ function applySystemPrompt(request: ControlRequestBody, options: CliQueryOptions
 
 /** `initialize.mcpServers` (`mcpServersDelivery: "initialize"`): validated like `--mcp-config`. */
 async function parseServers(value: Record<string, unknown>, ctx: InitializeContext) {
-  const { parseMcpConfig } = await import("../mcp/config-file.js");
+  const { parseMcpConfig } = await import("../mcp/index.js");
   const { rest, names } = takeHostServers(value);
   const parsed = parseMcpConfig(rest, ctx.options.env ?? process.env);
   const [bad] = Object.entries(parsed.errors);

@@ -3,7 +3,7 @@
  * host's own in-process servers among them), reconnect, toggle, reading a server's resource
  * (`readMcpResource`) and the per-server permission override (`setMcpPermissionModeOverride`).
  */
-import type { McpServerConfig } from "../mcp/types.js";
+import type { McpServerConfig } from "../index.js";
 import type { ControlSubtypeHandler } from "./control-handlers.js";
 import { ControlError, type ControlRequestBody, isRecord } from "./control-protocol.js";
 import { takeHostServers } from "./mcp-servers.js";
@@ -15,7 +15,7 @@ export const MCP_HANDLERS: Record<string, ControlSubtypeHandler> = {
   },
   async mcp_set_servers(request, q, ctx) {
     if (!isRecord(request.servers)) throw new Error('mcp_set_servers: "servers" must be an object by name');
-    const { parseMcpConfig } = await import("../mcp/config-file.js");
+    const { parseMcpConfig } = await import("../mcp/index.js");
     const { rest, names } = takeHostServers(request.servers);
     const parsed = parseMcpConfig(rest, process.env);
     const servers: Record<string, McpServerConfig> = { ...parsed.servers };

@@ -12,7 +12,8 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { McpSdkServerConfigWithInstance, McpTransportServerInstance } from "../mcp/types.js";
+import type { McpSdkServerConfigWithInstance } from "../index.js";
+import type { McpTransportServerInstance } from "../mcp/index.js";
 import { type ControlChannel, errorText, isRecord } from "./control-protocol.js";
 
 /** What the SDK captured from one of its servers: the answers to `initialize` and `tools/list`. */

@@ -5,8 +5,8 @@
  * host's answers to them by `request_id`. What each subtype does lives in `control-handlers.ts`.
  */
 import { randomUUID } from "node:crypto";
-import { GoatError } from "../errors.js";
-import type { SDKUserMessageInput } from "../sdk/query.js";
+import type { SDKUserMessageInput } from "../index.js";
+import { GoatError } from "../index.js";
 import { parseInputLine } from "./stdin-messages.js";
 
 /** The body of a control request: its subtype and the subtype's own fields. */

@@ -6,7 +6,7 @@
  * closing while a turn runs means the host gave up: the session stops at once (`control-session.ts`).
  */
 import { randomUUID } from "node:crypto";
-import type { SDKMessage } from "../runtime/sdk-messages.js";
+import type { SDKMessage } from "../index.js";
 
 /** Tracks turns against the messages that started them. */
 export interface SessionStateReporter {

@@ -8,9 +8,8 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { SDKMessage } from "../runtime/sdk-messages.js";
-import type { Query, SDKUserMessageInput } from "../sdk/query.js";
-import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
+import type { Query, SDKMessage, SDKUserMessageInput } from "../index.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION } from "../index.js";
 import type { CliArgs } from "./args.js";
 import { hostCanUseTool } from "./control-callbacks.js";
 import { createControlHandler } from "./control-handlers.js";

@@ -2,7 +2,7 @@
  * The settings control requests: `apply_flag_settings` (the session's flag layer, see
  * `agent/flag-settings.ts`) and `update_settings` (a settings file, see `settings-update.ts`).
  */
-import { FlagSettingsError } from "../runtime/flag-settings.js";
+import { FlagSettingsError } from "../index.js";
 import type { ControlSubtypeHandler } from "./control-handlers.js";
 import { ControlError, isRecord } from "./control-protocol.js";
 import { updateSettingsFile } from "./settings-update.js";

@@ -4,7 +4,7 @@
  * and removed (from their `structuredPatch`). Goat runs on API keys, so there are no plan rate limits:
  * `rate_limits_available` is false and `rate_limits` null, as Claude Code answers for API-key sessions.
  */
-import type { SDKMessage } from "../runtime/sdk-messages.js";
+import type { SDKMessage } from "../index.js";
 
 /** Reads the output stream and answers `get_usage`. */
 export interface UsageTracker {

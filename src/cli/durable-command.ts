@@ -13,7 +13,7 @@
  * DBOS and `pg` are optional peer dependencies: loaded here only, with a clear message when missing.
  */
 import { parseArgs } from "node:util";
-import type { SDKMessage } from "../runtime/sdk-messages.js";
+import type { SDKMessage } from "../index.js";
 import { UsageError } from "./args.js";
 
 type DbosModule = typeof import("../dbos/index.js");

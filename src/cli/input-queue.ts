@@ -2,7 +2,7 @@
  * The interactive prompt's input: lines typed at the prompt become user messages of one long
  * `query()`, through this push-based AsyncIterable.
  */
-import type { SDKUserMessageInput } from "../sdk/query.js";
+import type { SDKUserMessageInput } from "../index.js";
 
 /** A queue of user messages that `query()` reads as its prompt. */
 export interface InputQueue extends AsyncIterable<SDKUserMessageInput> {

@@ -6,10 +6,10 @@
  * session stays usable); Ctrl-C twice at an empty prompt, Ctrl-D on an empty prompt or /exit leave.
  * Ctrl-O shows or hides thinking in full (`--verbose` or `"verbose": true` start with it shown).
  */
-import type { QueryOptions } from "../runtime/options.js";
-import { defaultModel } from "../runtime/runtime.js";
-import { type Query, query } from "../sdk/query.js";
-import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
+import type { QueryOptions } from "../index.js";
+import { type Query, query } from "../index.js";
+import { defaultModel } from "../llm/index.js";
+import { killTrackedGroups, killTrackedGroupsNow } from "../tools/index.js";
 import type { CliArgs } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";

@@ -13,7 +13,7 @@ import {
   type ResolvedMcpServers,
   readMcpConfigFile,
   settingsMcpSources,
-} from "../mcp/config-sources.js";
+} from "../mcp/index.js";
 import type { CliSettings } from "./settings.js";
 
 export {
@@ -21,7 +21,7 @@ export {
   type McpSource,
   type ResolvedMcpServers,
   takeHostServers,
-} from "../mcp/config-sources.js";
+} from "../mcp/index.js";
 
 /**
  * Gathers the sources in precedence order (lowest first). `userSettingsFile` tells the user file
@@ -53,7 +53,7 @@ export async function resolveMcpServers(
   env: Record<string, string | undefined>,
 ): Promise<ResolvedMcpServers | undefined> {
   if (sources.length === 0) return undefined;
-  const { parseMcpConfig } = await import("../mcp/config-file.js");
+  const { parseMcpConfig } = await import("../mcp/index.js");
   return mergeMcpSources(sources, env, parseMcpConfig);
 }
 

@@ -7,9 +7,8 @@
  * is not called again.
  */
 
-import { formatRule } from "../permissions/rule-parse.js";
-import type { PermissionUpdate } from "../permissions/types.js";
-import type { QueryOptions } from "../runtime/options.js";
+import type { PermissionUpdate, QueryOptions } from "../index.js";
+import { formatRule } from "../permissions/index.js";
 import type { Style } from "./style.js";
 import type { Choice } from "./terminal/user-input.js";
 import { safe } from "./tool-output.js";

@@ -7,9 +7,9 @@
  * With `--input-format stream-json`, stdin also carries control requests (`control-session.ts`).
  */
 import type { Readable, Writable } from "node:stream";
-import type { SDKResultMessage } from "../runtime/sdk-messages.js";
-import { type Query, query, type SDKUserMessageInput } from "../sdk/query.js";
-import { killTrackedGroups, killTrackedGroupsNow } from "../tools/process-tree.js";
+import type { SDKResultMessage } from "../index.js";
+import { type Query, query, type SDKUserMessageInput } from "../index.js";
+import { killTrackedGroups, killTrackedGroupsNow } from "../tools/index.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import type { ControlSession } from "./control-session.js";

@@ -5,8 +5,8 @@
  * kept in step: shown while waiting and while tools run, hidden while text streams. Answers and tool
  * outcomes are printed as blocks that render for a width, so a resize draws them again.
  */
-import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
-import { formatTodoChecklist } from "../tools/todo-write.js";
+import type { SDKMessage, SDKResultMessage } from "../index.js";
+import { formatTodoChecklist } from "../tools/index.js";
 import { createMarkdownStream } from "./markdown-stream.js";
 import { richFailed, richIfLoaded } from "./rich-loader.js";
 import type { StatusLine } from "./status-line.js";

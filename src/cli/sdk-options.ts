@@ -4,7 +4,7 @@
  * `QueryOptions` field: `query()` warns that it ignores hook events, so the CLI sets it only when the
  * host asked for it. (`enableFileCheckpointing`, from `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`, is.)
  */
-import type { QueryOptions } from "../runtime/options.js";
+import type { QueryOptions } from "../index.js";
 
 /** Claude's `thinking` option: adaptive, a fixed budget, or off (Goat's `thinking` query option). */
 export type ThinkingOption = NonNullable<QueryOptions["thinking"]>;

@@ -6,10 +6,8 @@
  */
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { isSubagentSessionId } from "../session/api.js";
-import { goatHome, projectKey } from "../session/paths.js";
-import { promptPreview } from "../session/session-info.js";
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/index.js";
+import { goatHome, isSubagentSessionId, projectKey, promptPreview } from "../session/index.js";
 
 /** Bytes read from each end of a transcript. */
 const CHUNK = 64 * 1024;

@@ -8,8 +8,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { EFFORT_LEVELS, goatHomeDir } from "../settings/files.js";
-import { writeFileAtomic } from "../tools/atomic-write.js";
+import { EFFORT_LEVELS, goatHomeDir } from "../settings/index.js";
+import { writeFileAtomic } from "../tools/index.js";
 import { ControlError, isRecord } from "./control-protocol.js";
 
 /** The keys each file takes, and the values each key takes. */

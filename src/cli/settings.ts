@@ -10,4 +10,4 @@ export {
   type PermissionSettings,
   SettingsError,
   settingsFiles,
-} from "../settings/files.js";
+} from "../settings/index.js";

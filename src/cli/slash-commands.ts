@@ -2,7 +2,7 @@
  * Slash commands of the interactive mode: /help, /clear, /compact, /model, /cost, /mcp, /resume, /exit.
  * They act through the public `Query` handle and, for /resume, the public session helpers.
  */
-import type { Query } from "../sdk/query.js";
+import type { Query } from "../index.js";
 import { missingKeyMessage } from "./config.js";
 
 /** What a slash command can reach. */

@@ -7,7 +7,7 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
-import type { SDKUserMessageInput } from "../sdk/query.js";
+import type { SDKUserMessageInput } from "../index.js";
 
 /** Parses one input line. Returns the message, or an error text saying what is wrong with the line. */
 export function parseInputLine(line: string): SDKUserMessageInput | { error: string } {

@@ -3,7 +3,7 @@
  * markdown), tool calls with the first line of their results. Only the last messages are shown; the
  * rest is counted.
  */
-import type { Message } from "../llm/types.js";
+import type { Message } from "../index.js";
 import type { Style } from "./style.js";
 import { safe } from "./tool-output.js";
 import { firstResultLine, toolCallLabel } from "./tool-summary.js";

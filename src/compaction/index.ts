@@ -1,7 +1,10 @@
 /**
- * Context compaction: the default LLM summarizer and the pure helpers it is built from (where to cut
- * a history, how to write it as a transcript, the summary prompt).
+ * `goat-agent/compaction`: context compaction. The default LLM summarizer `query()` uses
+ * (`createLlmCompactor`, a `Compactor`), and the pure helpers it is built from: where a history may be
+ * cut without splitting a tool call from its result, how it is written out for the summary call, and
+ * the summary prompt. Pass your own `Compactor` as the `compactor` option, or build one from these.
  */
+export { CompactionError } from "../errors.js";
 export {
   type CompactionPlan,
   findCutPoint,

@@ -33,8 +33,9 @@ import {
   type SessionWorkflowContext,
 } from "./session-workflow.js";
 
-/** The DBOS application name, queue name and workflow name durable sessions use by default. */
+/** The DBOS application name durable sessions use by default. */
 export const DEFAULT_APP_NAME = "goat";
+/** The DBOS queue durable sessions wait on by default. */
 export const DEFAULT_QUEUE_NAME = "goat-sessions";
 export const SESSION_WORKFLOW_NAME = "goatSession";
 

@@ -1,6 +1,8 @@
 /**
- * The hooks module's public surface: types, the session runner, the one-shot runner, and settings
- * loading. The loop imports from here only.
+ * `goat-agent/hooks`: hooks as the Claude Agent SDK defines them — the events and their inputs, the
+ * callback contract and its output, command hooks from settings files — and the runner that fires
+ * them, for programs that fire hooks around their own work. `query()` takes hooks through its `hooks`
+ * option; the callback and input types are also exported from the root.
  */
 export {
   type AggregatedHookResult,
@@ -9,13 +11,14 @@ export {
   type HookError,
   type HookOutcome,
 } from "./aggregate.js";
-export { compileMatcher, matcherTarget } from "./matcher.js";
-export { parseHookOutput } from "./output.js";
+export { type CompiledMatcher, compileMatcher, matcherTarget } from "./matcher.js";
+export { type ParsedHookOutput, parseHookOutput } from "./output.js";
 export {
   buildHookRegistry,
   DEFAULT_HOOK_TIMEOUT_SECONDS,
   type HookRegistry,
   type HookSources,
+  type RegisteredHook,
 } from "./registry.js";
 export { type RunHooksOptions, runHooks } from "./run-hooks.js";
 export { createHookRunner, type HookRunner, type HookRunnerConfig } from "./runner.js";

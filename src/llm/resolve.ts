@@ -161,6 +161,13 @@ export function createProviderRegistry(
   return { get, names, resolve };
 }
 
+/** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */
+export function defaultModel(env: Record<string, string | undefined>): string {
+  if (env.GOAT_MODEL) return env.GOAT_MODEL;
+  if (!env.ANTHROPIC_API_KEY && env.OPENAI_API_KEY) return "openai/gpt-4.1";
+  return "anthropic/claude-sonnet-4-5";
+}
+
 /**
  * Resolves one model id. Pass the session's registry so providers (and their connections) are reused;
  * given specs or nothing, a fresh registry is made for this call only.

@@ -50,6 +50,13 @@ export type BeforeToolCallDecision =
       additionalContext?: string;
     };
 
+/** A tool call that permissions refused, as the run's result lists it (`permission_denials`). */
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
+}
+
 /** The call being decided on. */
 export interface ToolCallInfo {
   call: ToolUseBlock;

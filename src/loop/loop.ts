@@ -26,7 +26,7 @@ import {
   recordUsage,
 } from "./context.js";
 import type { AgentMessage, ExitReason, TurnEndReason } from "./events.js";
-import type { LoopConfig } from "./loop-config.js";
+import type { LoopConfig, PermissionDenial } from "./loop-config.js";
 import { type StepResult, shouldStop } from "./stop-conditions.js";
 import { errorResult, runToolBatch, type ToolBatchOutcome } from "./tool-scheduler.js";
 
@@ -47,7 +47,8 @@ export interface RunOutcome {
   /** This run's usage and cost (the session keeps the running totals). */
   usage: Usage;
   costUsd: number;
-  permissionDenials: ToolBatchOutcome["permissionDenials"];
+  /** Calls permissions refused in this run. */
+  permissionDenials: PermissionDenial[];
 }
 
 /** Tells the loop whether an abort of its signal was an interrupt (vs the caller's own abort). */
@@ -70,7 +71,7 @@ interface RunState {
   usage: Usage;
   costUsd: number;
   errors: string[];
-  denials: ToolBatchOutcome["permissionDenials"];
+  denials: PermissionDenial[];
   lastStopReason: StopReason | null;
   compactionFailures: number;
   maxTokensRetried: boolean;

@@ -11,7 +11,7 @@
 import type { ToolResultBlock, ToolUseBlock } from "../llm/types.js";
 import { executeValidated, validateToolInput } from "../tools/define-tool.js";
 import type { Tool, ToolResult } from "../tools/types.js";
-import type { LoopConfig, ToolCallInfo } from "./loop-config.js";
+import type { LoopConfig, PermissionDenial, ToolCallInfo } from "./loop-config.js";
 
 /** What a batch produced. */
 export interface ToolBatchOutcome {
@@ -24,7 +24,7 @@ export interface ToolBatchOutcome {
   interrupted?: boolean;
   /** True when calls were skipped because a steering message arrived. */
   steered: boolean;
-  permissionDenials: Array<{ tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }>;
+  permissionDenials: PermissionDenial[];
 }
 
 /** Runs all calls and returns one result per call, in the model's order. */

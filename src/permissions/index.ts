@@ -1,6 +1,8 @@
 /**
- * Permissions: modes, allow/deny/ask rules in Claude Code's syntax, the directory scope of file tools,
- * and the `canUseTool` callback. The loop builds one engine per session and calls `decide` per call.
+ * `goat-agent/permissions`: the permission engine `query()` asks before every tool call — modes,
+ * allow/deny/ask rules in Claude Code's syntax (`Bash(npm test:*)`), the directory scope of file tools,
+ * the Bash command analysis, and the `canUseTool` callback. Build an engine with
+ * `createPermissionEngine` to decide calls outside a session, or to check rules before using them.
  */
 export {
   type BashSplit,
@@ -12,6 +14,13 @@ export {
 export { isReadOnlyCommand } from "./command-effects.js";
 export { createPermissionEngine, type PermissionEngine, type PermissionEngineOptions } from "./engine.js";
 export { PermissionRuleError } from "./errors.js";
-export { formatRule, type PermissionRule, parseRuleValue } from "./rule-parse.js";
+export {
+  type CommandPattern,
+  formatRule,
+  type PathPattern,
+  type PermissionRule,
+  parseRuleValue,
+  type RuleSpecifier,
+} from "./rule-parse.js";
 export type { RuleLists } from "./rule-set.js";
 export * from "./types.js";

@@ -14,6 +14,7 @@
  * A call is checked whole before anything changes: an unknown key, a bad value, a rule that does not
  * parse or a mode that cannot be entered rejects it and leaves the session as it was.
  */
+import { GoatError } from "../errors.js";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { SettingsHooks } from "../hooks/types.js";
 import type { EffortLevel, ThinkingConfig } from "../llm/types.js";
@@ -38,15 +39,14 @@ export interface FlagSettingsTarget {
   setFlagEnv(env: Record<string, string> | undefined): void;
 }
 
-/** An error in the settings a host asked to apply; nothing was changed. */
-export class FlagSettingsError extends Error {
+/**
+ * An error in the settings a host asked to apply (`Query.applyFlagSettings`); nothing was changed. Its
+ * `code` is `unsupported_setting` for keys Goat has no meaning for, `invalid_setting` for bad values.
+ */
+export class FlagSettingsError extends GoatError {
   override name = "FlagSettingsError";
-  constructor(
-    message: string,
-    /** `unsupported_setting` for keys Goat has no meaning for, `invalid_setting` for bad values. */
-    readonly code: "unsupported_setting" | "invalid_setting",
-  ) {
-    super(message);
+  constructor(message: string, code: "unsupported_setting" | "invalid_setting") {
+    super(message, { code });
   }
 }
 

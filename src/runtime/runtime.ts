@@ -8,7 +8,7 @@ import { createLlmCompactor } from "../compaction/llm-compactor.js";
 import { InvalidOptionError } from "../errors.js";
 import { createModelCatalog } from "../llm/catalog.js";
 import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
-import { createProviderRegistry, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
+import { createProviderRegistry, defaultModel, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
 import type { Usage } from "../llm/types.js";
 import { compactSession } from "../loop/compact-session.js";
 import { createLoopSession, type LoopSession } from "../loop/context.js";
@@ -117,13 +117,6 @@ export interface Runtime {
   backgroundTasks(toolUseId?: string): Array<{ toolUseId: string; shell: BackgroundShell }>;
   /** The permission rules and directories in force, with their sources. */
   listPermissionRules(): PermissionRulesListing;
-}
-
-/** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */
-export function defaultModel(env: Record<string, string | undefined>): string {
-  if (env.GOAT_MODEL) return env.GOAT_MODEL;
-  if (!env.ANTHROPIC_API_KEY && env.OPENAI_API_KEY) return "openai/gpt-4.1";
-  return "anthropic/claude-sonnet-4-5";
 }
 
 /** Builds the runtime. Throws for options that cannot work (an unknown tool name, a bad model id, a bad rule). */

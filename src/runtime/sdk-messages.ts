@@ -150,7 +150,7 @@ export interface SDKPermissionDenial {
 }
 
 /** Fields every result carries. */
-interface SDKResultBase {
+export interface SDKResultBase {
   type: "result";
   uuid: string;
   session_id: string;

@@ -1,5 +1,8 @@
-/** The OS sandbox for Bash: settings, the session object, and its error. */
-
+/**
+ * `goat-agent/sandbox`: the OS sandbox for Bash (bubblewrap on Linux, sandbox-exec on macOS) — its
+ * settings (the `sandbox` option), the per-session sandbox `createBashTool` runs commands in, and its
+ * errors.
+ */
 export type { ShellLaunch, ShellWrapper } from "./bash-sandbox.js";
 export {
   type BashSandbox,

@@ -248,6 +248,7 @@ const REFUSED = {
   taskBudget: "API-side task budgets are not supported",
   toolAliases: "tool name aliases are not supported",
 } as const;
+/** The Claude Agent SDK options `query()` refuses with an `InvalidOptionError`, each with why. */
 export const REFUSED_OPTIONS: Readonly<Record<string, string>> = Object.freeze(REFUSED);
 
 /** Options of the Claude Agent SDK that Goat ignores with a warning, because ignoring them is harmless. */
@@ -272,6 +273,7 @@ const IGNORED = {
   toolConfig: "per-tool configuration is not supported",
   verbatimPrompts: "query() always sends prompts as written",
 } as const;
+/** The Claude Agent SDK options `query()` ignores with one warning, each with why ignoring it is harmless. */
 export const IGNORED_OPTIONS: Readonly<Record<string, string>> = Object.freeze(IGNORED);
 
 /** Ignored options whose given value is what Goat does anyway: no warning for these values. */

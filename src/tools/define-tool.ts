@@ -60,6 +60,7 @@ export type ShapeToolSpec<Shape extends StandardShape, TDetails> = Omit<
 export function defineTool<TInput, TDetails = unknown>(
   spec: ToolSpec<TInput, TDetails>,
 ): Tool<TInput, TDetails>;
+/** Defines a tool whose input is a raw shape of schemas (`{ city: z.string() }`), as the SDK's `tool()` takes. */
 export function defineTool<Shape extends StandardShape, TDetails = unknown>(
   spec: ShapeToolSpec<Shape, TDetails>,
 ): Tool<InferShape<Shape>, TDetails>;

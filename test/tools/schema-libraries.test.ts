@@ -11,14 +11,8 @@ import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import * as z3 from "zod3";
-import {
-  defineTool,
-  query,
-  type SDKMessage,
-  type StandardSchemaV1,
-  tool,
-  validateToolInput,
-} from "../../src/index.js";
+import { defineTool, query, type SDKMessage, type StandardSchemaV1, tool } from "../../src/index.js";
+import { validateToolInput } from "../../src/tools/index.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 const run = () => ({ content: "ran" });

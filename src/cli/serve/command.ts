@@ -5,8 +5,7 @@
  *   goat serve [--port N] [--host ADDRESS]
  */
 import { parseArgs } from "node:util";
-import { createJsonlSessionStore } from "../../session/jsonl-store.js";
-import { goatHome } from "../../session/paths.js";
+import { createJsonlSessionStore, goatHome } from "../../session/index.js";
 import { UsageError } from "../args.js";
 import { startViewerServer } from "./server.js";
 

@@ -6,7 +6,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import type http from "node:http";
-import type { JsonlSessionStore } from "../../session/jsonl-store.js";
+import type { JsonlSessionStore } from "../../session/index.js";
 import { isSessionId, subagentIds } from "./sessions-api.js";
 
 const POLL_MS = 250;

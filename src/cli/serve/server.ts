@@ -14,7 +14,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { JsonlSessionStore } from "../../session/jsonl-store.js";
+import type { JsonlSessionStore } from "../../session/index.js";
 import { followSession } from "./live.js";
 import { exportPage, viewerPage } from "./page.js";
 import { listSessionSummaries, loadSessionView } from "./sessions-api.js";

@@ -6,8 +6,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import type { JsonlSessionStore } from "../../session/jsonl-store.js";
-import type { SessionEntry } from "../../session/types.js";
+import type { JsonlSessionStore, SessionEntry } from "../../session/index.js";
 
 /** One row of the session list. */
 export interface SessionSummary {

@@ -15,8 +15,8 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { goatHomeDir, inlineSettings } from "../../settings/files.js";
-import { writeFileAtomic } from "../../tools/atomic-write.js";
+import { goatHomeDir, inlineSettings } from "../../settings/index.js";
+import { writeFileAtomic } from "../../tools/index.js";
 
 /** The answers of one settings file. */
 interface FileAnswers {

@@ -11,8 +11,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { goatHomeDir, settingsFiles } from "../../settings/files.js";
-import { describeMcpServer, restrictUntrustedSettings } from "../../settings/untrusted-project.js";
+import {
+  describeMcpServer,
+  goatHomeDir,
+  restrictUntrustedSettings,
+  settingsFiles,
+} from "../../settings/index.js";
 
 /** One project file and what trusting the folder would let it do, one phrase each. */
 export interface DeclaringFile {

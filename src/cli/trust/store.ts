@@ -16,8 +16,8 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, parse } from "node:path";
-import { goatHomeDir } from "../../settings/files.js";
-import { writeFileAtomic } from "../../tools/atomic-write.js";
+import { goatHomeDir } from "../../settings/index.js";
+import { writeFileAtomic } from "../../tools/index.js";
 
 /** The trust file's shape. */
 interface TrustFile {

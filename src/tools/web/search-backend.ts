@@ -10,7 +10,7 @@
  *   `BRAVE_API_KEY`;
  * - any object with `name` and `search()` (the `WebSearchBackend` interface).
  */
-import { GoatError } from "../../errors.js";
+import { InvalidOptionError } from "../../errors.js";
 import { createBraveSearch } from "./brave-search.js";
 import { createSearxngSearch } from "./searxng.js";
 
@@ -51,11 +51,11 @@ export type WebSearchOption =
   | { provider: "brave"; apiKey?: string; url?: string }
   | WebSearchBackend;
 
-/** A web search configuration that cannot be used. */
-export class WebSearchConfigError extends GoatError {
+/** A web search configuration that cannot be used: an `InvalidOptionError` for the `webSearch` option. */
+export class WebSearchConfigError extends InvalidOptionError {
   override name = "WebSearchConfigError";
   constructor(message: string) {
-    super(message, { code: "invalid_option" });
+    super("webSearch", message);
   }
 }
 

@@ -1,0 +1,21 @@
+/**
+ * `goat-agent/agents`: what an agent runs as — subagent definitions and the Task tool that starts
+ * them (`createTaskTool`, `runSubagent`, the built-in general-purpose agent), and the system prompts
+ * (the coding-agent prompt `query()` uses by default, and the minimal one). `query()` wires these
+ * from its `agents`, `agent` and `systemPrompt` options; import them to build a session around
+ * `agentLoop` yourself, or to show the same agent list `system/init` reports.
+ */
+export {
+  type AgentDefinition,
+  createTaskTool,
+  GENERAL_PURPOSE_AGENT,
+  runSubagent,
+  type SubagentParent,
+} from "./subagents.js";
+export {
+  codingAgentPrompt,
+  findInstructionFiles,
+  type GitInfo,
+  type InstructionFile,
+  MINIMAL_SYSTEM_PROMPT,
+} from "./system-prompt.js";
