@@ -1,27 +1,66 @@
 /**
- * One base class for the errors a caller catches: `instanceof GoatError` and a stable `code` on provider
- * errors, permission-rule errors and the CLI's usage/settings errors, also for errors made by another copy
- * of the package (simulated by an object carrying the shared marker, as a second copy's class would).
+ * One base class for the errors a caller catches: `instanceof GoatError` and a stable `code` on every
+ * error class Goat has (the library's and the CLI's), also for errors made by another copy of the
+ * package (simulated by an object carrying the shared marker, as a second copy's class would). The
+ * errors reach a caller through `query()` and `Query.compact()` as these classes.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../src/cli/args.js";
-import { SettingsError } from "../src/cli/settings.js";
-import { GoatError, isGoatError, ProviderError, query } from "../src/index.js";
-import { PermissionRuleError } from "../src/permissions/errors.js";
+import { ControlError } from "../src/cli/control-protocol.js";
+import { McpConfigError } from "../src/cli/mcp-servers.js";
+import {
+  CompactionError,
+  GoatError,
+  InvalidOptionError,
+  isGoatError,
+  PermissionRuleError,
+  ProviderError,
+  query,
+  SandboxSettingsError,
+  SandboxUnavailableError,
+  type SDKUserMessageInput,
+  SessionNotFoundError,
+  SettingsError,
+} from "../src/index.js";
+import { type MockProvider, reply, startMockProvider } from "./support/mock-provider.js";
+
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(async () => {
+  await mock.close();
+});
 
 describe("GoatError", () => {
   it("is the base of the errors Goat throws, each with a code", () => {
     const errors = [
       new ProviderError({ kind: "rate_limit", provider: "anthropic", message: "slow down" }),
       new PermissionRuleError("Bash(", "unclosed parenthesis"),
-      new UsageError("--max-turns needs a number"),
+      new InvalidOptionError("maxTurns", "maxTurns must be a whole number"),
       new SettingsError("bad settings.json"),
+      new SessionNotFoundError("abc"),
+      new CompactionError("the summary call failed"),
+      new CompactionError("a hook said no", { code: "compaction_blocked" }),
+      new SandboxSettingsError("sandbox.enabled must be true or false"),
+      new SandboxUnavailableError("bwrap is not installed"),
+      new UsageError("--max-turns needs a number"),
+      new McpConfigError("bad .mcp.json"),
+      new ControlError("no such request", "unsupported_request"),
     ];
-    expect(errors.map((e) => [e instanceof GoatError, e instanceof Error, e.code])).toEqual([
-      [true, true, "provider_rate_limit"],
-      [true, true, "invalid_permission_rule"],
-      [true, true, "usage"],
-      [true, true, "invalid_settings"],
+    expect(errors.map((e) => [e.name, e instanceof GoatError, e instanceof Error, e.code])).toEqual([
+      ["ProviderError", true, true, "provider_rate_limit"],
+      ["PermissionRuleError", true, true, "invalid_permission_rule"],
+      ["InvalidOptionError", true, true, "invalid_option"],
+      ["SettingsError", true, true, "invalid_settings"],
+      ["SessionNotFoundError", true, true, "session_not_found"],
+      ["CompactionError", true, true, "compaction_failed"],
+      ["CompactionError", true, true, "compaction_blocked"],
+      ["SandboxSettingsError", true, true, "invalid_sandbox_settings"],
+      ["SandboxUnavailableError", true, true, "sandbox_unavailable"],
+      ["UsageError", true, true, "usage"],
+      ["McpConfigError", true, true, "invalid_mcp_config"],
+      ["ControlError", true, true, "unsupported_request"],
     ]);
     expect(new UsageError("x") instanceof ProviderError).toBe(false);
   });
@@ -54,5 +93,39 @@ describe("GoatError", () => {
     })();
     expect(failure).toBeInstanceOf(GoatError);
     expect((failure as GoatError).code).toBe("invalid_permission_rule");
+  });
+
+  it("reaches a caller of Query.compact() as a CompactionError when a PreCompact hook blocks it", async () => {
+    mock.enqueue(reply.text("first answer"));
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    async function* prompts(): AsyncGenerator<SDKUserMessageInput> {
+      yield { type: "user", message: { role: "user", content: "hello" } };
+      await finished;
+    }
+    const q = query({
+      prompt: prompts(),
+      options: {
+        provider: { type: "anthropic", baseURL: mock.anthropicBaseURL, apiKey: "test" },
+        model: "anthropic/claude-sonnet-4-5",
+        persistSession: false,
+        hooks: { PreCompact: [async () => ({ decision: "block", reason: "not now" })] },
+      },
+    });
+    let failure: unknown;
+    for await (const message of q) {
+      if (message.type === "result") {
+        failure = await q.compact().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        done();
+      }
+    }
+    expect(failure).toBeInstanceOf(CompactionError);
+    expect(failure).toMatchObject({ code: "compaction_blocked" });
+    expect((failure as Error).message).toContain("not now");
   });
 });
