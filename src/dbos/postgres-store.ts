@@ -10,7 +10,7 @@
  */
 
 import pg from "pg";
-import { InvalidOptionError } from "../errors.js";
+import { GoatError, InvalidOptionError } from "../errors.js";
 import { assertSessionId } from "../session/paths.js";
 import { promptPreview } from "../session/session-info.js";
 import type { LoadOptions, SessionEntry, SessionInfo, SessionStore } from "../session/types.js";
@@ -75,7 +75,12 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
       if (entries.length === 0) return;
       for (const entry of entries) {
         if (entry.sessionId !== sessionId) {
-          throw new Error(`Entry ${entry.uuid} belongs to session ${entry.sessionId}, not ${sessionId}.`);
+          throw new GoatError(
+            `Entry ${entry.uuid} belongs to session ${entry.sessionId}, not ${sessionId}.`,
+            {
+              code: "invalid_entry",
+            },
+          );
         }
       }
       await migrate();
@@ -235,8 +240,9 @@ function noNul(text: string): string {
   return text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text;
 }
 
-function missingSession(sessionId: string): Error {
-  return new Error(
+function missingSession(sessionId: string): GoatError {
+  return new GoatError(
     `Session ${sessionId} does not exist yet: its first append must start with a header entry (which carries the cwd).`,
+    { code: "invalid_entry" },
   );
 }

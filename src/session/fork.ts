@@ -2,7 +2,9 @@
  * Forking a session: the active branch copied under a new session id with new uuids, so the fork and
  * the original can grow apart without ever sharing an entry.
  */
+
 import { randomUUID } from "node:crypto";
+import { GoatError } from "../errors.js";
 import { chainTo, chooseLeaf, indexEntries } from "./branch.js";
 import type { HeaderEntry, SessionEntry } from "./types.js";
 
@@ -25,7 +27,9 @@ export function forkEntries(
 ): SessionEntry[] {
   const index = indexEntries(entries);
   const source = index.header;
-  if (source === undefined) throw new Error("Cannot fork a session without its header entry.");
+  if (source === undefined) {
+    throw new GoatError("Cannot fork a session without its header entry.", { code: "invalid_entry" });
+  }
   const leaf = chooseLeaf(index, source.sessionId, options.upTo);
   const now = (options.now ?? new Date()).toISOString();
   const header: HeaderEntry = {

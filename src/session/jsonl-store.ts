@@ -9,8 +9,10 @@
  * folder. The store keeps each session's record in the folder's listing index current as it writes
  * (listing-tracker.ts), so listings read no transcript this version wrote (listing.ts).
  */
+
 import { mkdir, readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { GoatError } from "../errors.js";
 import { createEntryCollector } from "./collect.js";
 import { readEntriesFrom } from "./jsonl-read.js";
 import { SessionFileWriter } from "./jsonl-writer.js";
@@ -102,8 +104,9 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
       if (path !== undefined && from !== undefined) slot.tracker = trackSummary(path, sessionId, from);
       if (path === undefined) {
         if (header?.type !== "header") {
-          throw new Error(
+          throw new GoatError(
             `Session ${sessionId} does not exist yet: its first append must start with a header entry (which carries the cwd).`,
+            { code: "invalid_entry" },
           );
         }
         path = sessionFilePath(home, header.cwd, sessionId);
@@ -173,7 +176,12 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
       if (entries.length === 0) return;
       for (const entry of entries) {
         if (entry.sessionId !== sessionId) {
-          throw new Error(`Entry ${entry.uuid} belongs to session ${entry.sessionId}, not ${sessionId}.`);
+          throw new GoatError(
+            `Entry ${entry.uuid} belongs to session ${entry.sessionId}, not ${sessionId}.`,
+            {
+              code: "invalid_entry",
+            },
+          );
         }
       }
       const text = entries.map((e) => `${JSON.stringify(e)}\n`).join("");

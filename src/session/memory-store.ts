@@ -3,6 +3,7 @@
  * on disk but still want resume within the process. Entries are copied through JSON on the way in and
  * out, so it behaves like real storage (callers mutating their objects never change what was stored).
  */
+import { GoatError } from "../errors.js";
 import { createEntryCollector } from "./collect.js";
 import { assertSessionId } from "./paths.js";
 import { summarizeEntries } from "./session-info.js";
@@ -26,14 +27,20 @@ export function createInMemorySessionStore(): SessionStore {
       if (entries.length === 0) return;
       for (const entry of entries) {
         if (entry.sessionId !== sessionId) {
-          throw new Error(`Entry ${entry.uuid} belongs to session ${entry.sessionId}, not ${sessionId}.`);
+          throw new GoatError(
+            `Entry ${entry.uuid} belongs to session ${entry.sessionId}, not ${sessionId}.`,
+            {
+              code: "invalid_entry",
+            },
+          );
         }
       }
       let session = sessions.get(sessionId);
       if (session === undefined) {
         if (entries[0].type !== "header") {
-          throw new Error(
+          throw new GoatError(
             `Session ${sessionId} does not exist yet: its first append must start with a header entry.`,
+            { code: "invalid_entry" },
           );
         }
         session = { lines: [], lastModified: 0 };

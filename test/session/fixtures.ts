@@ -68,9 +68,16 @@ export async function exchange(recorder: SessionRecorder, ...texts: string[]): P
 
 /** Compiles src/session to plain JS in `dir` so a child `node` process can run the real store. */
 export function compileSessionModule(dir: string): void {
-  const src = join(import.meta.dirname, "../../src/session");
+  const src = join(import.meta.dirname, "../../src");
   mkdirSync(join(dir, "session"), { recursive: true });
-  for (const name of readdirSync(src).filter((n) => n.endsWith(".ts"))) {
+  // The session module and the error classes it throws (src/errors.ts).
+  const files = [
+    "errors.ts",
+    ...readdirSync(join(src, "session"))
+      .filter((n) => n.endsWith(".ts"))
+      .map((n) => join("session", n)),
+  ];
+  for (const name of files) {
     const out = ts.transpileModule(readFileSync(join(src, name), "utf8"), {
       compilerOptions: {
         module: ts.ModuleKind.ESNext,
@@ -78,7 +85,7 @@ export function compileSessionModule(dir: string): void {
         verbatimModuleSyntax: true,
       },
     });
-    writeFileSync(join(dir, "session", name.replace(/\.ts$/, ".js")), out.outputText);
+    writeFileSync(join(dir, name.replace(/\.ts$/, ".js")), out.outputText);
   }
   writeFileSync(join(dir, "package.json"), '{"type":"module"}');
 }
