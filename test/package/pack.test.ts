@@ -342,6 +342,35 @@ console.log(JSON.stringify(result));
     },
     STEP_TIMEOUT,
   );
+
+  it(
+    "loads every entry point from the installed package, an error from a subpath being the root's class",
+    async () => {
+      const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: object };
+      // goat-agent/dbos needs its optional peers (DBOS, pg), which this project did not install.
+      const specifiers = Object.keys(pkg.exports)
+        .filter((subpath) => subpath !== "./dbos")
+        .map((subpath) => (subpath === "." ? PACKAGE_NAME : `${PACKAGE_NAME}/${subpath.slice(2)}`));
+      const script = join(consumer, "entry-points.mjs");
+      writeFileSync(
+        script,
+        `import { GoatError, InvalidOptionError } from ${JSON.stringify(PACKAGE_NAME)};
+const specifiers = ${JSON.stringify(specifiers)};
+const counts = {};
+for (const s of specifiers) counts[s] = Object.keys(await import(s)).length;
+const { createProviderRegistry } = await import(${JSON.stringify(`${PACKAGE_NAME}/providers`)});
+let caught;
+try { createProviderRegistry([{ type: "nope", name: "x" }]); } catch (error) { caught = error; }
+console.log(JSON.stringify({ counts, goat: caught instanceof GoatError, option: caught instanceof InvalidOptionError, code: caught?.code }));
+`,
+      );
+      const { stdout } = await run(process.execPath, [script], { cwd: consumer, env: userEnv() });
+      const report = JSON.parse(stdout.trim());
+      for (const specifier of specifiers) expect(report.counts[specifier], specifier).toBeGreaterThan(0);
+      expect(report).toMatchObject({ goat: true, option: true, code: "invalid_option" });
+    },
+    STEP_TIMEOUT,
+  );
 });
 
 /** Each MCP server's status during a query with an in-process server and a stdio one. */
