@@ -45,6 +45,7 @@ export type {
   TurnEndReason,
 } from "./loop/events.js";
 export type { AgentPhase, AgentState, AgentStateSnapshot } from "./loop/state.js";
+export type { PermissionRulesListing } from "./permissions/rule-listing.js";
 export type { RewindFilesResult } from "./runtime/file-checkpoints.js";
 export type {
   PermissionModeName,
@@ -82,6 +83,8 @@ export { createSdkMcpServer, tool } from "./mcp/sdk-server.js";
 export type {
   CallToolResult,
   McpHttpServerConfig,
+  McpResource,
+  McpResourceContents,
   McpSdkServerConfigWithInstance,
   McpServerConfig,
   McpServerLimits,

@@ -6,12 +6,17 @@
  *
  * Created on first use under an advisory lock, so workers starting together do not race on DDL.
  */
+
 import type pg from "pg";
+import { InvalidOptionError } from "../errors.js";
 
 /** Quotes an SQL identifier (a schema name from the options). */
 export function quoteIdent(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
-    throw new Error(`Invalid schema name ${JSON.stringify(name)}: use letters, digits and "_".`);
+    throw new InvalidOptionError(
+      "schema",
+      `Invalid schema name ${JSON.stringify(name)}: use letters, digits and "_".`,
+    );
   }
   return `"${name}"`;
 }

@@ -24,6 +24,8 @@ export type {
   McpHttpServerConfig,
   McpManager,
   McpManagerOptions,
+  McpResource,
+  McpResourceContents,
   McpSdkServerConfigWithInstance,
   McpServerConfig,
   McpServerLimits,

@@ -216,12 +216,20 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     const entry = entries.get(name);
     const offering = [...entries.values()].filter((e) => e.conn?.resources && e.status === "connected");
     const known = offering.length > 0 ? offering.map((e) => e.name).join(", ") : "none";
-    if (!entry) throw new Error(`no MCP server named "${name}" (servers with resources: ${known})`);
+    if (!entry) {
+      throw new GoatError(`no MCP server named "${name}" (servers with resources: ${known})`, {
+        code: "unknown_mcp_server",
+      });
+    }
     if (entry.status !== "connected" || !entry.conn) {
-      throw new Error(`MCP server "${name}" is not connected (${entry.error ?? entry.status})`);
+      throw new GoatError(`MCP server "${name}" is not connected (${entry.error ?? entry.status})`, {
+        code: "mcp_not_connected",
+      });
     }
     if (!entry.conn.resources) {
-      throw new Error(`MCP server "${name}" offers no resources (servers with resources: ${known})`);
+      throw new GoatError(`MCP server "${name}" offers no resources (servers with resources: ${known})`, {
+        code: "mcp_no_resources",
+      });
     }
     return entry.conn;
   }

@@ -5,6 +5,7 @@
  * there is no callback, or in dontAsk mode). State (mode, session rules, directories) lives in the
  * engine object, one per session.
  */
+import { GoatError, InvalidOptionError } from "../errors.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { splitBashCommand } from "./bash-split.js";
 import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage, protectedWrite } from "./modes.js";
@@ -124,7 +125,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   const managed = options.managed ?? {};
   let mode = checkMode(options.mode ?? "default");
   if (mode === "bypassPermissions" && managed.disableBypassPermissionsMode) {
-    throw new Error("bypassPermissions is disabled by the managed settings (disableBypassPermissionsMode)");
+    throw new GoatError(
+      "bypassPermissions is disabled by the managed settings (disableBypassPermissionsMode)",
+      {
+        code: "permission_mode_refused",
+      },
+    );
   }
   const bypassAllowed = mode === "bypassPermissions" || options.allowDangerouslySkipPermissions === true;
   let rules: PermissionRule[] = [
@@ -155,11 +161,17 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   const setMode = (next: PermissionMode) => {
     checkMode(next);
     if (next === "bypassPermissions" && managed.disableBypassPermissionsMode) {
-      throw new Error("bypassPermissions is disabled by the managed settings (disableBypassPermissionsMode)");
+      throw new GoatError(
+        "bypassPermissions is disabled by the managed settings (disableBypassPermissionsMode)",
+        {
+          code: "permission_mode_refused",
+        },
+      );
     }
     if (next === "bypassPermissions" && !bypassAllowed) {
-      throw new Error(
+      throw new GoatError(
         "bypassPermissions must be asked for explicitly: start in that mode or pass allowDangerouslySkipPermissions: true",
+        { code: "permission_mode_refused" },
       );
     }
     mode = next;
@@ -425,7 +437,8 @@ function deny(message: string, reason: DecisionReason): PermissionDecision & { b
 
 function checkMode(mode: PermissionMode): PermissionMode {
   if (!PERMISSION_MODES.includes(mode)) {
-    throw new Error(
+    throw new InvalidOptionError(
+      "permissionMode",
       `Unknown permission mode ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(", ")}`,
     );
   }

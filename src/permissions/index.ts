@@ -12,8 +12,15 @@ export {
   splitBashCommand,
 } from "./bash-split.js";
 export { isReadOnlyCommand } from "./command-effects.js";
-export { createPermissionEngine, type PermissionEngine, type PermissionEngineOptions } from "./engine.js";
+export {
+  createPermissionEngine,
+  type ManagedPermissions,
+  type PermissionEngine,
+  type PermissionEngineOptions,
+  type PermissionLayer,
+} from "./engine.js";
 export { PermissionRuleError } from "./errors.js";
+export type { PermissionRulesListing } from "./rule-listing.js";
 export {
   type CommandPattern,
   formatRule,

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
-import { InvalidOptionError } from "../errors.js";
+import { GoatError, InvalidOptionError } from "../errors.js";
 import { createModelCatalog } from "../llm/catalog.js";
 import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
 import { createProviderRegistry, defaultModel, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
@@ -557,8 +557,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     backgroundTasks(toolUseId) {
       const off = (loopConfig.env ?? env).CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
       if (off && off !== "0" && off !== "false") {
-        throw new Error(
+        throw new GoatError(
           "Background tasks are disabled for this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS).",
+          { code: "background_tasks_disabled" },
         );
       }
       return moveForegroundTasks(loopConfig.toolState, toolUseId).flatMap(({ toolUseId: id, shellId }) => {

@@ -391,8 +391,9 @@ export function query(params: {
     listMcpResources: async (name) => runtime.mcp()?.listResources(name, runtime.signal) ?? [],
     async setMcpPermissionModeOverride(name, mode) {
       if (mode !== "default" && mode !== null) {
-        throw new Error(
+        throw new GoatError(
           `setMcpPermissionModeOverride: mode must be "default" or null (Goat has no auto mode), got ${JSON.stringify(mode)}`,
+          { code: "invalid_argument" },
         );
       }
       runtime.setMcpPermissionModeOverride(name, mode);
