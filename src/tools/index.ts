@@ -56,6 +56,7 @@ export { writeTool } from "./write.js";
 
 // ---- The web tools and their search backends ----
 
+export type { ResolveHost } from "./web/address-guard.js";
 export {
   createSearchBackend,
   type WebSearchBackend,

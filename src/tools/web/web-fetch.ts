@@ -13,7 +13,7 @@
 import { defineTool } from "../define-tool.js";
 import { jsonSchema } from "../tool-schema.js";
 import type { Tool, ToolContext, ToolResult } from "../types.js";
-import { BlockedAddressError } from "./address-guard.js";
+import { BlockedAddressError, type ResolveHost } from "./address-guard.js";
 import {
   type CrossHostRedirect,
   FetchError,
@@ -48,7 +48,7 @@ export interface WebFetchOptions {
   /** Answers the prompt about the page; without it the page's markdown is returned. */
   smallModel?: SmallModel;
   /** Name resolution (default: the system's). */
-  resolve?: Parameters<typeof fetchPage>[1]["resolve"];
+  resolve?: ResolveHost;
   /** Longest a fetch (redirects and body) may take, in ms (default FETCH_TIMEOUT_MS, 60 s). */
   timeoutMs?: number;
 }
