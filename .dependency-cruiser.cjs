@@ -83,6 +83,14 @@ module.exports = {
       to: { path: "^src/", pathNot: ["^src/cli/", ...cliMayImport.map((file) => `^${escapeRegExp(file)}$`)] },
     },
     {
+      name: "library-imports-modules-not-entries",
+      comment:
+        "Inside the library a file imports the module it needs, not an entry point: a barrel makes the bundler load everything the entry re-exports",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/cli/" },
+      to: { path: entryPoints.map((file) => `^${escapeRegExp(file)}$`) },
+    },
+    {
       name: "no-folder-cycles",
       comment:
         "Folders form no cycle: two folders that need each other are one concept, or one holds a piece of the other",
