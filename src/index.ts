@@ -96,6 +96,7 @@ export type {
   SdkMcpToolDefinition,
   ToolAnnotations,
 } from "./mcp/types.js";
+export type { JsonSchemaValidationOptions } from "./schema/json-schema-validator.js";
 export type { StandardSchemaV1 } from "./schema/standard-schema.js";
 export type { ShapeToolSpec, ToolInputSchema, ToolSpec } from "./tools/define-tool.js";
 export { defineTool } from "./tools/define-tool.js";

@@ -10,6 +10,7 @@
 
 // ---- Defining and running tools ----
 
+export type { JsonSchemaValidationOptions } from "../schema/json-schema-validator.js";
 export type { ShapeToolSpec, ToolInputSchema, ToolSpec, ValidationOutcome } from "./define-tool.js";
 export { defineTool, runTool, toJsonSchema, validateToolInput } from "./define-tool.js";
 export type { ToolFilter, ToolRegistry } from "./registry.js";

@@ -53,16 +53,22 @@ export function jsonSchema<T = Record<string, unknown>>(
 /** A raw shape: field names mapped to Standard Schemas (`{ city: z.string() }`). */
 export type StandardShape = { readonly [field: string]: StandardSchemaV1 };
 
-/** The object type a raw shape describes: fields whose schema accepts `undefined` are optional. */
-export type InferShape<Shape extends StandardShape> = Flatten<
-  {
-    [K in keyof Shape as undefined extends OutputOf<Shape[K]> ? never : K]: OutputOf<Shape[K]>;
-  } & {
-    [K in keyof Shape as undefined extends OutputOf<Shape[K]> ? K : never]?: OutputOf<Shape[K]>;
-  }
->;
-type OutputOf<S extends StandardSchemaV1> = StandardSchemaV1.InferOutput<S>;
-type Flatten<T> = { [K in keyof T]: T[K] };
+/**
+ * The object type a raw shape describes: fields whose schema accepts `undefined` are optional. (The
+ * `extends infer T` step flattens the intersection into one object type, for readable hovers, without
+ * naming a helper type the public API would then show but not export.)
+ */
+export type InferShape<Shape extends StandardShape> = {
+  [K in keyof Shape as undefined extends StandardSchemaV1.InferOutput<Shape[K]>
+    ? never
+    : K]: StandardSchemaV1.InferOutput<Shape[K]>;
+} & {
+  [K in keyof Shape as undefined extends StandardSchemaV1.InferOutput<Shape[K]>
+    ? K
+    : never]?: StandardSchemaV1.InferOutput<Shape[K]>;
+} extends infer T
+  ? { [K in keyof T]: T[K] }
+  : never;
 
 /** What a tool keeps of its schema. */
 export interface NormalizedSchema {
