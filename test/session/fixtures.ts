@@ -66,7 +66,7 @@ export async function exchange(recorder: SessionRecorder, ...texts: string[]): P
   return recorder;
 }
 
-/** Compiles src/session to plain JS in `dir` so a child `node` process can run the real store. */
+/** Compiles src/session (and src/errors.ts) to plain JS in `dir` so a child `node` process can run the real store. */
 export function compileSessionModule(dir: string): void {
   const src = join(import.meta.dirname, "../../src");
   mkdirSync(join(dir, "session"), { recursive: true });
