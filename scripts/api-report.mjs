@@ -140,7 +140,7 @@ const reportList = (list) => list.map((entry) => `etc/${entry.report}.api.md`).j
 if (problems.length > 0) console.error(problems.join("\n"));
 if (check && changed.length > 0) {
   console.error(
-    `The public API changed: ${reportList(changed)} no longer match what the package exports.\n` +
+    `The public API changed: ${reportList(changed)} ${changed.length === 1 ? "differs" : "differ"} from what the package exports.\n` +
       "If the change is meant, run `npm run api`, review `git diff etc/`, and commit the updated reports.",
   );
 }
