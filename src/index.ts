@@ -189,9 +189,11 @@ export {
   SettingsError,
 } from "./errors.js";
 export { isProviderError, ProviderError, type ProviderErrorKind } from "./llm/errors.js";
+export { McpConfigError } from "./mcp/errors.js";
 export { PermissionRuleError } from "./permissions/errors.js";
 export { FlagSettingsError } from "./runtime/flag-settings.js";
 export { SandboxUnavailableError } from "./sandbox/errors.js";
 export { SandboxSettingsError } from "./sandbox/settings.js";
 export { ManagedSettingsError } from "./settings/managed.js";
+export { InvalidToolError } from "./tools/errors.js";
 export { WebSearchConfigError } from "./tools/web/search-backend.js";

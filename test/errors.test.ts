@@ -13,6 +13,7 @@ import {
   FlagSettingsError,
   GoatError,
   InvalidOptionError,
+  InvalidToolError,
   isGoatError,
   ManagedSettingsError,
   PermissionRuleError,
@@ -50,6 +51,7 @@ describe("GoatError", () => {
       new FlagSettingsError("no such key", "unsupported_setting"),
       new UsageError("--max-turns needs a number"),
       new McpConfigError("bad .mcp.json"),
+      new InvalidToolError('Tool "x": execute must be a function', "x"),
       new ControlError("no such request", "unsupported_request"),
     ];
     expect(errors.map((e) => [e.name, e instanceof GoatError, e instanceof Error, e.code])).toEqual([
@@ -66,6 +68,7 @@ describe("GoatError", () => {
       ["FlagSettingsError", true, true, "unsupported_setting"],
       ["UsageError", true, true, "usage"],
       ["McpConfigError", true, true, "invalid_mcp_config"],
+      ["InvalidToolError", true, true, "invalid_tool"],
       ["ControlError", true, true, "unsupported_request"],
     ]);
     expect(new UsageError("x") instanceof ProviderError).toBe(false);

@@ -4,6 +4,7 @@
  * file can name a token without containing it. A bad server is reported and skipped, not fatal.
  */
 import { type JsonSchema, validateJsonSchema } from "../schema/json-schema-validator.js";
+import { McpConfigError } from "./errors.js";
 import type { McpServerConfig } from "./types.js";
 
 const stringRecord = { type: "object", additionalProperties: { type: "string" } };
@@ -42,11 +43,11 @@ export interface ParsedMcpConfig {
  */
 export function parseMcpConfig(value: unknown, env: NodeJS.ProcessEnv = process.env): ParsedMcpConfig {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new Error("MCP config must be a JSON object with an mcpServers field");
+    throw new McpConfigError("MCP config must be a JSON object with an mcpServers field");
   }
   const record = "mcpServers" in value ? (value as { mcpServers: unknown }).mcpServers : value;
   if (record === null || typeof record !== "object" || Array.isArray(record)) {
-    throw new Error("mcpServers must be an object mapping server names to configs");
+    throw new McpConfigError("mcpServers must be an object mapping server names to configs");
   }
   const servers: Record<string, McpServerConfig> = {};
   const errors: Record<string, string> = {};

@@ -8,9 +8,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GoatError } from "../errors.js";
 import type { CliSettings } from "../settings/files.js";
 import type { ParsedMcpConfig } from "./config-file.js";
+import { McpConfigError } from "./errors.js";
 import type { McpServerConfig } from "./types.js";
 
 /** One place MCP servers were read from: `origin` names it in messages. */
@@ -19,11 +19,8 @@ export interface McpSource {
   value: unknown;
 }
 
-/** An MCP configuration that cannot be used; the message names its file. */
-export class McpConfigError extends GoatError {
-  override name = "McpConfigError";
-  override readonly code: string = "invalid_mcp_config";
-}
+/** An MCP configuration that cannot be used (defined in `errors.ts`, beside the parser that throws it too). */
+export { McpConfigError };
 
 /**
  * The sources of the settings files and `.mcp.json`, lowest precedence first. `userSettingsFile` tells

@@ -6,6 +6,7 @@
  * an SDK-style server works in a program that never installed it. (The Claude Agent SDK runs these
  * servers through the MCP SDK's in-memory transport; to the model and the host the result is the same.)
  */
+import { GoatError } from "../errors.js";
 import { issuePath, type StandardSchemaV1 } from "../schema/standard-schema.js";
 import { runTool } from "../tools/define-tool.js";
 import { normalizeInputSchema } from "../tools/tool-schema.js";
@@ -41,7 +42,9 @@ export function connectInProcess(instance: SdkMcpServerInstance): McpConnection 
     resources: false,
     listResources: async () => [],
     readResource: async (uri) => {
-      throw new Error(`MCP server "${instance.name}" offers no resources (asked for ${uri})`);
+      throw new GoatError(`MCP server "${instance.name}" offers no resources (asked for ${uri})`, {
+        code: "mcp_no_resources",
+      });
     },
     call: async (toolName, args, ctx, onProgress) => {
       const tool = served.get(toolName);

@@ -3,6 +3,7 @@
  * inside the program. Both are plain data, and such a server's tools are called directly (no MCP
  * protocol, no MCP SDK): see `in-process.ts`.
  */
+import { InvalidToolError } from "../tools/errors.js";
 import type { InferShape, StandardShape } from "../tools/tool-schema.js";
 import type { Tool } from "../tools/types.js";
 import type {
@@ -43,7 +44,9 @@ export interface CreateSdkMcpServerOptions {
 export function createSdkMcpServer(options: CreateSdkMcpServerOptions): McpSdkServerConfigWithInstance {
   const names = new Set<string>();
   for (const t of options.tools ?? []) {
-    if (names.has(t.name)) throw new Error(`MCP server "${options.name}" has two tools named "${t.name}"`);
+    if (names.has(t.name)) {
+      throw new InvalidToolError(`MCP server "${options.name}" has two tools named "${t.name}"`, t.name);
+    }
     names.add(t.name);
   }
   const instance: SdkMcpServerInstance = {

@@ -87,7 +87,7 @@ export class Agent {
   ): Promise<SDKResultMessage> {
     return new Promise((resolve, reject) => {
       if (this.input.closed) {
-        reject(new Error("This agent is closed."));
+        reject(new GoatError("This agent is closed.", { code: "agent_closed" }));
         return;
       }
       if (signal?.aborted) {

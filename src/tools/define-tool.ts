@@ -2,8 +2,10 @@
  * `defineTool` makes a tool from an input schema and an execute function, and `runTool` is the one way
  * a tool is called: input is validated first, so `execute` never sees input that fails the schema.
  */
+
 import { issuePath, type StandardSchemaV1 } from "../schema/standard-schema.js";
 import { jsonSchemaOf } from "../schema/to-json-schema.js";
+import { InvalidToolError } from "./errors.js";
 import {
   type InferShape,
   type JsonSchemaInput,
@@ -66,17 +68,20 @@ export function defineTool<Shape extends StandardShape, TDetails = unknown>(
 ): Tool<InferShape<Shape>, TDetails>;
 export function defineTool(spec: ToolSpec<any, any> | ShapeToolSpec<any, any>): Tool {
   if (typeof spec?.name !== "string" || !/^[a-zA-Z0-9_-]{1,128}$/.test(spec.name)) {
-    throw new Error(`Tool name "${spec?.name}" must be 1-128 letters, digits, "_" or "-"`);
+    throw new InvalidToolError(`Tool name "${spec?.name}" must be 1-128 letters, digits, "_" or "-"`);
   }
   if (typeof spec.execute !== "function")
-    throw new TypeError(`Tool "${spec.name}": execute must be a function`);
+    throw new InvalidToolError(`Tool "${spec.name}": execute must be a function`, spec.name);
   if (
     spec.inputJSONSchema !== undefined &&
     (typeof spec.inputJSONSchema !== "object" ||
       spec.inputJSONSchema === null ||
       Array.isArray(spec.inputJSONSchema))
   )
-    throw new TypeError(`Tool "${spec.name}": inputJSONSchema must be a JSON Schema object`);
+    throw new InvalidToolError(
+      `Tool "${spec.name}": inputJSONSchema must be a JSON Schema object`,
+      spec.name,
+    );
   const schema = normalizeInputSchema(spec.name, spec.inputSchema, spec.inputJSONSchema);
   return {
     name: spec.name,
@@ -92,8 +97,9 @@ export function defineTool(spec: ToolSpec<any, any> | ShapeToolSpec<any, any>): 
 
 function checkedTimeout(name: string, ms: unknown): number {
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0)
-    throw new TypeError(
+    throw new InvalidToolError(
       `Tool "${name}": timeoutMs must be a number of milliseconds ≥ 0 (0: no limit), got ${String(ms)}`,
+      name,
     );
   return ms;
 }
@@ -105,7 +111,9 @@ function checkedTimeout(name: string, ms: unknown): number {
 export function toJsonSchema(schema: StandardSchemaV1): Record<string, unknown> {
   const json = jsonSchemaOf(schema);
   if (json === undefined)
-    throw new TypeError(`A ${schema["~standard"].vendor} schema cannot describe itself as JSON Schema.`);
+    throw new InvalidToolError(
+      `A ${schema["~standard"].vendor} schema cannot describe itself as JSON Schema.`,
+    );
   return json;
 }
 

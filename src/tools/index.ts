@@ -13,6 +13,7 @@
 export type { JsonSchemaValidationOptions } from "../schema/json-schema-validator.js";
 export type { ShapeToolSpec, ToolInputSchema, ToolSpec, ValidationOutcome } from "./define-tool.js";
 export { defineTool, runTool, toJsonSchema, validateToolInput } from "./define-tool.js";
+export { InvalidToolError } from "./errors.js";
 export type { ToolFilter, ToolRegistry } from "./registry.js";
 export { createToolRegistry } from "./registry.js";
 export type { InferShape, JsonSchemaInput, StandardShape } from "./tool-schema.js";

@@ -2,7 +2,9 @@
  * A tool registry: the set of tools one session (or agent) offers the model, by name. Plain data
  * made by `createToolRegistry`; there is no global registry, so two sessions never share tools.
  */
+
 import type { ToolDefinition } from "../llm/types.js";
+import { InvalidToolError } from "./errors.js";
 import type { Tool } from "./types.js";
 
 /** Allow and disallow lists, by exact tool name. */
@@ -46,7 +48,10 @@ export function createToolRegistry(tools: readonly Tool[] = []): ToolRegistry {
   const registry: ToolRegistry = {
     register(tool) {
       if (byName.has(tool.name)) {
-        throw new Error(`A tool named "${tool.name}" is already registered; tool names must be unique.`);
+        throw new InvalidToolError(
+          `A tool named "${tool.name}" is already registered; tool names must be unique.`,
+          tool.name,
+        );
       }
       byName.set(tool.name, tool);
     },

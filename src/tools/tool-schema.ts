@@ -7,9 +7,11 @@
  * own library (see `schema/to-json-schema.ts`) or from `inputJSONSchema`. Anything else is refused
  * with a message naming the tool.
  */
+
 import { type JsonSchemaValidationOptions, jsonSchemaValidator } from "../schema/json-schema-validator.js";
 import { isStandardSchema, type StandardSchemaV1 } from "../schema/standard-schema.js";
 import { jsonSchemaOf } from "../schema/to-json-schema.js";
+import { InvalidToolError } from "./errors.js";
 
 const JSON_SCHEMA = Symbol.for("goat.jsonSchema");
 
@@ -40,10 +42,12 @@ export function jsonSchema<T = Record<string, unknown>>(
   options: JsonSchemaValidationOptions = {},
 ): JsonSchemaInput<T> {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-    throw new TypeError('jsonSchema() takes a JSON Schema object, e.g. { type: "object", properties: {…} }');
+    throw new InvalidToolError(
+      'jsonSchema() takes a JSON Schema object, e.g. { type: "object", properties: {…} }',
+    );
   }
   if (schema.type !== undefined && schema.type !== "object") {
-    throw new TypeError(
+    throw new InvalidToolError(
       `jsonSchema(): a tool's input must be an object schema (type "object"), got type ${JSON.stringify(schema.type)}`,
     );
   }
@@ -99,8 +103,9 @@ export function normalizeInputSchema(
       return { validator: shapeValidator(shape), json: inputJSONSchema ?? shapeJsonSchema(toolName, shape) };
     }
   }
-  throw new TypeError(
+  throw new InvalidToolError(
     `Tool "${toolName}": inputSchema must be a schema (zod, valibot, arktype or another Standard Schema: z.object({ … })), a raw shape of them ({ city: z.string() }), or a JSON Schema wrapped in jsonSchema({ type: "object", … }); got ${describe(schema)}.`,
+    toolName,
   );
 }
 
@@ -112,8 +117,9 @@ function modelSchema(
 ): Record<string, unknown> {
   const json = describeSchema(toolName, schema, given, "");
   if (json.type !== undefined && json.type !== "object") {
-    throw new TypeError(
+    throw new InvalidToolError(
       `Tool "${toolName}": a tool's input must be an object schema, got type ${JSON.stringify(json.type)}`,
+      toolName,
     );
   }
   return json;
@@ -130,11 +136,12 @@ function describeSchema(
   try {
     json = given ?? jsonSchemaOf(schema);
   } catch (error) {
-    throw new TypeError(`Tool "${toolName}"${where}: ${(error as Error).message}`);
+    throw new InvalidToolError(`Tool "${toolName}"${where}: ${(error as Error).message}`, toolName);
   }
   if (json === undefined) {
-    throw new TypeError(
+    throw new InvalidToolError(
       `Tool "${toolName}"${where}: a ${schema["~standard"].vendor} schema cannot describe itself as JSON Schema; pass the JSON Schema the model should see as inputJSONSchema (for valibot: toJsonSchema(schema) from @valibot/to-json-schema).`,
+      toolName,
     );
   }
   return json;

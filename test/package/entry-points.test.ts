@@ -82,7 +82,8 @@ describe("the entry points of package.json exports", () => {
             option: error.option,
             goat: error instanceof root.GoatError,
             classes: ["InvalidOptionError", "SessionNotFoundError", "PermissionRuleError", "SandboxSettingsError",
-              "SettingsError", "ProviderError", "CompactionError", "SandboxUnavailableError"]
+              "SettingsError", "ProviderError", "CompactionError", "SandboxUnavailableError", "InvalidToolError",
+              "McpConfigError"]
               .filter((c) => error instanceof root[c]),
           };
         }
@@ -94,6 +95,7 @@ describe("the entry points of package.json exports", () => {
       const settings = await import("goat-agent/settings");
       const hooks = await import("goat-agent/hooks");
       const tools = await import("goat-agent/tools");
+      const mcp = await import("goat-agent/mcp");
       const dir = mkdtempSync(join(tmpdir(), "goat-entry-"));
       writeFileSync(join(dir, "settings.json"), "{ not json");
       console.log(JSON.stringify(await Promise.all([
@@ -106,6 +108,8 @@ describe("the entry points of package.json exports", () => {
         attempt("bad settings file", () => settings.loadSettings([join(dir, "settings.json")])),
         attempt("unknown hook event", () => hooks.buildHookRegistry({ hooks: { NotAnEvent: [] } })),
         attempt("unknown built-in tool", () => tools.resolveTools(["Read", "Teleport"])),
+        attempt("two tools of one name", () => tools.createToolRegistry([tools.readTool, tools.readTool])),
+        attempt("bad .mcp.json", () => mcp.parseMcpConfig({ mcpServers: ["not", "a", "record"] }, {})),
       ])));
     `);
     expect(caught).toEqual([
@@ -146,6 +150,8 @@ describe("the entry points of package.json exports", () => {
         goat: true,
         classes: ["InvalidOptionError"],
       },
+      { name: "two tools of one name", code: "invalid_tool", goat: true, classes: ["InvalidToolError"] },
+      { name: "bad .mcp.json", code: "invalid_mcp_config", goat: true, classes: ["McpConfigError"] },
     ]);
   });
 });
