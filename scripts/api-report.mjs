@@ -42,6 +42,7 @@ function configFor(entry, temp) {
   return ExtractorConfig.prepare({
     configObject: {
       projectFolder: ROOT,
+      newlineKind: "lf",
       mainEntryPointFilePath: entry.dts,
       compiler: { tsconfigFilePath: join(ROOT, "tsconfig.build.json") },
       apiReport: {
