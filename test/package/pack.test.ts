@@ -282,7 +282,7 @@ for await (const m of query({ prompt: "list", options: { model: "anthropic/claud
         const { port } = server.address() as AddressInfo;
         const out = await runScript(
           "web-fetch.mjs",
-          `import { createToolSessionState, createWebFetchTool, runTool } from ${JSON.stringify(PACKAGE_NAME)};
+          `import { createToolSessionState, createWebFetchTool, runTool } from ${JSON.stringify(`${PACKAGE_NAME}/tools`)};
 const tool = createWebFetchTool({ hostAllowed: () => true });
 const ctx = { signal: new AbortController().signal, cwd: process.cwd(), sessionId: "s", toolUseId: "t", state: createToolSessionState(), onUpdate() {} };
 const result = await runTool(tool, { url: "http://127.0.0.1:${port}/", prompt: "What is it?" }, ctx);
