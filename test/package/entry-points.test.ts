@@ -8,6 +8,7 @@
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -26,7 +27,8 @@ const specifiers = Object.keys(pkg.exports).map((subpath) =>
 async function inPackage(script: string): Promise<any> {
   const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], {
     cwd: ROOT,
-    env: { ...process.env, GOAT_HOME: join(ROOT, ".bench-tmp", "no-home") },
+    // Nothing here writes a transcript; a home that does not exist makes sure none is read either.
+    env: { ...process.env, GOAT_HOME: join(tmpdir(), `goat-entry-points-${process.pid}-none`) },
   });
   return JSON.parse(stdout);
 }
