@@ -93,6 +93,30 @@ describe.skipIf(!hasScript)("the prompt editor in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
+  it("word moves (Alt-B/F, Ctrl-Left), Ctrl-E and history Down edit the prompt as typed", async () => {
+    fx.mock.enqueue(reply.text("first answer"), reply.text("second answer"));
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    // Alt-B back over "world", insert; Ctrl-E to the end, append; Ctrl-Left twice lands before "big",
+    // Alt-F after it, and the typed text joins that word.
+    pty.type("hello world");
+    pty.type("\x1bb");
+    pty.type("big ");
+    pty.type("\x05!");
+    pty.type("\x1b[1;5D\x1b[1;5D");
+    pty.type("\x1bf");
+    pty.type("gest\r");
+    at = await pty.waitFor("first answer", { from: at });
+    expect(lastUserTexts(fx.mock.requests[0].body)).toEqual(["hello biggest world!"]);
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
+    // Up shows the previous prompt, Down brings the draft back as it was.
+    pty.type("my draft\x1b[A\x1b[B\r");
+    at = await pty.waitFor("second answer", { from: at });
+    expect(lastUserTexts(fx.mock.requests[1].body).at(-1)).toBe("my draft");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("Ctrl-D with text typed deletes; on an empty prompt it exits", async () => {
     pty = startPty([], fx.env, fx.work.path);
     await pty.waitFor("> ");
@@ -124,6 +148,38 @@ describe.skipIf(!hasScript)("interrupts, retries and permission questions in a p
       "[Request interrupted by user]",
       "second prompt",
     ]);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("while a tool runs the status line shows it with the elapsed time and the turn's tokens; Esc interrupts", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "sleep 30" } }], {
+        usage: { input: 1200, output: 34 },
+      }),
+      reply.text("back after Esc"),
+    );
+    pty = startPty(["--permission-mode", "bypassPermissions"], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("run something slow\r");
+    at = await pty.waitFor("Bash(sleep 30)", { from: at });
+    // The line is redrawn every tick: the clock moves on while the command runs.
+    const status = /Bash\(sleep 30\) · (\d+\.\d)s · ↑ 1\.2k ↓ 34 tokens · esc to interrupt/g;
+    const shownSeconds = () => [...pty!.output().slice(at).matchAll(status)].map((m) => Number(m[1]));
+    await until(() => shownSeconds().length > 0);
+    const first = shownSeconds()[0];
+    await until(() => Math.max(...shownSeconds()) >= first + 0.5);
+    const pressed = Date.now();
+    pty.type("\x1b");
+    at = await pty.waitFor("Interrupted by user", { from: at });
+    at = await pty.waitFor(TURN_FOOTER, { from: at });
+    expect(Date.now() - pressed).toBeLessThan(8_000);
+    // The status line is gone with the turn: nothing redraws it after the footer.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pty.output().slice(at)).not.toContain("esc to interrupt");
+    pty.type("still there?\r");
+    await pty.waitFor("back after Esc", { from: at });
+    expect(fx.mock.requests).toHaveLength(2);
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
