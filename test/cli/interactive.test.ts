@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { liveGroupMembers } from "../../src/tools/process-tree.js";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { reply } from "../support/mock-provider.js";
-import { useCliFixture } from "./helpers.js";
+import { runCli, useCliFixture } from "./helpers.js";
 import { type PtySession, startPty } from "./pty.js";
 
 const hasScript = (() => {
@@ -94,6 +94,29 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     expect(JSON.stringify(fx.mock.requests.map((r) => r.body.messages))).not.toContain("/model");
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
+  });
+
+  it("the banner names the model, the permission mode, the folder and the session (short id)", async () => {
+    fx.mock.enqueue(reply.text("hi there"));
+    const args = ["--model", "anthropic/claude-banner-test", "--permission-mode", "acceptEdits"];
+    pty = startPty(args, fx.env, fx.work.path);
+    let at = await pty.waitFor("Ctrl-D exits");
+    const banner = (await pty.screen()).split("\n")[0];
+    const match = banner.match(/^goat · (\S+) · (\S+) · (.+) · session ([0-9a-f]{8})$/);
+    expect(match?.slice(1, 4)).toEqual([
+      "anthropic/claude-banner-test",
+      "acceptEdits",
+      realpathSync(fx.work.path),
+    ]);
+    at = await pty.waitFor("> ", { from: at });
+    pty.type("hello\r");
+    at = await pty.waitFor("hi there", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+    // The short id is the start of the session's id, as `goat sessions` lists it.
+    const listed = await runCli(["sessions"], { env: fx.env, cwd: fx.work.path });
+    expect(listed.stdout.startsWith(match?.[4] ?? "no banner")).toBe(true);
   });
 
   it("a positional prompt starts the session with that prompt already sent", async () => {
