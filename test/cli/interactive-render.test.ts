@@ -64,6 +64,8 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
     expect(shown).toMatch(/\* first item\s+\* second item/);
     expect(shown).toContain("const answer = 42;");
     expect(shown).not.toContain("```");
+    // The code block is highlighted: the keyword and the number are coloured, the name is not.
+    expect(pty.raw()).toMatch(/\x1b\[\d+mconst\x1b\[39m answer = \x1b\[\d+m42\x1b\[39m;/);
     expect(shown).toMatch(/│ name │ value │/);
     expect(shown).toMatch(/│ goat │ 1\s+│/);
     // Colours are on in a terminal.
@@ -72,9 +74,10 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
     expect(await pty.exited).toBe(0);
   });
 
-  it("shows an Edit as a diff with line numbers, and a long Bash output cut with a count", async () => {
+  it("shows an Edit as a coloured diff with line numbers, a Write by its first lines, and a long Bash output cut with a count", async () => {
     const file = join(fx.work.path, "notes.txt");
     writeFileSync(file, "line one\nline two\nhello\nline four\n");
+    const rows = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`).join("\n");
     fx.mock.enqueue(
       reply.toolCalls([{ name: "Read", input: { file_path: file } }]),
       reply.toolCalls([
@@ -82,6 +85,9 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
           name: "Edit",
           input: { file_path: file, old_string: "hello", new_string: "hello world\nsecond line" },
         },
+      ]),
+      reply.toolCalls([
+        { name: "Write", input: { file_path: join(fx.work.path, "rows.txt"), content: rows } },
       ]),
       reply.toolCalls([{ name: "Bash", input: { command: "seq 1 40" } }]),
       reply.text("Both done."),
@@ -97,6 +103,14 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
     expect(shown).toMatch(/3 - hello\n/);
     expect(shown).toMatch(/3 \+ hello world/);
     expect(shown).toMatch(/4 \+ second line/);
+    // Removed lines red, added lines green.
+    expect(pty.raw()).toContain("\x1b[31m    3 - hello\x1b[39m");
+    expect(pty.raw()).toContain("\x1b[32m    3 + hello world\x1b[39m");
+    // A new file: how many lines, the first ten in green, the rest counted.
+    expect(shown).toContain("Wrote 12 lines to rows.txt");
+    expect(shown).toMatch(/ 1 \+ row 1\n(.*\n){8} +10 \+ row 10\n +… \+2 lines\n/);
+    expect(shown).not.toContain("row 11");
+    expect(pty.raw()).toContain("\x1b[32m    1 + row 1\x1b[39m");
     expect(shown).toMatch(/⎿ 1\s+2\s+3\s+4\s+5\s+… \+35 lines hidden/);
     expect(shown).not.toMatch(/^ *6$/m);
     pty.type("\x04");
@@ -128,6 +142,21 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
     await pty.waitFor(TURN_FOOTER, { from: at });
     expect(pty.raw()).not.toContain("\x1b");
     expect(pty.output()).not.toContain("Thinking");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("output to a pipe (goat | cat): plain lines, no status line, no escape sequences", async () => {
+    fx.mock.enqueue(reply.error(429, { headers: { "retry-after": "1" } }), reply.text("Piped **answer**."));
+    pty = startPty([], fx.env, fx.work.path, { pipeOutput: true });
+    let at = await pty.waitFor("> ");
+    pty.type("hello\r");
+    at = await pty.waitFor(/retrying in 1(\.\d)? ?s \(attempt 1\/\d+\): rate limited \(429\)/, { from: at });
+    at = await pty.waitFor("Piped answer.", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
+    expect(pty.raw()).not.toContain("\x1b");
+    expect(pty.output()).not.toContain("Thinking");
+    expect(fx.mock.requests).toHaveLength(2);
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });

@@ -39,14 +39,18 @@ const ANSI = /\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[
 const COLUMNS = 200;
 const ROWS = 50;
 
-/** Starts `node dist/bin/goat.js args…` in a pty (200 × 50 unless `columns` / `rows` say otherwise). */
+/**
+ * Starts `node dist/bin/goat.js args…` in a pty (200 × 50 unless `columns` / `rows` say otherwise).
+ * `pipeOutput`: goat's output goes through a pipe (`goat | cat`) while its input is the terminal.
+ */
 export function startPty(
   args: string[],
   env: Record<string, string>,
   cwd: string,
-  options: { term?: string; columns?: number; rows?: number } = {},
+  options: { term?: string; columns?: number; rows?: number; pipeOutput?: boolean } = {},
 ): PtySession {
-  const command = ["node", CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const quoted = ["node", CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const command = options.pipeOutput ? `${quoted} | cat` : quoted;
   const columns = options.columns ?? COLUMNS;
   const rows = options.rows ?? ROWS;
   // `script` leaves the pty without a size when its own stdin is not a terminal: goat reads these.
