@@ -40,7 +40,11 @@ describe.skipIf(!hasScript)("goat sessions and the resume picker", () => {
     fx.mock.enqueue(reply.text("Your word was papaya."));
     pty = startPty(["--resume"], fx.env, fx.work.path);
     let at = await pty.waitFor("Resume which session?");
-    at = await pty.waitFor(/❯ +1\. .*remember the word papaya/, { from: at });
+    // Each entry: when, turns, cost, size, first prompt.
+    at = await pty.waitFor(
+      /❯ +1\. \d{4}-\d\d-\d\d \d\d:\d\d +1 turns +\$0\.\d{4} +\d+ KB {2}remember the word papaya/,
+      { from: at },
+    );
     pty.type("\r");
     at = await pty.waitFor(`(resumed session ${sessionId})`, { from: at });
     const replayed = await pty.screen();
@@ -72,6 +76,31 @@ describe.skipIf(!hasScript)("goat sessions and the resume picker", () => {
     const lines = listed.stdout.split("\n").filter((l) => /^[0-9a-f-]{36} /.test(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("delegate the looking");
+  });
+
+  it("/resume in a running session: Esc leaves it be, a digit picks one, which is shown and continued", async () => {
+    fx.mock.enqueue(reply.text("Noted: kiwi."));
+    const first = await runCli(["-p", "remember the word kiwi"], { env: fx.env, cwd: fx.work.path });
+    expect(first.code).toBe(0);
+    fx.mock.enqueue(reply.text("Your word was kiwi."));
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("/resume\r");
+    at = await pty.waitFor(/❯ +1\. .*remember the word kiwi/, { from: at });
+    pty.type("\x1b");
+    at = await pty.waitFor("(not resumed)", { from: at });
+    pty.type("/resume\r");
+    at = await pty.waitFor(/❯ +1\. .*remember the word kiwi/, { from: at });
+    pty.type("1");
+    at = await pty.waitFor(/\(resumed session [0-9a-f-]{36}\)/, { from: at });
+    expect(await pty.screen()).toMatch(/> remember the word kiwi\nNoted: kiwi\./);
+    pty.type("what was my word?\r");
+    await pty.waitFor("Your word was kiwi.", { from: at });
+    const sent = JSON.stringify(fx.mock.requests.at(-1)?.body.messages);
+    expect(sent).toContain("remember the word kiwi");
+    expect(sent).toContain("what was my word?");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
   });
 
   it("/help lists the commands", async () => {
