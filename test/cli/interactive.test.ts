@@ -45,8 +45,13 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     at = await pty.waitFor(/⎿ ok: .*hello pty/, { from: at });
     at = await pty.waitFor("The file says hello.", { from: at });
     await pty.waitFor(TURN_FOOTER, { from: at });
+    // Each turn's own tokens (the mock's default usage is 10 in, 5 out per call), then the session's.
+    const footers = (await pty.screen()).split("\n").filter((l) => TURN_FOOTER.test(l));
+    expect(footers).toHaveLength(2);
+    expect(footers[0]).toMatch(/^ {2}10 in · 5 out · \$\d+\.\d{4} · \d+\.\ds$/);
+    expect(footers[1]).toMatch(/^ {2}110 in · 25 out · \$\d+\.\d{4} · \d+\.\ds$/);
     pty.type("/cost\r");
-    at = await pty.waitFor(/tokens: \d+ in, \d+ out/, { from: at });
+    at = await pty.waitFor("tokens: 120 in, 30 out", { from: at });
     await pty.waitFor(/cost: \$\d+\.\d{4}/, { from: at });
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
