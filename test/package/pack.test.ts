@@ -300,6 +300,33 @@ console.log(JSON.stringify(result));
   );
 
   it(
+    "runs the README's example test of goat-agent/testing with node --test",
+    async () => {
+      const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+      const sample = readmeTypeScriptSamples(readme, PACKAGE_NAME).find((s) =>
+        s.source.includes("// agent.test.ts"),
+      );
+      if (!sample) throw new Error("README.md has no sample starting with // agent.test.ts");
+      // Types stripped, as a user's TypeScript set-up would; the code runs as written.
+      const { default: ts } = await import("typescript");
+      const js = ts.transpileModule(sample.source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+      writeFileSync(join(consumer, "agent.test.mjs"), js);
+      const outcome = await run(process.execPath, ["--test", "--test-reporter=tap", "agent.test.mjs"], {
+        cwd: consumer,
+        env: userEnv(),
+      }).then(
+        (r) => r.stdout,
+        (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
+      );
+      expect(outcome).toMatch(/^# pass 1$/m);
+      expect(outcome).toMatch(/^# fail 0$/m);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     "imports fast: the time is printed (bench/import.mjs measures it against a baseline)",
     async () => {
       const ms = await runScript(
