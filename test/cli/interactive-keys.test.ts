@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../support/mock-provider.js";
@@ -197,22 +197,28 @@ describe.skipIf(!hasScript)("interrupts, retries and permission questions in a p
     expect(await pty.exited).toBe(0);
   });
 
-  it("Esc at a permission question ends the turn: nothing runs, no denial, no second model call", async () => {
-    fx.mock.enqueue(reply.toolCalls([{ name: "Bash", input: { command: "touch never-made.txt" } }]));
-    pty = startPty([], fx.env, fx.work.path);
-    let at = await pty.waitFor("> ");
-    pty.type("make a file\r");
-    at = await pty.waitFor("Allow Bash(touch never-made.txt)?", { from: at });
-    pty.type("\x1b");
-    at = await pty.waitFor("Interrupted by user", { from: at });
-    await pty.waitFor(TURN_FOOTER, { from: at });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(fx.mock.requests).toHaveLength(1);
-    expect(existsSync(join(fx.work.path, "never-made.txt"))).toBe(false);
-    expect(pty.output()).not.toContain("denied");
-    pty.type("\x04");
-    expect(await pty.exited).toBe(0);
-  });
+  it.each([
+    ["Esc", "\x1b"],
+    ["Ctrl-C", "\x03"],
+  ])(
+    "%s at a permission question ends the turn: nothing runs, no denial, no second model call",
+    async (_, key) => {
+      fx.mock.enqueue(reply.toolCalls([{ name: "Bash", input: { command: "touch never-made.txt" } }]));
+      pty = startPty([], fx.env, fx.work.path);
+      let at = await pty.waitFor("> ");
+      pty.type("make a file\r");
+      at = await pty.waitFor("Allow Bash(touch never-made.txt)?", { from: at });
+      pty.type(key);
+      at = await pty.waitFor("Interrupted by user", { from: at });
+      await pty.waitFor(TURN_FOOTER, { from: at });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(fx.mock.requests).toHaveLength(1);
+      expect(existsSync(join(fx.work.path, "never-made.txt"))).toBe(false);
+      expect(pty.output()).not.toContain("denied");
+      pty.type("\x04");
+      expect(await pty.exited).toBe(0);
+    },
+  );
 
   it("n at a permission question denies once (said once), and the model hears it", async () => {
     fx.mock.enqueue(
@@ -248,6 +254,31 @@ describe.skipIf(!hasScript)("interrupts, retries and permission questions in a p
     expect(lines[call + 2]).toBe("Not allowed, fine.");
     // The model still hears the whole reason.
     expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("To allow it");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("a at a file edit's question names and switches on acceptEdits: the next edit is not asked", async () => {
+    const first = join(fx.work.path, "first.txt");
+    const second = join(fx.work.path, "second.txt");
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Write", input: { file_path: first, content: "one\n" } }]),
+      reply.toolCalls([{ name: "Write", input: { file_path: second, content: "two\n" } }]),
+      reply.text("Wrote both."),
+    );
+    pty = startPty([], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("write files\r");
+    at = await pty.waitFor(
+      "Allow Write(first.txt)?  y yes · n no · a always: acceptEdits mode · esc cancel",
+      {
+        from: at,
+      },
+    );
+    pty.type("a");
+    at = await pty.waitFor("Wrote both.", { from: at });
+    expect(pty.output().match(/Allow Write/g)).toHaveLength(1);
+    expect(readFileSync(second, "utf8")).toBe("two\n");
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
