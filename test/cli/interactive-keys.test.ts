@@ -118,13 +118,18 @@ describe.skipIf(!hasScript)("the prompt editor in a pseudo-terminal", () => {
   });
 
   it("Ctrl-D with text typed deletes; on an empty prompt it exits", async () => {
+    fx.mock.enqueue(reply.text("got bc"));
     pty = startPty([], fx.env, fx.work.path);
-    await pty.waitFor("> ");
-    pty.type("abc\x01\x04");
-    await new Promise((r) => setTimeout(r, 300));
-    pty.type("\x05\x15\x04");
+    let at = await pty.waitFor("> ");
+    // Ctrl-A, then Ctrl-D deletes the "a" under the cursor: the session goes on and sends the rest.
+    pty.type("abc\x01\x04\r");
+    at = await pty.waitFor("got bc", { from: at });
+    expect(lastUserTexts(fx.mock.requests[0].body)).toEqual(["bc"]);
+    await pty.waitFor(TURN_FOOTER, { from: at });
+    // Text typed and cleared (Ctrl-U), then Ctrl-D on the empty prompt leaves.
+    pty.type("xyz\x15\x04");
     expect(await pty.exited).toBe(0);
-    expect(fx.mock.requests).toHaveLength(0);
+    expect(fx.mock.requests).toHaveLength(1);
   });
 });
 
