@@ -68,6 +68,11 @@ export interface Runtime {
   readonly loopConfig: LoopConfig;
   /** Session start: resume, SessionStart hooks. */
   start(): Promise<void>;
+  /**
+   * The transcript entry's uuid of a message in the history, so the SDK message that shows it carries
+   * the uuid `resumeSessionAt` takes. Undefined when the session is not recorded.
+   */
+  messageUuid(message: AgentMessage): string | undefined;
   initMessage(): SDKSystemInitMessage;
   /** Turns a run's input into what the loop receives (UserPromptSubmit hooks may add context). */
   beforeRun(input: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]>;
@@ -476,6 +481,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     get sessionId() {
       return sessionId;
     },
+    messageUuid: (message) => binding?.entryUuid(message),
     async start() {
       if (managed && managed.dropped.length > 0) {
         report(`Managed settings that would widen access were left out: ${managed.dropped.join(", ")}`);

@@ -48,6 +48,11 @@ export interface SessionBinding {
   transcriptPath: string;
   /** Appends a message as soon as it joins the history. */
   recordMessage(message: AgentMessage): void;
+  /**
+   * The uuid of the transcript entry that holds `message` (recorded earlier with `recordMessage`):
+   * what `resumeSessionAt` takes. Undefined when the session is not recorded.
+   */
+  entryUuid(message: AgentMessage): string | undefined;
   /** Records a compaction: the boundary, then the kept messages again, so a resume loads only these. */
   recordCompaction(info: {
     trigger: "manual" | "auto";
@@ -144,6 +149,7 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
     priorCostUsd,
     transcriptPath: "home" in store ? sessionFilePath(String(store.home), options.cwd, sessionId) : "",
     recordMessage: (message) => recordMessage(message),
+    entryUuid: (message) => uuids.get(message),
     recordCompaction(info) {
       void record({
         type: "compact_boundary",
@@ -196,6 +202,7 @@ function memoryOnlyBinding(
     priorCostUsd,
     transcriptPath: "",
     recordMessage: nothing,
+    entryUuid: () => undefined,
     recordCompaction: nothing,
     recordModelChange: nothing,
     recordResult: nothing,

@@ -200,6 +200,8 @@ export function query(params: {
       includePartialMessages: options.includePartialMessages === true,
       push: (m) => output.push(m),
       parentToolUseId,
+      // A subagent's messages are in its own transcript, which resumeSessionAt does not name.
+      uuidOf: parentToolUseId === undefined ? (m) => runtime.messageUuid(m) : undefined,
     });
   const toSdk = streamFor();
   // A subagent's events become SDK messages marked with its Task call's id, until that call ends.

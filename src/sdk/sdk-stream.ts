@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ToolResultBlock } from "../llm/types.js";
-import type { AgentEvent } from "../loop/events.js";
+import type { AgentEvent, AgentMessage } from "../loop/events.js";
 import { sdkToolUseResult } from "../runtime/claude-tool-response.js";
 import { type SDKMessage, toSDKAssistant } from "../runtime/sdk-messages.js";
 import { toRawStreamEvents } from "./raw-stream-events.js";
@@ -19,6 +19,11 @@ export interface SdkStreamOptions {
   push: (message: SDKMessage) => void;
   /** Set for a subagent's stream: the Task call its messages belong to. */
   parentToolUseId?: string;
+  /**
+   * The transcript entry's uuid of a message, when it has one: an assistant message then carries
+   * it, so the host can pass it back as `resumeSessionAt` (as with Claude Code).
+   */
+  uuidOf?: (message: AgentMessage) => string | undefined;
 }
 
 /** Returns an agent-event listener that pushes the matching SDK messages. */
@@ -42,8 +47,8 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
       case "message_end":
         if (event.message.content.length === 0 && event.message.stop_reason !== "error") return;
         {
-          const b = base();
-          push({ ...toSDKAssistant(event.message, b.session_id, b.uuid), parent_tool_use_id: parent });
+          const uuid = options.uuidOf?.(event.message) ?? randomUUID();
+          push({ ...toSDKAssistant(event.message, options.sessionId(), uuid), parent_tool_use_id: parent });
         }
         return;
       case "message_appended": {

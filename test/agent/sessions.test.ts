@@ -128,6 +128,24 @@ describe("session persistence", () => {
     ]);
   });
 
+  it("resumeSessionAt takes the uuid of the assistant message the host was given", async () => {
+    mock.enqueue(reply.text("answer one"), reply.text("answer two"), reply.text("answer three"));
+    const first = await collect(query({ prompt: "q1", options: persisted() }));
+    const id = resultOf(first).session_id;
+    const shown = first.find((m) => m.type === "assistant")!;
+    await collect(query({ prompt: "q2", options: persisted({ resume: id }) }));
+    mock.requests.length = 0;
+    const third = await collect(
+      query({ prompt: "q3", options: persisted({ resume: id, resumeSessionAt: shown.uuid }) }),
+    );
+    expect(resultOf(third).subtype).toBe("success");
+    expect(transcriptTexts(mock.requests[0].body)).toEqual([
+      ["user", "q1"],
+      ["assistant", "answer one"],
+      ["user", "q3"],
+    ]);
+  });
+
   it("persistSession: false writes nothing", async () => {
     mock.enqueue(reply.text("ephemeral"));
     await collect(query({ prompt: "x", options: persisted({ persistSession: false }) }));
