@@ -1,0 +1,242 @@
+/**
+ * The rest of the Claude Agent SDK's `query()` options, each driven through the real SDK into `goat`
+ * and asserted on what it changed: what the model was sent, which tools ran, which session was
+ * continued, where the trace went, what the SDK put on goat's command line. (The options covered
+ * elsewhere in test/sdk are not repeated here.)
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useCliFixture } from "../cli/helpers.js";
+import { writeStdioServer } from "../mcp/helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { type ClaudeSdk, loadClaudeSdk } from "./claude-sdk.js";
+import { collect, inits, results, sdkOptions, toolResults } from "./helpers.js";
+
+const fx = useCliFixture("goat-sdk-f");
+let sdk: ClaudeSdk;
+beforeAll(async () => {
+  sdk = await loadClaudeSdk();
+}, 300_000);
+
+/** Runs one prompt with `options` and returns the run. */
+async function once(options: Record<string, unknown>, prompt = "go") {
+  return collect(sdk.query({ prompt, options: sdkOptions(fx, options) }));
+}
+
+/** The user and assistant texts of request `i`, in order. */
+function conversation(i: number): string[] {
+  return fx.mock.requests[i].body.messages.map((m: any) =>
+    typeof m.content === "string"
+      ? m.content
+      : m.content
+          .filter((b: any) => b.type === "text")
+          .map((b: any) => b.text)
+          .join(""),
+  );
+}
+
+/** What the SDK hands `spawnClaudeCodeProcess`. */
+interface SpawnOptions {
+  command: string;
+  args: string[];
+  cwd?: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+const bash = (command: string, id: string) => reply.toolCalls([{ name: "Bash", id, input: { command } }]);
+
+describe("thinking and effort options", () => {
+  it("maxThinkingTokens, thinking adaptive and disabled, and effort reach the Anthropic request", async () => {
+    // A model Goat does not know gets adaptive thinking and effort as given (a known one is fitted).
+    const model = "anthropic/claude-opus-9";
+    fx.mock.enqueue(reply.text("a"), reply.text("b"), reply.text("c"));
+    await once({ model, maxThinkingTokens: 1536 });
+    await once({ model, thinking: { type: "adaptive" }, effort: "max" });
+    await once({ model, thinking: { type: "disabled" } });
+    const [budget, adaptive, disabled] = fx.mock.requests.map((r) => r.body);
+    expect(budget.thinking).toEqual({ type: "enabled", budget_tokens: 1536 });
+    expect(budget.output_config).toBeUndefined();
+    expect(adaptive.thinking).toEqual({ type: "adaptive" });
+    expect(adaptive.output_config).toEqual({ effort: "max" });
+    expect(disabled.thinking).toEqual({ type: "disabled" });
+  });
+});
+
+describe("model limits", () => {
+  it("fallbackModel answers when the model is unavailable", async () => {
+    fx.mock.enqueue(
+      (req) =>
+        req.body.model === "claude-sonnet-4-5"
+          ? reply.error(404, { message: "model not found" })
+          : reply.text("wrong model"),
+      (req) => reply.text(`answered by ${req.body.model}`),
+    );
+    const run = await once({
+      model: "anthropic/claude-sonnet-4-5",
+      fallbackModel: "anthropic/claude-haiku-4-5",
+    });
+    expect(run.error).toBeUndefined();
+    expect(fx.mock.requests.map((r) => r.body.model)).toEqual(["claude-sonnet-4-5", "claude-haiku-4-5"]);
+    expect(results(run)[0]).toMatchObject({ subtype: "success", result: "answered by claude-haiku-4-5" });
+  });
+
+  it("maxBudgetUsd ends the run with error_max_budget_usd once the cost passes it", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Glob", id: "toolu_g", input: { pattern: "*" } }], {
+        usage: { input: 200_000, output: 10_000 },
+      }),
+    );
+    const run = await once({ model: "anthropic/claude-sonnet-4-5", maxBudgetUsd: 0.01 });
+    expect(results(run)[0]).toMatchObject({ subtype: "error_max_budget_usd", is_error: true });
+    expect(fx.mock.requests).toHaveLength(1);
+  });
+});
+
+describe("sessions", () => {
+  it("continue picks up the directory's last session; forkSession copies it under a new id", async () => {
+    fx.mock.enqueue(reply.text("noted: green"), reply.text("you said green"), reply.text("forked"));
+    const first = await once({}, "my colour is green");
+    const id = results(first)[0].session_id;
+    const continued = await once({ continue: true }, "what is my colour?");
+    expect(results(continued)[0].session_id).toBe(id);
+    expect(conversation(1)).toEqual(["my colour is green", "noted: green", "what is my colour?"]);
+    const forked = await once({ resume: id, forkSession: true }, "branch");
+    const forkId = results(forked)[0].session_id;
+    expect(forkId).not.toBe(id);
+    expect(conversation(2).slice(0, 2)).toEqual(["my colour is green", "noted: green"]);
+    // The original session did not get the fork's turn: continuing it again shows no "branch".
+    fx.mock.enqueue(reply.text("ok"));
+    await once({ resume: id }, "again");
+    expect(conversation(3)).not.toContain("branch");
+  });
+
+  it("resumeSessionAt resumes from an earlier assistant message", async () => {
+    fx.mock.enqueue(reply.text("answer one"), reply.text("answer two"), reply.text("answer three"));
+    const first = await once({}, "q1");
+    const id = results(first)[0].session_id;
+    const answerOne = first.messages.find((m) => m.type === "assistant");
+    await once({ resume: id }, "q2");
+    // The uuid of the assistant message the host saw is the one resumeSessionAt takes.
+    const third = await once({ resume: id, resumeSessionAt: answerOne?.uuid }, "q3");
+    expect(third.error).toBeUndefined();
+    expect(conversation(2)).toEqual(["q1", "answer one", "q3"]);
+  });
+});
+
+describe("where goat may work", () => {
+  it("additionalDirectories lets Read open a file outside cwd without asking", async () => {
+    const extra = mkdtempSync(join(fx.home.path, "extra-"));
+    const file = join(extra, "shared.txt");
+    writeFileSync(file, "shared notes\n");
+    const read = reply.toolCalls([{ name: "Read", id: "toolu_r", input: { file_path: file } }]);
+    // Without a canUseTool callback a call that would ask is denied: the first run proves it would.
+    fx.mock.enqueue(read, reply.text("denied"));
+    const without = await once({});
+    expect(toolResults(without)[0].is_error).toBe(true);
+    fx.mock.enqueue(read, reply.text("read it"));
+    const withDir = await once({ additionalDirectories: [extra] });
+    expect(toolResults(withDir)[0].is_error).toBeFalsy();
+    expect(JSON.stringify(toolResults(withDir)[0].content)).toContain("shared notes");
+  });
+
+  it("settingSources chooses which settings files apply", async () => {
+    mkdirSync(join(fx.work.path, ".goat"));
+    writeFileSync(
+      join(fx.work.path, ".goat/settings.json"),
+      JSON.stringify({ model: "anthropic/claude-haiku-4-5" }),
+    );
+    fx.mock.enqueue(reply.text("a"), reply.text("b"));
+    const none = await once({ settingSources: [] });
+    const project = await once({ settingSources: ["project"] });
+    expect(fx.mock.requests.map((r) => r.body.model)).toEqual(["claude-sonnet-4-5", "claude-haiku-4-5"]);
+    expect(inits(none)[0].model).toBe("anthropic/claude-sonnet-4-5");
+    expect(inits(project)[0].model).toBe("anthropic/claude-haiku-4-5");
+  });
+
+  it("strictMcpConfig leaves out the MCP servers of settings files", async () => {
+    mkdirSync(join(fx.work.path, ".goat"));
+    writeFileSync(
+      join(fx.work.path, ".goat/settings.json"),
+      JSON.stringify({ mcpServers: { fromfile: { command: join(fx.work.path, "no-such-server") } } }),
+    );
+    const calc = sdk.createSdkMcpServer({ name: "calc", tools: [] });
+    fx.mock.enqueue(reply.text("a"), reply.text("b"));
+    const loose = await once({ mcpServers: { calc } });
+    const strict = await once({ mcpServers: { calc }, strictMcpConfig: true });
+    const names = (run: typeof loose) =>
+      inits(run)[0]
+        .mcp_servers.map((s: any) => s.name)
+        .sort();
+    expect(names(loose)).toEqual(["calc", "fromfile"]);
+    expect(names(strict)).toEqual(["calc"]);
+  });
+
+  it("sandbox (merged into --settings by the SDK) confines Bash to the working directory", async () => {
+    const outside = join(fx.home.path, "escaped.txt");
+    const options = { permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true };
+    fx.mock.enqueue(bash(`touch ${outside}`, "toolu_s"), reply.text("done"));
+    const boxed = await once({ ...options, sandbox: { enabled: true } });
+    expect(JSON.stringify(toolResults(boxed)[0].content)).toContain("The command ran in the sandbox");
+    expect(existsSync(outside)).toBe(false);
+    fx.mock.enqueue(bash(`touch ${outside}`, "toolu_n"), reply.text("done"));
+    await once(options);
+    expect(existsSync(outside)).toBe(true);
+  });
+});
+
+describe("how the SDK starts goat", () => {
+  it("mcpServersDelivery initialize: a stdio server reaches goat over stdin, not argv, and is confirmed", async () => {
+    const server = writeStdioServer(mkdtempSync(join(fx.home.path, "srv-")));
+    const marker = join(fx.work.path, "preloaded.txt");
+    const preload = join(fx.home.path, "preload.mjs");
+    writeFileSync(
+      preload,
+      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "yes");\n`,
+    );
+    const spawned: string[][] = [];
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "mcp__docs__echo", id: "toolu_e", input: { msg: "hello" } }]),
+      reply.text("echoed"),
+    );
+    const q = sdk.query({
+      prompt: "echo hello",
+      options: sdkOptions(fx, {
+        mcpServers: { docs: { command: process.execPath, args: [server], env: { DOCS_TOKEN: "s3cret" } } },
+        mcpServersDelivery: "initialize",
+        allowedTools: ["mcp__docs"],
+        executableArgs: ["--import", pathToFileURL(preload).href],
+        spawnClaudeCodeProcess: (o: SpawnOptions) => {
+          spawned.push([o.command, ...o.args]);
+          return spawn(o.command, o.args, { cwd: o.cwd, env: o.env, signal: o.signal, stdio: "pipe" });
+        },
+      }),
+    });
+    const run = await collect(q);
+    expect(run.error).toBeUndefined();
+    expect(spawned).toHaveLength(1);
+    expect(spawned[0].join(" ")).not.toContain("--mcp-config");
+    expect(spawned[0].join(" ")).not.toContain("s3cret");
+    expect(spawned[0]).toContain("--await-initialize");
+    expect((await q.initializationResult()).mcp_servers_applied).toBe(true);
+    expect(JSON.stringify(toolResults(run)[0].content)).toContain("echo: hello");
+    expect(inits(run)[0].mcp_servers).toEqual([{ name: "docs", status: "connected" }]);
+    // executableArgs went to node ahead of goat's script.
+    expect(readFileSync(marker, "utf8")).toBe("yes");
+  });
+
+  it("debug traces to stderr, debugFile to the file", async () => {
+    fx.mock.enqueue(reply.text("a"), reply.text("b"));
+    let stderr = "";
+    await once({ debug: true, stderr: (t: string) => (stderr += t) });
+    expect(stderr).toMatch(/\[goat\] [\d:.]+ turn 1 · model call/);
+    const file = join(fx.home.path, "trace.log");
+    let quiet = "";
+    await once({ debugFile: file, stderr: (t: string) => (quiet += t) });
+    expect(readFileSync(file, "utf8")).toMatch(/turn 1 · model call/);
+    expect(quiet).not.toContain("model call");
+  });
+});
