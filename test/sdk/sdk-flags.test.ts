@@ -188,6 +188,50 @@ describe("where goat may work", () => {
   });
 });
 
+describe("prompts and subagents", () => {
+  it("permissionPrompts none: what would ask is denied and canUseTool is never called", async () => {
+    fx.mock.enqueue(bash("touch asked.txt", "toolu_p"), reply.text("done"));
+    const asked: string[] = [];
+    const run = await once({
+      permissionPrompts: "none",
+      canUseTool: async (tool: string, input: unknown) => {
+        asked.push(tool);
+        return { behavior: "allow", updatedInput: input };
+      },
+    });
+    expect(run.error).toBeUndefined();
+    expect(asked).toEqual([]);
+    expect(toolResults(run)[0].is_error).toBe(true);
+    expect(existsSync(join(fx.work.path, "asked.txt"))).toBe(false);
+  });
+
+  it("forwardSubagentText: the subagent's answer reaches the host under its Task call", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([
+        {
+          name: "Task",
+          id: "toolu_task",
+          input: { description: "look", prompt: "say hi", subagent_type: "general-purpose" },
+        },
+      ]),
+      reply.text("hi from the subagent"),
+      reply.text("the subagent said hi"),
+    );
+    const run = await once({ forwardSubagentText: true });
+    expect(run.error).toBeUndefined();
+    const sub = run.messages.find((m) => m.type === "assistant" && m.parent_tool_use_id === "toolu_task");
+    expect(sub?.message.content).toEqual([{ type: "text", text: "hi from the subagent" }]);
+    expect(results(run)[0].result).toBe("the subagent said hi");
+  });
+
+  it("verbatimPrompts: a prompt that looks like a command reaches the model as written", async () => {
+    fx.mock.enqueue(reply.text("ok"));
+    const run = await once({ verbatimPrompts: true }, "/compact keep the API notes");
+    expect(run.error).toBeUndefined();
+    expect(conversation(0)).toEqual(["/compact keep the API notes"]);
+  });
+});
+
 describe("how the SDK starts goat", () => {
   it("mcpServersDelivery initialize: a stdio server reaches goat over stdin, not argv, and is confirmed", async () => {
     const server = writeStdioServer(mkdtempSync(join(fx.home.path, "srv-")));
