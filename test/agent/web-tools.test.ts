@@ -2,7 +2,8 @@
  * WebFetch and WebSearch through query(), with the mock provider and real HTTP servers on
  * 127.0.0.1: which sessions offer them (init and the request), what permissions say in each mode, the
  * rule that lets WebFetch reach a private host, and the small/fast model's answer on both wire
- * formats (the request it received, and its cost in the run's ledger).
+ * formats (the request it received, and its cost in the run's ledger); and the failure cases the
+ * tool must survive inside a run: a 50 MB page, a redirect to a private address, a binary body.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CanUseTool } from "../../src/permissions/types.js";
@@ -10,11 +11,13 @@ import type { QueryOptions } from "../../src/runtime/options.js";
 import type { SDKMessage, SDKResultMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { startWebServer, type WebServer } from "../tools/web/web-server.js";
+import { startWebServer, type WebServer, writeUntilClosed } from "../tools/web/web-server.js";
 import { collect, FORMATS, mockOptions, resultOf, toolResultsSent } from "./helpers.js";
 
 let mock: MockProvider;
 let web: WebServer;
+/** How many bytes of the 50 MB page went out before WebFetch hung up. */
+let hugeWritten: Promise<number> | undefined;
 beforeAll(async () => {
   mock = await startMockProvider();
   web = await startWebServer({
@@ -24,6 +27,25 @@ beforeAll(async () => {
         .end(
           "<html><head><title>Notes</title></head><body><h1>Release notes</h1><p>Goat 2.0 adds WebFetch.</p></body></html>",
         );
+    },
+    "/huge": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      hugeWritten = writeUntilClosed(
+        res,
+        Buffer.from(`<p>${"goat ".repeat(13_000)}</p>\n`),
+        50 * 1024 * 1024,
+      );
+    },
+    "/to-loopback": (_req, res) => {
+      res.writeHead(302, { location: `http://localhost:${web.port}/secret` }).end();
+    },
+    "/secret": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" }).end("the secret");
+    },
+    "/logo.png": (_req, res) => {
+      res
+        .writeHead(200, { "content-type": "image/png" })
+        .end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
     },
     "/search": (req, res) => {
       const q = new URL(req.url ?? "/", "http://x").searchParams.get("q");
@@ -187,6 +209,52 @@ describe("permissions of the web tools in each mode", () => {
     expect(sent).toContain("1. [Goat docs](https://goat.example/docs)\n   How to fetch");
     expect(sent).not.toContain("spam.example");
     expect(web.hits.at(-1)?.path).toBe("/search?q=goat+agent&format=json");
+  });
+});
+
+describe("WebFetch's failure cases through query()", () => {
+  /** Runs the model's WebFetch calls (one per answer) with a rule for 127.0.0.1, bypassPermissions. */
+  const fetchAll = async (...urls: string[]) => {
+    mock.enqueue(...urls.map((url) => fetchCall(url)), reply.text("done"));
+    const messages = await collect(
+      query({
+        prompt: "x",
+        options: mockOptions(mock, "anthropic", {
+          tools: ["WebFetch"],
+          allowedTools: ["WebFetch(domain:127.0.0.1)"],
+          permissionMode: "bypassPermissions",
+        }),
+      }),
+    );
+    expect(resultOf(messages).subtype).toBe("success");
+    // Request i + 1 ends with the result of call i.
+    return urls.map((_, i) => toolResultsSent(mock.requests[i + 1].body).at(-1)!);
+  };
+
+  it("a 50 MB page: the model gets the first part, said to be cut, and the rest is never downloaded", async () => {
+    const [sent] = await fetchAll(web.url("/huge"));
+    expect(sent.isError).toBe(false);
+    expect(sent.content).toContain("cut: only the first part was read");
+    expect(sent.content).toMatch(/Characters 0–40000 of \d+; call WebFetch with offset: 40000/);
+    expect(await hugeWritten).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it("a redirect to a private address is reported, not followed; fetching it is refused even in bypassPermissions", async () => {
+    const secretHits = () => web.hits.filter((h) => h.path === "/secret").length;
+    const before = secretHits();
+    const target = `http://localhost:${web.port}/secret`;
+    const [redirected, followed] = await fetchAll(web.url("/to-loopback"), target);
+    expect(redirected.content).toMatch(/redirects to a different host, which was not fetched/);
+    expect(redirected.content).toContain(`Redirect URL: ${target}`);
+    expect(followed.isError).toBe(true);
+    expect(followed.content).toMatch(/localhost .*add WebFetch\(domain:localhost\)/);
+    expect(secretHits()).toBe(before);
+  });
+
+  it("a body that is neither HTML nor text is an error result saying what it is", async () => {
+    const [sent] = await fetchAll(web.url("/logo.png"));
+    expect(sent.isError).toBe(true);
+    expect(sent.content).toMatch(/is image\/png \(8 B\), not text or HTML; WebFetch cannot read it/);
   });
 });
 
