@@ -36,6 +36,11 @@ export interface SdkQuery extends AsyncGenerator<SdkMessage, void> {
   supportedAgents(): Promise<any[]>;
   accountInfo(): Promise<any>;
   initializationResult(): Promise<any>;
+  reinitialize(): Promise<any>;
+  readFile(path: string, options?: { maxBytes?: number; encoding?: "utf-8" | "base64" }): Promise<any>;
+  reloadPlugins(): Promise<any>;
+  reloadSkills(): Promise<any>;
+  reloadOutputStyles(): Promise<any>;
   mcpServerStatus(): Promise<any[]>;
   setMcpServers(servers: Record<string, unknown>): Promise<any>;
   reconnectMcpServer(name: string): Promise<void>;

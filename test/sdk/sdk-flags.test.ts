@@ -1,8 +1,8 @@
 /**
  * The rest of the Claude Agent SDK's `query()` options, each driven through the real SDK into `goat`
  * and asserted on what it changed: what the model was sent, which tools ran, which session was
- * continued, where the trace went, what the SDK put on goat's command line. (The options covered
- * elsewhere in test/sdk are not repeated here.)
+ * continued, where the trace went, what the SDK put on goat's command line; and the Query methods
+ * no other file drives. (The options and methods covered elsewhere in test/sdk are not repeated here.)
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,7 +13,7 @@ import { useCliFixture } from "../cli/helpers.js";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { reply } from "../support/mock-provider.js";
 import { type ClaudeSdk, loadClaudeSdk } from "./claude-sdk.js";
-import { collect, inits, results, sdkOptions, toolResults } from "./helpers.js";
+import { collect, inits, results, sdkOptions, toolResults, userStream } from "./helpers.js";
 
 const fx = useCliFixture("goat-sdk-f");
 let sdk: ClaudeSdk;
@@ -284,3 +284,56 @@ describe("how the SDK starts goat", () => {
     expect(quiet).not.toContain("model call");
   });
 });
+
+describe("the Query methods not driven elsewhere in test/sdk", () => {
+  it("setMaxThinkingTokens, reinitialize, readFile, the reloads, streamInput and close", async () => {
+    writeFileSync(join(fx.work.path, "notes.txt"), "goat notes\n");
+    fx.mock.enqueue(reply.text("first"), reply.text("second"));
+    const input = userStream();
+    const q = sdk.query({
+      prompt: input.stream,
+      options: sdkOptions(fx, { model: "anthropic/claude-opus-9" }),
+    });
+    const seen: any[] = [];
+    const collected = collect(q, (m) => seen.push(m));
+    const resultCount = () => seen.filter((m) => m.type === "result").length;
+
+    await q.setMaxThinkingTokens(1024);
+    input.push("one");
+    await waitUntil(() => resultCount() === 1);
+    expect(fx.mock.requests[0].body.thinking).toEqual({ type: "enabled", budget_tokens: 1024 });
+
+    const first = await q.initializationResult();
+    const again = await q.reinitialize();
+    expect(again.agents).toEqual(first.agents);
+    expect(again.agents.map((a: any) => a.name)).toEqual(inits({ messages: seen })[0].agents);
+
+    expect(await q.readFile("notes.txt")).toMatchObject({ contents: "goat notes\n", truncated: false });
+    // Outside the session's directories: the SDK answers null, as for Claude Code's refusal.
+    expect(await q.readFile("/etc/hostname")).toBeNull();
+    expect(await q.reloadPlugins()).toMatchObject({ plugins: [], error_count: 0 });
+    expect(await q.reloadSkills()).toEqual({ skills: [] });
+    expect(await q.reloadOutputStyles()).toMatchObject({ available_output_styles: ["default"] });
+
+    // A second input stream joins the first: its prompt is the next turn.
+    const more = userStream();
+    void q.streamInput(more.stream);
+    more.push("two");
+    await waitUntil(() => resultCount() === 2);
+    expect(results({ messages: seen })[1].result).toBe("second");
+    expect(conversation(1)).toEqual(["one", "first", "two"]);
+
+    // close() ends goat and the iteration, with no more input ended by the host.
+    q.close();
+    await collected;
+    expect(resultCount()).toBe(2);
+  });
+});
+
+async function waitUntil(done: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!done()) {
+    if (Date.now() - start > timeoutMs) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
