@@ -57,6 +57,8 @@ export interface CliArgs {
   thinking?: CliThinking;
   /** `--max-thinking-tokens`: a thinking budget (0: off). */
   maxThinkingTokens?: number;
+  /** `--thinking-display`: summarized or omitted thinking text, as Anthropic's `thinking.display`. */
+  thinkingDisplay?: "summarized" | "omitted";
   /** `--effort`. */
   effort?: (typeof EFFORTS)[number];
   /** `--json-schema`: the final answer must be JSON matching this schema. */
@@ -160,8 +162,8 @@ const OPTIONS = {
   // Goat always reads initialize before the first turn, and applies what it can of it.
   "await-initialize": { type: "boolean" },
   "initialize-fields": { type: "string" },
-  // Accepted without effect (see IGNORED).
   "thinking-display": { type: "string" },
+  // Accepted without effect (see IGNORED).
   "task-budget": { type: "string" },
   betas: { type: "string" },
   channels: { type: "string", multiple: true },
@@ -180,7 +182,6 @@ const OPTIONS = {
  * Exported for the help text and the README's support table.
  */
 export const IGNORED_FLAGS: Readonly<Record<string, string>> = {
-  "thinking-display": "thinking is shown as the provider returns it",
   "task-budget": "an Anthropic API beta",
   betas: "Anthropic API beta headers",
   channels: "Claude Code channels",
@@ -246,6 +247,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         ? undefined
         : oneOf<CliThinking>("--thinking", v.thinking, ["adaptive", "enabled", "disabled"], "adaptive"),
     maxThinkingTokens: wholeNumber("--max-thinking-tokens", v["max-thinking-tokens"]),
+    thinkingDisplay: thinkingDisplay(v["thinking-display"]),
     effort: v.effort === undefined ? undefined : oneOf("--effort", v.effort, EFFORTS, "medium"),
     jsonSchema: jsonObject("--json-schema", v["json-schema"]),
     agent: nonEmpty("--agent", v.agent),
@@ -304,6 +306,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
     }
     args.permissionMode = "bypassPermissions";
   }
+  if (v["thinking-display"] === "highlights") {
+    // Anthropic accepts highlights only from the sessions it hosts.
+    args.ignoredFlags.push("--thinking-display highlights");
+  }
   const promptTool = v["permission-prompt-tool"];
   if (promptTool !== undefined && promptTool !== "stdio") {
     // An MCP tool that answers permission questions: Goat asks only a host (stdio); without one, "ask" denies.
@@ -321,6 +327,12 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new UsageError("--include-partial-messages needs --output-format stream-json");
   }
   return args;
+}
+
+/** `--thinking-display`: what Anthropic's `thinking.display` takes; `highlights` is set aside by the caller. */
+function thinkingDisplay(value: string | undefined): CliArgs["thinkingDisplay"] {
+  if (value === undefined || value === "highlights") return undefined;
+  return oneOf("--thinking-display", value, ["summarized", "omitted"] as const, "summarized");
 }
 
 /**

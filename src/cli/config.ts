@@ -215,16 +215,18 @@ function toolsOption(args: CliArgs, env: Record<string, string | undefined>): Cl
   return args.tools.filter((t) => known.has(t));
 }
 
-/** `--thinking` and `--max-thinking-tokens` as Claude's `thinking` option. */
+/** `--thinking`, `--max-thinking-tokens` and `--thinking-display` as Claude's `thinking` option. */
 function thinkingOption(args: CliArgs): ThinkingOption | undefined {
+  const display = args.thinkingDisplay ? { display: args.thinkingDisplay } : {};
   if (args.maxThinkingTokens !== undefined) {
     return args.maxThinkingTokens > 0
-      ? { type: "enabled", budgetTokens: args.maxThinkingTokens }
+      ? { type: "enabled", budgetTokens: args.maxThinkingTokens, ...display }
       : { type: "disabled" };
   }
   if (args.thinking === undefined) return undefined;
   // `--thinking enabled` names no budget: the model decides how much to think, as with adaptive.
-  return args.thinking === "enabled" ? { type: "adaptive" } : { type: args.thinking };
+  if (args.thinking === "disabled") return { type: "disabled" };
+  return { type: "adaptive", ...display };
 }
 
 /**

@@ -20,6 +20,7 @@ Model and limits:
   --max-budget-usd USD        Stop once the run has cost this much
   --thinking MODE             adaptive | enabled | disabled
   --max-thinking-tokens N     A thinking budget (0: off)
+  --thinking-display MODE     summarized | omitted thinking text (Anthropic)
   --effort LEVEL              low | medium | high | xhigh | max
   --json-schema JSON          The final answer is JSON matching this schema (result.structured_output)
 

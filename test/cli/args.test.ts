@@ -99,11 +99,28 @@ describe("the TypeScript SDK's argv", () => {
     );
   });
 
+  it("--thinking-display sets the display of the thinking the other flags ask for", () => {
+    const display = (...flags: string[]) => config([...SDK, ...flags]).options.thinking;
+    expect(display("--max-thinking-tokens=2048", "--thinking-display=omitted")).toEqual({
+      type: "enabled",
+      budgetTokens: 2048,
+      display: "omitted",
+    });
+    expect(display("--thinking=adaptive", "--thinking-display=summarized")).toEqual({
+      type: "adaptive",
+      display: "summarized",
+    });
+    expect(display("--thinking=disabled", "--thinking-display=summarized")).toEqual({ type: "disabled" });
+    expect(() => parseCliArgs([...SDK, "--thinking-display=loud"])).toThrow(
+      /--thinking-display must be one of summarized, omitted/,
+    );
+  });
+
   it("flags with no counterpart, and flags Goat does not know, are set aside for one warning", () => {
     const args = parseCliArgs([
       ...SDK,
       "--betas=context-1m-2025-08-07",
-      "--thinking-display=summarized",
+      "--thinking-display=highlights",
       "--plugin-dir=/p",
       "--session-mirror",
       "--some-future-flag",
@@ -114,12 +131,12 @@ describe("the TypeScript SDK's argv", () => {
     expect(args.model).toBe("anthropic/claude-sonnet-4-5");
     expect(args.prompt).toBeUndefined();
     expect(args.ignoredFlags).toEqual([
-      "--thinking-display",
       "--betas",
       "--session-mirror",
       "--plugin-dir",
       "--some-future-flag",
       "--another-one",
+      "--thinking-display highlights",
     ]);
     // A Claude tool name Goat lacks is left out under an SDK, an error for a person; so is WebSearch
     // under an SDK when no search backend is configured.

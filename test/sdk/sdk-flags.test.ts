@@ -50,19 +50,22 @@ interface SpawnOptions {
 const bash = (command: string, id: string) => reply.toolCalls([{ name: "Bash", id, input: { command } }]);
 
 describe("thinking and effort options", () => {
-  it("maxThinkingTokens, thinking adaptive and disabled, and effort reach the Anthropic request", async () => {
+  it("maxThinkingTokens, thinking (adaptive, disabled, a display) and effort reach the Anthropic request", async () => {
     // A model Goat does not know gets adaptive thinking and effort as given (a known one is fitted).
     const model = "anthropic/claude-opus-9";
-    fx.mock.enqueue(reply.text("a"), reply.text("b"), reply.text("c"));
+    fx.mock.enqueue(reply.text("a"), reply.text("b"), reply.text("c"), reply.text("d"));
     await once({ model, maxThinkingTokens: 1536 });
     await once({ model, thinking: { type: "adaptive" }, effort: "max" });
     await once({ model, thinking: { type: "disabled" } });
-    const [budget, adaptive, disabled] = fx.mock.requests.map((r) => r.body);
+    await once({ model, thinking: { type: "enabled", budgetTokens: 1024, display: "omitted" } });
+    const [budget, adaptive, disabled, omitted] = fx.mock.requests.map((r) => r.body);
     expect(budget.thinking).toEqual({ type: "enabled", budget_tokens: 1536 });
     expect(budget.output_config).toBeUndefined();
     expect(adaptive.thinking).toEqual({ type: "adaptive" });
     expect(adaptive.output_config).toEqual({ effort: "max" });
     expect(disabled.thinking).toEqual({ type: "disabled" });
+    // The display reaches goat as --thinking-display.
+    expect(omitted.thinking).toEqual({ type: "enabled", budget_tokens: 1024, display: "omitted" });
   });
 });
 
