@@ -52,6 +52,8 @@ export type {
   SDKAPIRetryMessage,
   SDKAssistantMessage,
   SDKCompactBoundaryMessage,
+  SDKHookResponseMessage,
+  SDKHookStartedMessage,
   SDKInformationalMessage,
   SDKMessage,
   SDKPartialAssistantMessage,

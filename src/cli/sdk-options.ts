@@ -1,8 +1,8 @@
 /**
  * `query()` options of the Claude Agent SDK that the CLI passes through under their Claude names:
- * the flags and `initialize` fields the SDKs send map onto them one to one. The one below is not a
- * `QueryOptions` field: `query()` warns that it ignores hook events, so the CLI sets it only when the
- * host asked for it. (`enableFileCheckpointing`, from `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`, is.)
+ * the flags and `initialize` fields the SDKs send map onto them one to one (all of them are
+ * `QueryOptions` fields now; `enableFileCheckpointing` comes from
+ * `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`).
  */
 import type { QueryOptions } from "../index.js";
 
@@ -13,14 +13,8 @@ export type ThinkingOption = NonNullable<QueryOptions["thinking"]>;
 export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
 
 /**
- * The options the CLI sets beyond `QueryOptions`, with the Claude Agent SDK's names and shapes
- * (`--json-schema`, `--thinking`, `--effort`, `--setting-sources` and the sandbox settings map onto
- * `QueryOptions` itself).
+ * The options the CLI builds `query()` from. The Claude Agent SDK's flags (`--json-schema`,
+ * `--thinking`, `--effort`, `--setting-sources`, `--include-hook-events`, the sandbox settings) all
+ * map onto `QueryOptions` itself.
  */
-export interface ClaudeSdkOptions {
-  /** `--include-hook-events`: hook_started / hook_response system messages. */
-  includeHookEvents?: boolean;
-}
-
-/** `QueryOptions` with the Claude options the CLI may set. */
-export type CliQueryOptions = QueryOptions & ClaudeSdkOptions;
+export type CliQueryOptions = QueryOptions;

@@ -20,7 +20,7 @@ export {
   type HookSources,
   type RegisteredHook,
 } from "./registry.js";
-export { type RunHooksOptions, runHooks } from "./run-hooks.js";
+export { type HookObserver, type HookRun, type RunHooksOptions, runHooks } from "./run-hooks.js";
 export { createHookRunner, type HookRunner, type HookRunnerConfig } from "./runner.js";
 export { hookSettingsFiles, loadHookSettings, parseHookSettings } from "./settings.js";
 export * from "./types.js";

@@ -4,6 +4,7 @@
  * exits non-zero or prints garbage becomes an entry in `errors` and the others still count.
  */
 
+import { randomUUID } from "node:crypto";
 import type { AggregatedHookResult } from "./aggregate.js";
 import { aggregateHookOutcomes, blockingOutput, emptyHookResult, type HookOutcome } from "./aggregate.js";
 import { runCommandHook } from "./command.js";
@@ -11,6 +12,24 @@ import { matcherApplies, matcherTarget } from "./matcher.js";
 import { parseCommandStdout, parseHookOutput } from "./output.js";
 import { buildHookRegistry, type HookRegistry, type HookSources, type RegisteredHook } from "./registry.js";
 import type { HookEvent, HookInput, HookInputMap, HookJSONOutput } from "./types.js";
+
+/** One hook's run within a firing, as a `HookObserver` sees it. */
+export interface HookRun {
+  /** Unique per run (a hook that fires for two tool calls at once runs twice, with two ids). */
+  runId: string;
+  /** `<Event>:<matcher or *>`, like Claude Code's hook_name. */
+  hookName: string;
+  event: HookEvent;
+}
+
+/**
+ * Told as each hook of a firing starts and ends: what Claude Code reports as `hook_started` and
+ * `hook_response` messages. Must not throw.
+ */
+export interface HookObserver {
+  started(run: HookRun): void;
+  finished(run: HookRun, outcome: HookOutcome): void;
+}
 
 /** Per-firing options. */
 export interface RunHooksOptions {
@@ -22,6 +41,8 @@ export interface RunHooksOptions {
   projectDir?: string;
   /** The environment of command hooks; default `process.env`. */
   env?: Record<string, string | undefined>;
+  /** Told as each hook starts and ends. */
+  observer?: HookObserver;
 }
 
 /**
@@ -49,12 +70,17 @@ export async function runHooks<E extends HookEvent>(
   });
   if (selected.length === 0) return emptyHookResult(event);
   const toolUseID = options.toolUseID ?? (input as { tool_use_id?: string }).tool_use_id;
+  const { observer } = options;
   const outcomes = await Promise.all(
-    selected.map((hook) =>
-      hook.run.kind === "callback"
+    selected.map(async (hook) => {
+      const run = observer ? { runId: randomUUID(), hookName: hook.hookName, event } : undefined;
+      if (run) observer?.started(run);
+      const outcome = await (hook.run.kind === "callback"
         ? runCallbackHook(hook, event, input, toolUseID, options.signal)
-        : runCommand(hook, event, input, options),
-    ),
+        : runCommand(hook, event, input, options));
+      if (run) observer?.finished(run, outcome);
+      return outcome;
+    }),
   );
   return aggregateHookOutcomes(event, outcomes);
 }

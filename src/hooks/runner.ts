@@ -5,7 +5,7 @@
 import { type AggregatedHookResult, emptyHookResult } from "./aggregate.js";
 import { matcherApplies, matcherField } from "./matcher.js";
 import { buildHookRegistry } from "./registry.js";
-import { runHooks } from "./run-hooks.js";
+import { type HookObserver, runHooks } from "./run-hooks.js";
 import type { HookEvent, HookEventFields, HookInputMap, HooksConfig, SettingsHooks } from "./types.js";
 
 /** What a session's hook runner is built from. */
@@ -29,6 +29,8 @@ export interface HookRunnerConfig {
    * neither the files' nor the flag layer's; in-process callbacks (the host's own) still do.
    */
   managedHooksOnly?: boolean;
+  /** Told as each hook starts and ends (the SDK's `includeHookEvents`). */
+  observer?: HookObserver;
 }
 
 /** Fires hooks for one session. */
@@ -85,6 +87,7 @@ export function createHookRunner(config: HookRunnerConfig): HookRunner {
         toolUseID: options.toolUseID,
         projectDir: config.projectDir ?? config.cwd,
         env: config.env,
+        observer: config.observer,
       });
     },
     setFlagHooks(hooks) {

@@ -85,6 +85,23 @@ export type AgentEvent =
       postTokens: number;
     }
   | { type: "warning"; message: string }
+  /**
+   * A hook began to run (emitted by the runtime with `includeHookEvents`): one per hook per firing,
+   * `hookRunId` pairing it with its `hook_finished`.
+   */
+  | { type: "hook_started"; hookRunId: string; hookName: string; hookEvent: string }
+  /** A hook ended: how, and what it printed (a command) or returned (a callback, as JSON). */
+  | {
+      type: "hook_finished";
+      hookRunId: string;
+      hookName: string;
+      hookEvent: string;
+      outcome: "success" | "error" | "cancelled";
+      output: string;
+      stdout: string;
+      stderr: string;
+      exitCode?: number;
+    }
   /** An event of a subagent started by the Task call `parentToolUseId`. */
   | {
       type: "subagent_event";

@@ -160,6 +160,11 @@ export interface QueryOptions {
   outputFormat?: OutputFormat;
   /** Emit `stream_event` messages with the raw stream. */
   includePartialMessages?: boolean;
+  /**
+   * Emit `system` messages `hook_started` and `hook_response` for every hook that runs (each event:
+   * PreToolUse, PostToolUse, Stop, SessionStart …), as Claude Code does with this option.
+   */
+  includeHookEvents?: boolean;
   abortController?: AbortController;
   /** Aborting it ends the query, like `abortController.abort()`. */
   signal?: AbortSignal;

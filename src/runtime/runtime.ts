@@ -210,6 +210,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       return loopConfig.env ?? env;
     },
     managedHooksOnly: managed?.managedHooksOnly,
+    emitHookEvents: options.includeHookEvents ? emit : undefined,
   });
   const permissions = createPermissionEngine({
     cwd,

@@ -142,6 +142,37 @@ export interface SDKTaskNotificationMessage {
   summary: string;
 }
 
+/** A hook began to run (with `includeHookEvents`); `hook_id` pairs it with its `hook_response`. */
+export interface SDKHookStartedMessage {
+  type: "system";
+  subtype: "hook_started";
+  uuid: string;
+  session_id: string;
+  hook_id: string;
+  /** `<Event>:<matcher or *>`, e.g. `PreToolUse:Bash`. */
+  hook_name: string;
+  hook_event: string;
+}
+
+/** A hook ended (with `includeHookEvents`): how, and what it printed or returned. */
+export interface SDKHookResponseMessage {
+  type: "system";
+  subtype: "hook_response";
+  uuid: string;
+  session_id: string;
+  hook_id: string;
+  hook_name: string;
+  hook_event: string;
+  /** A command's stdout, or a callback's answer as JSON. */
+  output: string;
+  stdout: string;
+  /** A command's stderr, or why the hook failed. */
+  stderr: string;
+  /** A command's exit code. */
+  exit_code?: number;
+  outcome: "success" | "error" | "cancelled";
+}
+
 /** A permission refusal as listed in `result.permission_denials`. */
 export interface SDKPermissionDenial {
   tool_name: string;
@@ -214,6 +245,8 @@ export type SDKMessage =
   | SDKPermissionDeniedMessage
   | SDKInformationalMessage
   | SDKTaskNotificationMessage
+  | SDKHookStartedMessage
+  | SDKHookResponseMessage
   | SDKResultMessage;
 
 /** Maps an assistant message to the SDK's `assistant` message. */

@@ -5,10 +5,11 @@
  */
 import { CompactionError, InvalidOptionError } from "../errors.js";
 import type { AggregatedHookResult } from "../hooks/aggregate.js";
+import type { HookObserver } from "../hooks/run-hooks.js";
 import { createHookRunner, type HookRunner } from "../hooks/runner.js";
 import type { HookEvent, HookEventFields, HooksConfig, SettingsHooks } from "../hooks/types.js";
 import { textOf } from "../llm/types.js";
-import type { AgentMessage } from "../loop/events.js";
+import type { AgentEvent, AgentMessage } from "../loop/events.js";
 import type { Compactor, StopHookOutcome } from "../loop/loop-config.js";
 import type { QueryOptions } from "./options.js";
 
@@ -50,6 +51,8 @@ export interface SessionHooksConfig {
   env: Record<string, string | undefined>;
   /** Managed settings' `allowManagedHooksOnly`: command hooks from settings do not run. */
   managedHooksOnly?: boolean;
+  /** Set with `includeHookEvents`: each hook's start and end become agent events. */
+  emitHookEvents?: (event: AgentEvent) => void;
 }
 
 /** Builds the session's hook points. Throws at once for a misconfigured hook. */
@@ -68,6 +71,7 @@ export function createSessionHooks(config: SessionHooksConfig): SessionHooks {
       return config.env;
     },
     managedHooksOnly: config.managedHooksOnly,
+    observer: config.emitHookEvents ? hookEventEmitter(config.emitHookEvents) : undefined,
   });
   const pendingContext: string[] = [];
   let stopHookActive = false;
@@ -227,4 +231,33 @@ function withContext(message: AgentMessage & { role: "user" }, context: string[]
     text: `<system-reminder>\n${context.join("\n")}\n</system-reminder>`,
   };
   return { role: "user", content: [...blocks, reminder] };
+}
+
+/**
+ * Each hook's start and end as agent events, which the SDK stream turns into Claude Code's
+ * `hook_started` and `hook_response` messages. `output` is what a command printed, or what a
+ * callback returned as JSON; a failure's reason goes in `stderr` when the hook printed none.
+ */
+function hookEventEmitter(emit: (event: AgentEvent) => void): HookObserver {
+  return {
+    started: (run) =>
+      emit({ type: "hook_started", hookRunId: run.runId, hookName: run.hookName, hookEvent: run.event }),
+    finished: (run, outcome) =>
+      emit({
+        type: "hook_finished",
+        hookRunId: run.runId,
+        hookName: run.hookName,
+        hookEvent: run.event,
+        outcome: outcome.outcome,
+        output:
+          outcome.kind === "command"
+            ? (outcome.stdout ?? "")
+            : outcome.output
+              ? JSON.stringify(outcome.output)
+              : "",
+        stdout: outcome.stdout ?? "",
+        stderr: outcome.stderr || outcome.error || "",
+        ...(typeof outcome.exitCode === "number" ? { exitCode: outcome.exitCode } : {}),
+      }),
+  };
 }

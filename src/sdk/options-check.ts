@@ -179,6 +179,7 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   cwd: directory,
   systemPrompt,
   includePartialMessages: boolean,
+  includeHookEvents: boolean,
   outputFormat: (v) =>
     isObject(v) && v.type === "json_schema" && isObject(v.schema) && v.schema.type === "object"
       ? undefined
@@ -257,7 +258,6 @@ const IGNORED = {
   executable: "Goat runs in-process; there is no CLI runtime to choose",
   executableArgs: "Goat runs in-process; there is no CLI runtime to pass arguments to",
   forwardSubagentText: "Goat always forwards subagent messages, marked with their Task call",
-  includeHookEvents: "hook lifecycle messages are not emitted",
   loadTimeoutMs: "session stores are called without a load timeout",
   mcpServersDelivery: "Goat runs in-process; MCP servers never go on a command line",
   pathToClaudeCodeExecutable: "Goat runs in-process and starts no Claude Code executable",
@@ -282,7 +282,6 @@ const ALREADY_SO: Readonly<Record<string, unknown>> = {
   strictMcpConfig: true,
   verbatimPrompts: true,
   perTaskStopAffordance: false,
-  includeHookEvents: false,
   promptSuggestions: false,
   agentProgressSummaries: false,
 };

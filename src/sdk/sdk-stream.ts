@@ -139,6 +139,31 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
           message: event.message,
         });
         return;
+      case "hook_started":
+        push({
+          type: "system",
+          subtype: "hook_started",
+          ...base(),
+          hook_id: event.hookRunId,
+          hook_name: event.hookName,
+          hook_event: event.hookEvent,
+        });
+        return;
+      case "hook_finished":
+        push({
+          type: "system",
+          subtype: "hook_response",
+          ...base(),
+          hook_id: event.hookRunId,
+          hook_name: event.hookName,
+          hook_event: event.hookEvent,
+          output: event.output,
+          stdout: event.stdout,
+          stderr: event.stderr,
+          ...(event.exitCode !== undefined ? { exit_code: event.exitCode } : {}),
+          outcome: event.outcome,
+        });
+        return;
       case "warning":
         push({
           type: "system",

@@ -227,6 +227,31 @@ describe("prompts and subagents", () => {
     expect(results(run)[0].result).toBe("the subagent said hi");
   });
 
+  it("includeHookEvents: each hook the host registered is shown starting and answering", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Glob", id: "toolu_g", input: { pattern: "*" } }]),
+      reply.text("ok"),
+    );
+    const hook = async () => ({ systemMessage: "seen" });
+    const hooks = { PreToolUse: [{ matcher: "Glob", hooks: [hook] }] };
+    const run = await once({ includeHookEvents: true, hooks });
+    expect(run.error).toBeUndefined();
+    const shown = run.messages.filter((m) => m.subtype === "hook_started" || m.subtype === "hook_response");
+    expect(shown.map((m) => [m.subtype, m.hook_name, m.hook_event])).toEqual([
+      ["hook_started", "PreToolUse:Glob", "PreToolUse"],
+      ["hook_response", "PreToolUse:Glob", "PreToolUse"],
+    ]);
+    expect(shown[1]).toMatchObject({ hook_id: shown[0].hook_id, outcome: "success" });
+    expect(JSON.parse(shown[1].output)).toMatchObject({ systemMessage: "seen" });
+    // Without the option, none.
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Glob", id: "toolu_h", input: { pattern: "*" } }]),
+      reply.text("ok"),
+    );
+    const quiet = await once({ hooks });
+    expect(quiet.messages.filter((m) => String(m.subtype).startsWith("hook_"))).toEqual([]);
+  });
+
   it("verbatimPrompts: a prompt that looks like a command reaches the model as written", async () => {
     fx.mock.enqueue(reply.text("ok"));
     const run = await once({ verbatimPrompts: true }, "/compact keep the API notes");
