@@ -47,6 +47,8 @@ export interface CliArgs {
   permissionMode?: CliPermissionMode;
   /** `--permission-prompt-tool stdio`: permission questions go to the stream-json host as control requests. */
   permissionPromptTool?: "stdio";
+  /** `--permission-prompt-tool NAME` (not stdio): a tool of the session, usually MCP, answers them. */
+  permissionPromptToolName?: string;
   /** `--permission-prompts none`: a call that would ask is denied at once (the host is never asked). */
   permissionPrompts?: "host" | "none";
   /** `--allow-dangerously-skip-permissions`: `bypassPermissions` may be switched to later. */
@@ -235,6 +237,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
         ? undefined
         : oneOf("--permission-mode", v["permission-mode"], PERMISSION_MODES, "default"),
     permissionPromptTool: v["permission-prompt-tool"] === "stdio" ? "stdio" : undefined,
+    permissionPromptToolName:
+      v["permission-prompt-tool"] === "stdio"
+        ? undefined
+        : nonEmpty("--permission-prompt-tool", v["permission-prompt-tool"]),
     permissionPrompts:
       v["permission-prompts"] === undefined
         ? undefined
@@ -309,11 +315,6 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (v["thinking-display"] === "highlights") {
     // Anthropic accepts highlights only from the sessions it hosts.
     args.ignoredFlags.push("--thinking-display highlights");
-  }
-  const promptTool = v["permission-prompt-tool"];
-  if (promptTool !== undefined && promptTool !== "stdio") {
-    // An MCP tool that answers permission questions: Goat asks only a host (stdio); without one, "ask" denies.
-    args.ignoredFlags.push(`--permission-prompt-tool ${promptTool}`);
   }
   if (args.systemPrompt !== undefined && args.systemPromptFile !== undefined) {
     throw new UsageError("--system-prompt and --system-prompt-file both set the prompt; give one of them");

@@ -110,6 +110,7 @@ export function buildConfig(
     thinking: thinkingOption(args),
     effort: args.effort ?? settings.effortLevel,
     outputFormat: args.jsonSchema ? { type: "json_schema", schema: args.jsonSchema } : undefined,
+    permissionPromptToolName: args.permissionPromptToolName,
     includeHookEvents: args.includeHookEvents || undefined,
     managedSettings: args.managedSettings,
     env,

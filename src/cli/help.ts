@@ -27,6 +27,7 @@ Model and limits:
 Tools and permissions:
   --permission-mode MODE      default | acceptEdits | plan | bypassPermissions | dontAsk
   --permission-prompt-tool stdio  With stream-json input: ask the host (can_use_tool control requests)
+  --permission-prompt-tool NAME   A tool (e.g. mcp__approver__ask) answers permission questions
   --permission-prompts none   Deny at once what would ask (the host is never asked)
   --dangerously-skip-permissions  Same as --permission-mode bypassPermissions
   --allow-dangerously-skip-permissions  Allow switching to bypassPermissions later

@@ -129,6 +129,13 @@ export interface QueryOptions {
   /** Asked when the rules say "ask". Without it, "ask" means deny. */
   canUseTool?: CanUseTool;
   /**
+   * A tool of the session (usually an MCP server's, e.g. `mcp__approver__ask`) that answers permission
+   * prompts instead of `canUseTool` (give one of them): it is called with `{ tool_name, input,
+   * tool_use_id }` and answers with text holding JSON, `{ "behavior": "allow", "updatedInput"?: {…} }`
+   * or `{ "behavior": "deny", "message": "…" }`, as in Claude Code. Anything else denies.
+   */
+  permissionPromptToolName?: string;
+  /**
    * Who answers permission prompts: `"host"` (default) asks `canUseTool`; `"none"` denies at once
    * whatever would prompt, and `canUseTool` is never called (the Claude Agent SDK's option).
    */

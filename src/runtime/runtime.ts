@@ -36,6 +36,7 @@ import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.
 import { createFlagSettings } from "./flag-settings.js";
 import { meteredModelCaller } from "./metered-caller.js";
 import type { QueryOptions } from "./options.js";
+import { permissionPromptToolCallback } from "./permission-prompt-tool.js";
 import { createSessionReasoning } from "./reasoning.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
 import { openSession, type SessionBinding } from "./session-binding.js";
@@ -212,6 +213,22 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     managedHooksOnly: managed?.managedHooksOnly,
     emitHookEvents: options.includeHookEvents ? emit : undefined,
   });
+  // permissionPromptToolName: a tool of the session answers what canUseTool would (checked: not both).
+  const promptTool = () =>
+    options.permissionPromptToolName === undefined
+      ? undefined
+      : permissionPromptToolCallback(options.permissionPromptToolName, {
+          tools: () => tools.current(),
+          context: (signal, toolUseId) => ({
+            signal,
+            cwd,
+            sessionId,
+            toolUseId,
+            state: loopConfig.toolState,
+            env: loopConfig.env ?? env,
+            onUpdate: () => {},
+          }),
+        });
   const permissions = createPermissionEngine({
     cwd,
     mode: options.permissionMode ?? "default",
@@ -225,7 +242,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
     canUseTool: wrapCanUseTool(
       () => hooks.runner,
-      options.permissionPrompts === "none" ? undefined : options.canUseTool,
+      options.permissionPrompts === "none" ? undefined : (options.canUseTool ?? promptTool()),
       report,
     ),
   });

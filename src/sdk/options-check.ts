@@ -173,6 +173,12 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
       ? undefined
       : "the path of a settings file or a settings object",
   canUseTool: fn,
+  permissionPromptToolName: (v, o) =>
+    typeof v !== "string" || v === ""
+      ? "a tool name such as mcp__server__tool"
+      : o.canUseTool !== undefined
+        ? "no canUseTool beside it (one of them answers permission prompts)"
+        : undefined,
   permissionPrompts: oneOf(["host", "none"]),
   additionalDirectories: stringList,
   hooks: object,
@@ -239,7 +245,6 @@ const REFUSED = {
   betas: "API beta flags are not sent by Goat",
   extraArgs: "Goat runs in-process and has no CLI to pass extra flags to; use the matching option",
   onElicitation: "MCP elicitation is not supported (Goat declines every elicitation)",
-  permissionPromptToolName: "permission prompts through an MCP tool are not supported; use canUseTool",
   planModeInstructions: "custom plan-mode instructions are not supported",
   plugins: "plugins are not supported",
   projectConfigRoot: "a separate project configuration root is not supported",

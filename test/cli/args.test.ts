@@ -196,7 +196,7 @@ describe("the Python SDK's argv", () => {
     expect(c.options).toMatchObject({ maxTurns: 3, thinking: { type: "adaptive" }, effort: "low" });
   });
 
-  it("--system-prompt-file reads the prompt; --permission-prompt-tool NAME is reported as ignored", () => {
+  it("--system-prompt-file reads the prompt; --permission-prompt-tool NAME names the tool that answers", () => {
     writeFileSync(join(dir, "prompt.txt"), "You answer in haiku.");
     const args = parseCliArgs([
       ...SDK,
@@ -205,9 +205,12 @@ describe("the Python SDK's argv", () => {
       "--permission-prompt-tool",
       "mcp__perm__ask",
     ]);
-    expect(buildConfig(args, env).options.systemPrompt).toBe("You answer in haiku.");
+    const options = buildConfig(args, env).options;
+    expect(options.systemPrompt).toBe("You answer in haiku.");
+    expect(options.permissionPromptToolName).toBe("mcp__perm__ask");
+    expect(options.canUseTool).toBeUndefined();
     expect(args.permissionPromptTool).toBeUndefined();
-    expect(args.ignoredFlags).toEqual(["--permission-prompt-tool mcp__perm__ask"]);
+    expect(args.ignoredFlags).toEqual([]);
   });
 });
 

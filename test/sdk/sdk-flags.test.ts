@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useCliFixture } from "../cli/helpers.js";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { reply } from "../support/mock-provider.js";
-import { type ClaudeSdk, loadClaudeSdk } from "./claude-sdk.js";
+import { type ClaudeSdk, loadClaudeSdk, loadSdkZod } from "./claude-sdk.js";
 import { collect, inits, results, sdkOptions, toolResults, userStream } from "./helpers.js";
 
 const fx = useCliFixture("goat-sdk-f");
@@ -206,6 +206,39 @@ describe("prompts and subagents", () => {
     expect(asked).toEqual([]);
     expect(toolResults(run)[0].is_error).toBe(true);
     expect(existsSync(join(fx.work.path, "asked.txt"))).toBe(false);
+  });
+
+  it("permissionPromptToolName: the host's in-process MCP tool answers the permission questions", async () => {
+    const z = await loadSdkZod();
+    const asked: any[] = [];
+    const approver = sdk.createSdkMcpServer({
+      name: "approver",
+      tools: [
+        sdk.tool(
+          "ask",
+          "Answers permission questions",
+          { tool_name: z.string(), input: z.record(z.string(), z.unknown()), tool_use_id: z.string() },
+          async (request) => {
+            asked.push(request);
+            const decision =
+              request.input.command === "touch yes.txt"
+                ? { behavior: "allow", updatedInput: request.input }
+                : { behavior: "deny", message: "the approver says no" };
+            return { content: [{ type: "text", text: JSON.stringify(decision) }] };
+          },
+        ),
+      ],
+    });
+    fx.mock.enqueue(bash("touch yes.txt", "toolu_y"), bash("touch no.txt", "toolu_n"), reply.text("done"));
+    const run = await once({ mcpServers: { approver }, permissionPromptToolName: "mcp__approver__ask" });
+    expect(run.error).toBeUndefined();
+    expect(asked.map((r) => [r.tool_name, r.input.command, r.tool_use_id])).toEqual([
+      ["Bash", "touch yes.txt", "toolu_y"],
+      ["Bash", "touch no.txt", "toolu_n"],
+    ]);
+    expect(existsSync(join(fx.work.path, "yes.txt"))).toBe(true);
+    expect(existsSync(join(fx.work.path, "no.txt"))).toBe(false);
+    expect(JSON.stringify(toolResults(run)[1].content)).toContain("the approver says no");
   });
 
   it("forwardSubagentText: the subagent's answer reaches the host under its Task call", async () => {
