@@ -59,6 +59,8 @@ export interface CliArgs {
   thinking?: CliThinking;
   /** `--max-thinking-tokens`: a thinking budget (0: off). */
   maxThinkingTokens?: number;
+  /** `--betas a,b`: Anthropic beta features, sent as the `anthropic-beta` header. */
+  betas: string[];
   /** `--thinking-display`: summarized or omitted thinking text, as Anthropic's `thinking.display`. */
   thinkingDisplay?: "summarized" | "omitted";
   /** `--effort`. */
@@ -165,9 +167,9 @@ const OPTIONS = {
   "await-initialize": { type: "boolean" },
   "initialize-fields": { type: "string" },
   "thinking-display": { type: "string" },
+  betas: { type: "string", multiple: true },
   // Accepted without effect (see IGNORED).
   "task-budget": { type: "string" },
-  betas: { type: "string" },
   channels: { type: "string", multiple: true },
   "session-mirror": { type: "boolean" },
   "project-config-root": { type: "string" },
@@ -185,7 +187,6 @@ const OPTIONS = {
  */
 export const IGNORED_FLAGS: Readonly<Record<string, string>> = {
   "task-budget": "an Anthropic API beta",
-  betas: "Anthropic API beta headers",
   channels: "Claude Code channels",
   "session-mirror": "transcripts are written by Goat's session store",
   "project-config-root": "project settings are read from the working directory",
@@ -254,6 +255,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         : oneOf<CliThinking>("--thinking", v.thinking, ["adaptive", "enabled", "disabled"], "adaptive"),
     maxThinkingTokens: wholeNumber("--max-thinking-tokens", v["max-thinking-tokens"]),
     thinkingDisplay: thinkingDisplay(v["thinking-display"]),
+    betas: (v.betas ?? []).flatMap((list) => list.split(",").map((b) => b.trim())).filter((b) => b !== ""),
     effort: v.effort === undefined ? undefined : oneOf("--effort", v.effort, EFFORTS, "medium"),
     jsonSchema: jsonObject("--json-schema", v["json-schema"]),
     agent: nonEmpty("--agent", v.agent),

@@ -111,6 +111,7 @@ export function buildConfig(
     effort: args.effort ?? settings.effortLevel,
     outputFormat: args.jsonSchema ? { type: "json_schema", schema: args.jsonSchema } : undefined,
     permissionPromptToolName: args.permissionPromptToolName,
+    betas: args.betas.length > 0 ? args.betas : undefined,
     includeHookEvents: args.includeHookEvents || undefined,
     managedSettings: args.managedSettings,
     env,

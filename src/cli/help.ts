@@ -21,6 +21,7 @@ Model and limits:
   --thinking MODE             adaptive | enabled | disabled
   --max-thinking-tokens N     A thinking budget (0: off)
   --thinking-display MODE     summarized | omitted thinking text (Anthropic)
+  --betas LIST                Anthropic beta features (the anthropic-beta header)
   --effort LEVEL              low | medium | high | xhigh | max
   --json-schema JSON          The final answer is JSON matching this schema (result.structured_output)
 

@@ -66,7 +66,13 @@ const GUESSES: Array<[RegExp, ProviderType]> = [
 ];
 
 /** Settings every provider the registry creates starts from (a spec's own fields win). */
-export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "proxy" | "getApiKey">;
+export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "proxy" | "getApiKey"> & {
+  /**
+   * Anthropic beta features (e.g. `context-1m-2025-08-07`), sent as the `anthropic-beta` header by every
+   * provider of type `anthropic` the registry creates (after any the provider's own headers name).
+   */
+  anthropicBetas?: readonly string[];
+};
 
 /**
  * Creates a registry with the built-in `anthropic` and `openai` providers plus `specs`. A spec named
@@ -111,9 +117,15 @@ export function createProviderRegistry(
     if (existing) return existing;
     const spec = specByName.get(name);
     if (!spec) return undefined;
+    const { anthropicBetas, ...shared } = defaults;
     const provider = isProvider(spec)
       ? spec
-      : FACTORIES[spec.type]({ ...withoutUndefined(defaults), ...withoutUndefined(spec), name });
+      : FACTORIES[spec.type]({
+          ...withoutUndefined(shared),
+          ...withoutUndefined(spec),
+          ...(spec.type === "anthropic" ? betaHeaders(spec.headers, anthropicBetas) : {}),
+          name,
+        });
     instances.set(name, provider);
     return provider;
   }
@@ -181,6 +193,16 @@ export function resolveModel(
 }
 
 /** Drops fields set to undefined, so they do not hide a default when spread over it. */
+/** The provider's headers with `betas` added to its `anthropic-beta` list; nothing when there are none. */
+function betaHeaders(
+  headers: Record<string, string> | undefined,
+  betas: readonly string[] | undefined,
+): { headers?: Record<string, string> } {
+  if (!betas || betas.length === 0) return {};
+  const own = headers?.["anthropic-beta"];
+  return { headers: { ...headers, "anthropic-beta": [...(own ? [own] : []), ...betas].join(",") } };
+}
+
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   const out: Partial<T> = {};
   for (const key of Object.keys(value) as Array<keyof T>) if (value[key] !== undefined) out[key] = value[key];

@@ -165,6 +165,13 @@ export interface QueryOptions {
    * result is `error_max_structured_output_retries`.
    */
   outputFormat?: OutputFormat;
+  /**
+   * Anthropic beta features to turn on (e.g. `["context-1m-2025-08-07"]`): sent as the `anthropic-beta`
+   * header to providers of type `anthropic` (the built-in `anthropic/` and your own), not to
+   * OpenAI-compatible ones. Goat's model catalog does not change with them: with the 1M-token context
+   * beta, compaction still happens at the model's usual window.
+   */
+  betas?: string[];
   /** Emit `stream_event` messages with the raw stream. */
   includePartialMessages?: boolean;
   /**

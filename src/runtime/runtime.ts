@@ -150,6 +150,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     timeouts: options.providerTimeouts,
     proxy: options.proxy,
     getApiKey: options.getApiKey,
+    anthropicBetas: options.betas,
   });
   // Fail at start-up, not on the first call, when the model names no known provider.
   registry.resolve(configuredModel);

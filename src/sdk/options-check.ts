@@ -186,6 +186,10 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   systemPrompt,
   includePartialMessages: boolean,
   includeHookEvents: boolean,
+  betas: (v) =>
+    Array.isArray(v) && v.every((b) => typeof b === "string" && /^[\w.-]+$/.test(b))
+      ? undefined
+      : "an array of Anthropic beta names",
   outputFormat: (v) =>
     isObject(v) && v.type === "json_schema" && isObject(v.schema) && v.schema.type === "object"
       ? undefined
@@ -242,7 +246,6 @@ export const KNOWN_OPTIONS: readonly string[] = Object.freeze(Object.keys(CHECKS
  * the program does, or weaken its safety).
  */
 const REFUSED = {
-  betas: "API beta flags are not sent by Goat",
   extraArgs: "Goat runs in-process and has no CLI to pass extra flags to; use the matching option",
   onElicitation: "MCP elicitation is not supported (Goat declines every elicitation)",
   planModeInstructions: "custom plan-mode instructions are not supported",

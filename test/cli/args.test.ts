@@ -116,7 +116,7 @@ describe("the TypeScript SDK's argv", () => {
     );
   });
 
-  it("flags with no counterpart, and flags Goat does not know, are set aside for one warning", () => {
+  it("flags with no counterpart, and flags Goat does not know, are set aside for one warning; --betas is taken", () => {
     const args = parseCliArgs([
       ...SDK,
       "--betas=context-1m-2025-08-07",
@@ -130,8 +130,8 @@ describe("the TypeScript SDK's argv", () => {
     ]);
     expect(args.model).toBe("anthropic/claude-sonnet-4-5");
     expect(args.prompt).toBeUndefined();
+    expect(args.betas).toEqual(["context-1m-2025-08-07"]);
     expect(args.ignoredFlags).toEqual([
-      "--betas",
       "--session-mirror",
       "--plugin-dir",
       "--some-future-flag",

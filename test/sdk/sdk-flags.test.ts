@@ -69,6 +69,15 @@ describe("thinking and effort options", () => {
   });
 });
 
+describe("Anthropic betas", () => {
+  it("betas reach Anthropic as the anthropic-beta header", async () => {
+    fx.mock.enqueue(reply.text("a"));
+    const run = await once({ betas: ["context-1m-2025-08-07"] });
+    expect(run.error).toBeUndefined();
+    expect(fx.mock.requests[0].headers["anthropic-beta"]).toBe("context-1m-2025-08-07");
+  });
+});
+
 describe("model limits", () => {
   it("fallbackModel answers when the model is unavailable", async () => {
     fx.mock.enqueue(
