@@ -145,7 +145,12 @@ function writeResult(
     stderr.write(`goat: ${resultErrorText(result)}\n`);
     return;
   }
-  const text = result.result ?? "";
+  // With --json-schema the answer is the structured output (the run ends on the tool call, often with
+  // no text at all): print it as JSON.
+  const text =
+    result.subtype === "success" && result.structured_output !== undefined
+      ? JSON.stringify(result.structured_output)
+      : (result.result ?? "");
   write(text.endsWith("\n") ? text : `${text}\n`);
 }
 

@@ -28,6 +28,29 @@ describe("print mode output formats", () => {
     expect(JSON.stringify(fx.mock.requests[0].body.messages)).toContain("prompt from a pipe");
   });
 
+  it("--json-schema: json carries structured_output, text prints it as JSON", async () => {
+    const schema = JSON.stringify({
+      type: "object",
+      properties: { city: { type: "string" }, population: { type: "integer" } },
+      required: ["city", "population"],
+    });
+    const answer = (population: unknown) =>
+      reply.toolCalls([{ name: "StructuredOutput", id: "toolu_so", input: { city: "Lyon", population } }]);
+    fx.mock.enqueue(answer("many"), answer(522_000));
+    const json = await run(["-p", "biggest city?", "--json-schema", schema, "--output-format", "json"]);
+    expect(json.code).toBe(0);
+    expect(jsonLines(json.stdout)[0]).toMatchObject({
+      subtype: "success",
+      structured_output: { city: "Lyon", population: 522_000 },
+    });
+    // The model's first, invalid answer was sent back with the validator's reason.
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("/population: must be integer");
+    fx.mock.enqueue(answer(522_000));
+    const text = await run(["-p", "biggest city?", "--json-schema", schema]);
+    expect(text.code).toBe(0);
+    expect(JSON.parse(text.stdout)).toEqual({ city: "Lyon", population: 522_000 });
+  });
+
   it("json prints the result message as one object", async () => {
     fx.mock.enqueue(reply.text("42", { usage: { input: 10, output: 3 } }));
     const r = await run(["-p", "answer", "--output-format", "json"]);
