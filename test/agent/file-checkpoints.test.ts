@@ -98,6 +98,38 @@ describe("enableFileCheckpointing and rewindFiles", () => {
     expect(read("new.txt")).toBeNull();
   });
 
+  it("puts back a notebook NotebookEdit changed", async () => {
+    const notebook = {
+      cells: [
+        { cell_type: "code", id: "calc", metadata: {}, source: ["1+1"], outputs: [], execution_count: null },
+      ],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
+    const original = JSON.stringify(notebook, null, 1);
+    fs.writeFileSync(file("a.ipynb"), original);
+    mock.enqueue(
+      reply.toolCalls([{ name: "Read", input: { file_path: file("a.ipynb") } }]),
+      reply.toolCalls([
+        {
+          name: "NotebookEdit",
+          input: { notebook_path: file("a.ipynb"), cell_id: "calc", new_source: "2+2" },
+        },
+      ]),
+      reply.text("edited"),
+    );
+    const uuid = "33333333-3333-4333-8333-333333333333";
+    const { q } = await session([{ uuid, text: "edit the notebook" }], {
+      enableFileCheckpointing: true,
+      tools: ["Read", "NotebookEdit"],
+    });
+    expect(read("a.ipynb")).toContain("2+2");
+    const rewound = await q.rewindFiles(uuid);
+    expect(rewound).toMatchObject({ canRewind: true, filesChanged: [file("a.ipynb")] });
+    expect(read("a.ipynb")).toBe(original);
+  });
+
   it("a string prompt's uuid is on its result, and rewinding to it works", async () => {
     mock.enqueue(
       reply.toolCalls([{ name: "Write", input: { file_path: file("made.txt"), content: "x" } }]),
