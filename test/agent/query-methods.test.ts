@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { Provider, StreamEvent } from "../../src/llm/types.js";
+import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { createAsyncQueue } from "../../src/sdk/async-queue.js";
 import { HIGH_WATER } from "../../src/sdk/backpressure.js";
@@ -146,6 +148,55 @@ describe("what the session says about itself", () => {
     expect(usage.percentage).toBeCloseTo((usage.totalTokens / 200_000) * 100, 1);
     expect(usage.apiUsage).toMatchObject({ input_tokens: 1234, output_tokens: 56 });
     expect(usage.model).toBe("anthropic/claude-sonnet-4-5");
+  });
+
+  it("the MCP methods change which servers' tools the next request offers", async () => {
+    const server = (name: string) =>
+      createSdkMcpServer({
+        name,
+        tools: [
+          tool("ping", "Pings", { n: z.number() }, async ({ n }) => ({
+            content: [{ type: "text", text: `${n}` }],
+          })),
+        ],
+      });
+    const input = createAsyncQueue<SDKUserMessageInput>();
+    const q = query({
+      prompt: input,
+      options: mockOptions(mock, "anthropic", { tools: [echoTool], mcpServers: { one: server("one") } }),
+    });
+    const offered = () =>
+      mock.requests
+        .at(-1)!
+        .body.tools.map((t: any) => t.name)
+        .sort();
+    const turn = async (text: string) => {
+      mock.enqueue(reply.text("ok"));
+      input.push({ type: "user", message: { role: "user", content: text } });
+      for (;;) if ((await q.next()).value?.type === "result") return;
+    };
+    await turn("first");
+    expect(offered()).toEqual(["echo", "mcp__one__ping"]);
+
+    expect(await q.setMcpServers({ two: server("two") })).toMatchObject({ added: ["two"], removed: [] });
+    await turn("second");
+    expect(offered()).toEqual(["echo", "mcp__one__ping", "mcp__two__ping"]);
+    expect((await q.mcpServerStatus()).map((s) => [s.name, s.status])).toEqual([
+      ["one", "connected"],
+      ["two", "connected"],
+    ]);
+
+    await q.toggleMcpServer("one", false);
+    await turn("third");
+    expect(offered()).toEqual(["echo", "mcp__two__ping"]);
+    expect((await q.mcpServerStatus()).find((s) => s.name === "one")?.status).toBe("disabled");
+
+    await q.toggleMcpServer("one", true);
+    await q.reconnectMcpServer("two");
+    await turn("fourth");
+    expect(offered()).toEqual(["echo", "mcp__one__ping", "mcp__two__ping"]);
+    input.close();
+    await collect(q);
   });
 
   it("the MCP methods reject for a server that does not exist", async () => {
