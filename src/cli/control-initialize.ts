@@ -7,7 +7,7 @@
  * requires for the stdin-delivered fields.
  */
 
-import { defaultModels } from "../llm/index.js";
+import { accountOf, defaultModel, defaultModels } from "../llm/index.js";
 import { GENERAL_PURPOSE_AGENT } from "../runtime/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { hostHooks } from "./control-callbacks.js";
@@ -191,7 +191,7 @@ export function initializeResponse(
     output_style: "default",
     available_output_styles: ["default"],
     models: supportedModels(options.model),
-    account: {},
+    account: accountFor(options),
     claude_code_version: protocolVersion,
     current_permission_mode: options.permissionMode ?? "default",
     ...(applied?.mcpServers ? { mcp_servers_applied: true } : {}),
@@ -200,6 +200,21 @@ export function initializeResponse(
     ...(applied?.managedSettings ? { managed_settings_applied: true } : {}),
     pid: process.pid,
   };
+}
+
+/**
+ * The account `system/init` will report (where the model's key comes from, which Anthropic API), for
+ * the SDK's `accountInfo()`, which reads it from this answer. Empty when the model names a provider
+ * nobody configured (the session then fails at start with the reason).
+ */
+function accountFor(options: CliQueryOptions): Record<string, unknown> {
+  const env = options.env ?? process.env;
+  const providers = options.provider === undefined ? [] : [options.provider].flat();
+  try {
+    return { ...accountOf(options.model ?? defaultModel(env), { providers, env }) };
+  } catch {
+    return {};
+  }
 }
 
 /** The catalog's models, and the session's own first when the catalog does not know it (a gateway's). */

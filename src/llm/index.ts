@@ -12,6 +12,7 @@
 
 // ---- Providers and model resolution ----
 
+export { type AccountInfo, type AccountSources, accountOf } from "./account.js";
 export { createAnthropicProvider } from "./anthropic.js";
 export { createOpenAIProvider } from "./openai.js";
 export type {

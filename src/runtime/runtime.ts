@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
 import { GoatError, InvalidOptionError } from "../errors.js";
+import { accountOf } from "../llm/account.js";
 import { createModelCatalog } from "../llm/catalog.js";
 import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
 import { createProviderRegistry, defaultModel, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
@@ -44,7 +45,6 @@ import { createSessionHooks } from "./session-hooks.js";
 import {
   type AccountInfo,
   type AgentInfo,
-  accountInfo,
   type ContextUsage,
   contextUsage,
   offeredAgents,
@@ -412,22 +412,14 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   });
 
   const agentInfos = () => offeredAgents(tools.taskTool !== undefined, options.agents);
-  const account = () => {
-    const model = loopConfig.getModel();
-    const resolved = registry.resolve(model);
-    const provider = resolved.id.slice(0, resolved.id.indexOf("/"));
-    const spec = providerSpecs.find((s) => ("stream" in s ? s.name : (s.name ?? s.type)) === provider);
-    const config = spec && !("stream" in spec) ? spec : undefined;
-    return accountInfo({
-      model: resolved.id,
-      provider,
-      providerType: spec ? config?.type : provider,
-      specApiKey: config?.apiKey !== undefined,
-      specBaseURL: config?.baseURL,
+  const account = () =>
+    accountOf(loopConfig.getModel(), {
+      registry,
+      providers: providerSpecs,
       getApiKey: options.getApiKey !== undefined,
       env,
     });
-  };
+
   const info: Runtime["info"] = {
     agents: agentInfos,
     models: () => supportedModels(catalog),

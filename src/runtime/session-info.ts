@@ -5,6 +5,7 @@
  * context window is, by category.
  */
 
+import type { AccountInfo } from "../llm/account.js";
 import type { ModelCatalog } from "../llm/catalog.js";
 import { estimateMessageTokens, type LoopSession } from "../loop/context.js";
 import type { Tool } from "../tools/types.js";
@@ -37,17 +38,7 @@ export interface SlashCommand {
   argumentHint: string;
 }
 
-/** Who serves the model and where its key comes from (the SDK's `AccountInfo`, plus Goat's fields). */
-export interface AccountInfo {
-  /** Where the key comes from: `getApiKey`, `provider option`, an environment variable's name, or `none`. */
-  apiKeySource: string;
-  /** For Anthropic: `firstParty` against api.anthropic.com, `gateway` against another base URL. */
-  apiProvider?: "firstParty" | "gateway";
-  /** The provider serving the current model (`anthropic`, `openai`, or a name given in `provider`). */
-  provider: string;
-  /** The current model, `provider/model`. */
-  model: string;
-}
+export type { AccountInfo };
 
 /** One row of the context usage breakdown. */
 export interface ContextCategory {
@@ -125,39 +116,6 @@ export function supportedModels(catalog: ModelCatalog): SupportedModel[] {
     if (m.provider === "anthropic") out.supportsAdaptiveThinking = m.adaptiveThinking === true;
     return out;
   });
-}
-
-const KEY_VARIABLES: Record<string, string[]> = {
-  anthropic: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
-  openai: ["OPENAI_API_KEY"],
-};
-
-/** Where the current model's key comes from, in the order the providers look. */
-export function accountInfo(options: {
-  model: string;
-  provider: string;
-  /** The provider's type (`anthropic`, `openai`), or undefined for a Provider object. */
-  providerType?: string;
-  specApiKey?: boolean;
-  specBaseURL?: string;
-  getApiKey: boolean;
-  env: Record<string, string | undefined>;
-}): AccountInfo {
-  const { env, providerType } = options;
-  const variable = (KEY_VARIABLES[providerType ?? ""] ?? []).find((name) => (env[name] ?? "") !== "");
-  const apiKeySource = options.getApiKey
-    ? "getApiKey"
-    : options.specApiKey
-      ? "provider option"
-      : providerType === undefined
-        ? "provider object"
-        : (variable ?? "none");
-  const info: AccountInfo = { apiKeySource, provider: options.provider, model: options.model };
-  if (providerType === "anthropic") {
-    const baseURL = options.specBaseURL ?? env.ANTHROPIC_BASE_URL;
-    info.apiProvider = !baseURL || baseURL.startsWith("https://api.anthropic.com") ? "firstParty" : "gateway";
-  }
-  return info;
 }
 
 /** The context window's use by category, estimated at about four characters a token. */

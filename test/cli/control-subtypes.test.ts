@@ -143,6 +143,9 @@ describe("control subtypes beyond the basic flows", () => {
     expect(init.models[0].value).toBe(sys.model);
     expect(init.commands).toEqual(sys.slash_commands);
     expect(init.claude_code_version).toBe(sys.claude_code_version);
+    // accountInfo() is read from this answer: the same key source init reports.
+    expect(init.account).toMatchObject({ apiKeySource: sys.apiKeySource, provider: "anthropic" });
+    expect(sys.apiKeySource).toBe("ANTHROPIC_API_KEY");
     expect(sys.claude_code_version).toMatch(/^2\.\d+\.\d+$/);
     // reinitialize(): the same answer, nothing re-applied.
     const again = await ask(host, "i2", {

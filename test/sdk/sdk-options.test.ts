@@ -215,7 +215,13 @@ describe("control methods", () => {
     expect(agents.map((a: any) => a.name)).toEqual(["general-purpose"]);
     expect((await q.supportedModels()).map((m: any) => m.value)).toContain("anthropic/claude-sonnet-4-5");
     expect(await q.supportedCommands()).toEqual([]);
-    expect(await q.accountInfo()).toEqual({});
+    const account = await q.accountInfo();
+    expect(account).toEqual({
+      apiKeySource: "ANTHROPIC_API_KEY",
+      apiProvider: "gateway", // the mock's ANTHROPIC_BASE_URL
+      provider: "anthropic",
+      model: "anthropic/claude-sonnet-4-5",
+    });
     const status = await q.mcpServerStatus();
     expect(status).toEqual([expect.objectContaining({ name: "calc", status: "connected" })]);
     expect(status[0].tools.map((t: any) => t.name)).toEqual(["add"]);
@@ -250,6 +256,7 @@ describe("control methods", () => {
     expect(fx.mock.requests[1].body.model).toBe("claude-haiku-4-5");
     const init = inits(done)[1];
     expect(init.agents).toEqual(agents.map((a: any) => a.name));
+    expect(init.apiKeySource).toBe(account.apiKeySource);
     expect(init.mcp_servers).toEqual(
       expect.arrayContaining([
         { name: "calc", status: "connected" },
