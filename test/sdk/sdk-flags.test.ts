@@ -78,6 +78,19 @@ describe("Anthropic betas", () => {
   });
 });
 
+describe("the tools preset", () => {
+  it("tools: the claude_code preset (--tools=default) offers Goat's default set", async () => {
+    fx.mock.enqueue(reply.text("a"), reply.text("b"));
+    await once({ tools: { type: "preset", preset: "claude_code" } });
+    await once({ tools: [] });
+    const offered = (i: number) => (fx.mock.requests[i].body.tools ?? []).map((t: any) => t.name);
+    expect(offered(0)).toEqual(
+      expect.arrayContaining(["Bash", "Read", "Edit", "Write", "Glob", "Grep", "Task"]),
+    );
+    expect(offered(1)).toEqual([]);
+  });
+});
+
 describe("model limits", () => {
   it("fallbackModel answers when the model is unavailable", async () => {
     fx.mock.enqueue(
