@@ -136,10 +136,8 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
             ...(copyOf ? { copy_of: copyOf } : callCost(message as AssistantMessage)),
           }
         : { type: "user" as const, message: message as UserMessage, ...(copyOf ? { copy_of: copyOf } : {}) };
-    const entryPromise = recorder.record(payload);
-    // The uuid exists as soon as record() is called; this read happens after the append was queued.
-    if (recorder.lastUuid) uuids.set(message, recorder.lastUuid);
-    entryPromise.catch(() => {});
+    // No promise per message: a failed write surfaces in flush() (the persist barrier) and close().
+    uuids.set(message, recorder.add(payload).uuid);
   };
 
   return {

@@ -184,7 +184,10 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
           );
         }
       }
-      const text = entries.map((e) => `${JSON.stringify(e)}\n`).join("");
+      const text =
+        entries.length === 1
+          ? `${JSON.stringify(entries[0])}\n`
+          : entries.map((e) => `${JSON.stringify(e)}\n`).join("");
       let slot = slots.get(sessionId);
       if (slot === undefined) {
         slot = { queue: [] };

@@ -100,10 +100,17 @@ function endsWithoutNewline(fd: number): boolean {
   return last[0] !== 0x0a;
 }
 
-/** Writes all of `text` and returns its length in bytes; a short write (rare on regular files) is continued, not dropped. */
+/**
+ * Writes all of `text` and returns its length in bytes. The string goes to the kernel as it is (no
+ * Buffer of our own to allocate and copy on every turn); a short write (rare on regular files) is
+ * continued from the bytes not yet written, not dropped.
+ */
 function writeWhole(fd: number, text: string): number {
+  const wrote = writeSync(fd, text);
+  const length = Buffer.byteLength(text, "utf8");
+  if (wrote === length) return length;
   const bytes = Buffer.from(text, "utf8");
-  let offset = 0;
+  let offset = wrote;
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
   return bytes.length;
 }
