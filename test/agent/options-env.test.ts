@@ -74,7 +74,12 @@ describe("options.env", () => {
       reply.toolCalls([
         { name: "Bash", input: { command: `echo bg=$GOAT_TEST_MARK > ${bgFile}`, run_in_background: true } },
       ]),
-      reply.text("done"),
+      // The session kills its background shells when it ends: it ends only once that one has written.
+      async () => {
+        const written = () => fs.existsSync(bgFile) && fs.readFileSync(bgFile, "utf8").endsWith("\n");
+        await expect.poll(written, { timeout: 10_000 }).toBe(true);
+        return reply.text("done");
+      },
     );
     const messages = await collect(
       query({
@@ -100,7 +105,7 @@ describe("options.env", () => {
     );
     const text = toolText(messages);
     expect(text).toContain("fg=m4rk");
-    await expect.poll(() => fs.existsSync(bgFile) && fs.readFileSync(bgFile, "utf8")).toBe("bg=m4rk\n");
+    expect(fs.readFileSync(bgFile, "utf8")).toBe("bg=m4rk\n");
     expect(fs.readFileSync(hookFile, "utf8")).toContain("hook=m4rk");
   });
 
