@@ -114,10 +114,11 @@ export async function createDurableClient(options: DurableClientOptions): Promis
     sendFollowUp: (workflowId, text) => dbos.send(workflowId, text, FOLLOW_UP_TOPIC),
     cancel: (workflowId) => dbos.cancelWorkflow(workflowId),
     status,
-    async result(workflowId) {
+    async result(workflowId, resultOptions) {
+      // DBOS polls the workflow's status once a second unless told otherwise.
       const outcome = (await dbos
         .retrieveWorkflow<DurableSessionOutcome>(workflowId)
-        .getResult()) as DurableSessionOutcome | null;
+        .getResult({ pollingIntervalMs: resultOptions?.pollMs ?? 100 })) as DurableSessionOutcome | null;
       return outcome?.result;
     },
     close: () => dbos.destroy(),
