@@ -5,7 +5,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMcpManager } from "../../src/mcp/manager.js";
 import type { McpManager } from "../../src/mcp/types.js";
 import { runTool } from "../../src/tools/define-tool.js";
@@ -35,6 +36,14 @@ function manager(
 }
 
 const fixture = () => ({ command: process.execPath, args: [serverFile] });
+
+/** Polls `check` every 20 ms on the real clock (node:timers/promises is not faked), up to 10 s. */
+async function until(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 20) {
+    if (waited > 10_000) throw new Error("condition not met in 10 s");
+    await sleep(20);
+  }
+}
 
 function find(m: McpManager, name: string): Tool {
   const found = m.tools().find((t) => t.name === name);
@@ -140,9 +149,21 @@ describe("stdio MCP servers", () => {
   it("marks a server that never answers initialize as failed after the timeout and kills it", async () => {
     const pidFile = path.join(dir, "hang.pid");
     const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
-    // Long enough for the fixture to start on a loaded machine, short enough to show the limit works.
-    const m = manager({ hang: { command: process.execPath, args: ["-e", script] }, fx: fixture() }, 5000);
+    // The 5 s limit runs on fake timers, moved on once the fixture has connected and the hanging
+    // server has started: the test waits for those two facts, not for 5 s of a loaded machine.
+    // Real timers are back before anything reacts to the limit, so the kill runs on real time.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let m: McpManager;
     const started = Date.now();
+    try {
+      m = manager({ hang: { command: process.execPath, args: ["-e", script] }, fx: fixture() }, 5000);
+      const fxConnected = () => m.status().find((s) => s.name === "fx")?.status === "connected";
+      await until(() => fxConnected() && fs.existsSync(pidFile));
+      expect(m.status().find((s) => s.name === "hang")?.status).toBe("pending");
+      vi.advanceTimersByTime(5000);
+    } finally {
+      vi.useRealTimers();
+    }
     await m.ready();
     expect(Date.now() - started).toBeLessThan(12_000);
     const status = Object.fromEntries(m.status().map((s) => [s.name, s]));
