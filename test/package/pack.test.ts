@@ -98,6 +98,16 @@ function describeInstall(nodeModules: string): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB in ${packages} packages`;
 }
 
+/**
+ * Runs the installed `goat` in the consumer project with its stdin closed, as a script or CI job
+ * runs it: a pipe left open would make `goat -p` wait 3 s for input that never comes.
+ */
+function runGoat(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const running = run(join(consumer, "node_modules/.bin/goat"), args, { cwd: consumer, env: userEnv() });
+  running.child.stdin?.end();
+  return running;
+}
+
 /** Runs a script in the consumer project and returns its stdout. */
 async function runScript(name: string, source: string): Promise<string> {
   const script = join(consumer, name);
@@ -188,12 +198,12 @@ for await (const message of query({ prompt: "hi", options: { model: "anthropic/c
   it(
     "puts a working `goat` on the PATH of the project",
     async () => {
-      const goat = join(consumer, "node_modules/.bin/goat");
-      const version = await run(goat, ["--version"], { cwd: consumer, env: userEnv() });
+      const version = await runGoat(["--version"]);
       expect(version.stdout).toMatch(/\d+\.\d+\.\d+/);
       mock.enqueue(reply.text("printed by the packed bin"));
-      const printed = await run(goat, ["-p", "hi"], { cwd: consumer, env: userEnv() });
+      const printed = await runGoat(["-p", "hi"]);
       expect(printed.stdout.trim()).toBe("printed by the packed bin");
+      expect(printed.stderr).toBe("");
     },
     STEP_TIMEOUT,
   );
@@ -201,7 +211,6 @@ for await (const message of query({ prompt: "hi", options: { model: "anthropic/c
   it(
     "the goat bin speaks MCP with no MCP SDK installed: its bundle carries the client",
     async () => {
-      const goat = join(consumer, "node_modules/.bin/goat");
       const config = JSON.stringify({
         mcpServers: { fixture: { command: process.execPath, args: [writeStdioServer(work)] } },
       });
@@ -209,21 +218,17 @@ for await (const message of query({ prompt: "hi", options: { model: "anthropic/c
         reply.toolCalls([{ name: "mcp__fixture__echo", input: { msg: "through goat" } }]),
         reply.text("ok"),
       );
-      const { stdout } = await run(
-        goat,
-        [
-          "-p",
-          "hi",
-          "--output-format",
-          "stream-json",
-          "--verbose",
-          "--mcp-config",
-          config,
-          "--permission-mode",
-          "bypassPermissions",
-        ],
-        { cwd: consumer, env: userEnv() },
-      );
+      const { stdout } = await runGoat([
+        "-p",
+        "hi",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--mcp-config",
+        config,
+        "--permission-mode",
+        "bypassPermissions",
+      ]);
       const messages = stdout
         .trim()
         .split("\n")
