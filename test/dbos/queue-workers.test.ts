@@ -3,6 +3,7 @@
  * across workers; cancellation; steering and follow-up messages reaching a running session; a follower
  * in another process reading the session live.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDurableClient, type DurableClient } from "../../src/dbos/client.js";
@@ -155,10 +156,12 @@ describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
 
   it("delivers steering and follow-up messages to a running session, and a follower sees it live", async () => {
     const { concurrencyFile, client, spawnWorker } = await setup();
+    // The tool runs until the test has steered: the steering message surely arrives mid-call.
+    const steered = join(dir, "steered");
     mock.setWhenEmpty((request) => {
       const last = JSON.stringify(request.body.messages.at(-1));
       if (toolResultCount(request) === 0)
-        return reply.toolCalls([{ name: "append_line", input: { text: "slow", waitMs: 1500 } }]);
+        return reply.toolCalls([{ name: "append_line", input: { text: "slow", untilFile: steered } }]);
       if (last.includes("follow-up question")) return reply.text("answer to the follow-up");
       return reply.text("first answer");
     });
@@ -173,6 +176,7 @@ describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
         if (message.type === "assistant" && message.message.content.some((b) => b.type === "tool_use")) {
           toolRunningWhenCallSeen = !linesOf(concurrencyFile).some((l) => l.startsWith("end"));
           await client.steer(workflowId, "steering: keep it short");
+          writeFileSync(steered, "");
         }
         if (message.type === "assistant" && JSON.stringify(message).includes("first answer")) {
           await client.sendFollowUp(workflowId, "follow-up question");
