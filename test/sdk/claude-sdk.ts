@@ -8,7 +8,7 @@
  * type-checks before any test runs, when the package may not be installed yet.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -84,6 +84,14 @@ export function loadClaudeSdk(): Promise<ClaudeSdk> {
   return loaded;
 }
 
+/**
+ * Installs the SDK package when missing, without importing it: the global set-up starts this so the
+ * download overlaps the first test files instead of holding up the first SDK test.
+ */
+export function ensureClaudeSdkInstalled(): Promise<void> {
+  return ensureInstalled();
+}
+
 function installedVersion(): string | undefined {
   try {
     return JSON.parse(readFileSync(join(ENTRY, "../package.json"), "utf8")).version;
@@ -93,13 +101,16 @@ function installedVersion(): string | undefined {
 }
 
 async function ensureInstalled(): Promise<void> {
-  for (let waited = 0; installedVersion() !== CLAUDE_SDK_VERSION; waited += 500) {
+  // Installed means the right version and nobody writing it: npm writes package.json before the
+  // rest, so a version seen while another process holds the lock may belong to a half-written copy.
+  while (existsSync(LOCK) || installedVersion() !== CLAUDE_SDK_VERSION) {
     try {
       mkdirSync(LOCK);
     } catch {
-      // Another test file is installing: wait for it (a lock left by a killed run expires).
-      if (waited > 180_000) rmSync(LOCK, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 500));
+      // Another process is installing: wait for it. A lock older than the install's time limit was
+      // left by a killed run.
+      if (lockAgeMs() > INSTALL_TIMEOUT_MS) rmSync(LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 200));
       continue;
     }
     try {
@@ -107,7 +118,7 @@ async function ensureInstalled(): Promise<void> {
         await promisify(execFile)(
           "npm",
           ["install", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"],
-          { cwd: HERE, timeout: 300_000 },
+          { cwd: HERE, timeout: INSTALL_TIMEOUT_MS },
         );
       }
     } finally {
@@ -115,6 +126,16 @@ async function ensureInstalled(): Promise<void> {
     }
   }
   if (!existsSync(ENTRY)) throw new Error(`the Claude Agent SDK was not installed in ${HERE}`);
+}
+
+const INSTALL_TIMEOUT_MS = 300_000;
+
+function lockAgeMs(): number {
+  try {
+    return Date.now() - statSync(LOCK).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 /** The zod copy the SDK uses (its peer), for `tool()` input shapes. */
