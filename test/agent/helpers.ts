@@ -75,20 +75,6 @@ export function timedTool(
   });
 }
 
-/** A tool that sleeps and ignores its abort signal, like a badly written user tool. */
-export function stubbornTool(ms: number) {
-  return defineTool({
-    name: "stubborn",
-    description: `Sleeps ${ms} ms whatever happens`,
-    inputSchema: z.object({}),
-    sideEffect: "none",
-    execute: async () => {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return { content: "finished anyway" };
-    },
-  });
-}
-
 /** A pure tool that echoes its input. */
 export const echoTool = defineTool({
   name: "echo",
