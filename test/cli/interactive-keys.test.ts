@@ -282,7 +282,9 @@ describe.skipIf(!hasScript)("interrupts, retries and permission questions in a p
     );
     pty.type("a");
     at = await pty.waitFor("Wrote both.", { from: at });
-    expect(pty.output().match(/Allow Write/g)).toHaveLength(1);
+    // Not a count of "Allow Write" in the raw output: the question is drawn again while it waits
+    // (more often on a loaded machine). What matters is that the second edit was never asked.
+    expect(pty.output()).not.toContain("Allow Write(second.txt)");
     expect(readFileSync(second, "utf8")).toBe("two\n");
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
