@@ -2,14 +2,20 @@
  * Custom and MCP tools cannot hang a run: a call that outlives its time limit (the tool's own
  * `timeoutMs`, its MCP server's `toolTimeoutMs`, or the session's `toolTimeoutMs`) is answered with a
  * clear error and the tool's signal is aborted, so its work stops. Built-in tools keep their own rules.
+ *
+ * The limits of in-process tools run on fake timers against the scripted model (no HTTP): the clock
+ * moves once the tool has started, so the abort is seen at exactly the limit. The session limit's test
+ * runs a real Bash process beside a hanging tool, on real time.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
+import type { QueryOptions } from "../../src/runtime/options.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { type ScriptedModel, scriptedModel } from "../support/scripted-model.js";
 import { collect, mockOptions, resultOf } from "./helpers.js";
 
 let mock: MockProvider;
@@ -21,6 +27,15 @@ beforeEach(() => {
   mock.requests.length = 0;
 });
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Options of a query answered by the scripted model in memory. */
+function scriptedOptions(model: ScriptedModel): QueryOptions {
+  return { model: model.id, provider: model, persistSession: false, permissionMode: "bypassPermissions" };
+}
+
 function toolResults(messages: SDKMessage[]) {
   return messages.flatMap((m) =>
     m.type === "user" && Array.isArray(m.message.content)
@@ -29,8 +44,12 @@ function toolResults(messages: SDKMessage[]) {
   );
 }
 
-/** A tool that waits until its signal aborts, and records when that happened. */
-function hangingTool(name: string, seen: { abortedAfterMs?: number }, timeoutMs?: number) {
+/** A tool that waits until its signal aborts, and records when it started and when it was aborted. */
+function hangingTool(
+  name: string,
+  seen: { abortedAfterMs?: number; started?: () => void },
+  timeoutMs?: number,
+) {
   return defineTool({
     name,
     description: "never finishes on its own",
@@ -39,6 +58,7 @@ function hangingTool(name: string, seen: { abortedAfterMs?: number }, timeoutMs?
     timeoutMs,
     execute: (_input, ctx) => {
       const started = performance.now();
+      seen.started?.();
       return new Promise<{ content: string }>((resolve) => {
         ctx.signal.addEventListener("abort", () => {
           seen.abortedAfterMs = performance.now() - started;
@@ -51,21 +71,27 @@ function hangingTool(name: string, seen: { abortedAfterMs?: number }, timeoutMs?
 
 describe("tool time limits", () => {
   it("stops a custom tool at its own timeoutMs: error result, signal aborted, the run goes on", async () => {
-    const seen: { abortedAfterMs?: number } = {};
-    mock.enqueue(reply.toolCalls([{ name: "hang", input: {} }]), reply.text("moved on"));
-    const messages = await collect(
-      query({
-        prompt: "x",
-        options: mockOptions(mock, "anthropic", { tools: [hangingTool("hang", seen, 200)] }),
-      }),
+    vi.useFakeTimers({
+      toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "performance"],
+    });
+    const model = scriptedModel();
+    const seen: { abortedAfterMs?: number; started?: () => void } = {};
+    const toolStarted = new Promise<void>((resolve) => {
+      seen.started = resolve;
+    });
+    model.enqueue(reply.toolCalls([{ name: "hang", input: {} }]), reply.text("moved on"));
+    const run = collect(
+      query({ prompt: "x", options: { ...scriptedOptions(model), tools: [hangingTool("hang", seen, 200)] } }),
     );
+    await toolStarted;
+    await vi.advanceTimersByTimeAsync(200);
+    const messages = await run;
     const [result] = toolResults(messages);
     expect(result).toMatchObject({ is_error: true });
     expect(String(result.content)).toMatch(
       /^hang did not finish within its time limit of 200 ms and was stopped/,
     );
-    expect(seen.abortedAfterMs).toBeGreaterThanOrEqual(190);
-    expect(seen.abortedAfterMs).toBeLessThan(2000);
+    expect(seen.abortedAfterMs).toBe(200);
     expect(resultOf(messages).result).toBe("moved on");
   });
 
@@ -94,12 +120,20 @@ describe("tool time limits", () => {
   });
 
   it("stops an MCP tool at its server's toolTimeoutMs and aborts the handler's signal", async () => {
+    vi.useFakeTimers({
+      toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "performance"],
+    });
     let handlerAborted = false;
+    let handlerStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      handlerStarted = resolve;
+    });
     const server = createSdkMcpServer({
       name: "slow",
       tools: [
         tool("wait", "waits for its signal", {}, (_args, extra) => {
           const signal = (extra as { signal: AbortSignal }).signal;
+          handlerStarted();
           return new Promise((resolve) => {
             signal.addEventListener("abort", () => {
               handlerAborted = true;
@@ -109,20 +143,27 @@ describe("tool time limits", () => {
         }),
       ],
     });
-    mock.enqueue(reply.toolCalls([{ name: "mcp__slow__wait", input: {} }]), reply.text("done"));
-    const started = performance.now();
-    const messages = await collect(
+    const model = scriptedModel();
+    model.enqueue(reply.toolCalls([{ name: "mcp__slow__wait", input: {} }]), reply.text("done"));
+    const startedAt = performance.now();
+    const run = collect(
       query({
         prompt: "x",
-        options: mockOptions(mock, "anthropic", {
+        options: {
+          ...scriptedOptions(model),
           mcpServers: { slow: { ...server, toolTimeoutMs: 250 } },
           toolTimeoutMs: 60_000,
-        }),
+        },
       }),
     );
+    await started;
+    await vi.advanceTimersByTimeAsync(250);
+    const messages = await run;
+    // The server's limit, not the session's minute: the clock moved 250 ms in all.
+    expect(performance.now() - startedAt).toBe(250);
+    vi.useRealTimers();
     const [result] = toolResults(messages);
     expect(String(result.content)).toMatch(/^mcp__slow__wait did not finish within its time limit of 250 ms/);
-    expect(performance.now() - started).toBeLessThan(5000);
     await expect.poll(() => handlerAborted).toBe(true);
   });
 });
