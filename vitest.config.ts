@@ -9,8 +9,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Three workers on two cores: about half of a worker's time is spent waiting (on child processes,
     // PostgreSQL, PTYs, timeouts a test must see fire), and a third worker fills those gaps. Measured
-    // on the 2-core machine: 122 s with 2 workers, 99 s with 3 (same load), with no failure in
-    // repeated runs under heavy outside load. If timing-sensitive tests start failing under
+    // back to back on the 2-core machine: 103 s with 2 workers, 84 s with 3, 84 s with 4 (more CPU);
+    // no failure in repeated runs under outside load. If timing-sensitive tests start failing under
     // contention, 2 is the safe value.
     maxWorkers: 3,
     // Each worker runs its files one after another in one process, keeping the modules it loaded.
