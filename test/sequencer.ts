@@ -15,6 +15,7 @@ const LONGEST_FIRST = [
   "test/cli/interactive.test.ts",
   "test/dbos/cli.test.ts",
   "test/cli/print.test.ts",
+  "test/sdk/sdk-flags.test.ts",
   "test/cli/interactive-keys.test.ts",
   "test/cli/serve.test.ts",
   "test/sandbox/escape-suite.test.ts",
