@@ -34,7 +34,10 @@ const runners = {
 
 try {
   const names = Object.keys(runners);
-  for (const name of names) for (let i = 0; i < 3; i++) await runners[name](SHORT); // warm-up
+  // Warm-up to a steady state (ten long runs each): with three short runs each, the first reps still ran code V8 was
+  // optimising (per-turn CPU fell from about 1.1 ms to 0.45 ms over nine reps), and the order of the
+  // runners in those reps decided the ratio.
+  for (let i = 0; i < 10; i++) for (const name of names) await runners[name](LONG);
   const m = Object.fromEntries(
     names.map((n) => [n, { wall: { [SHORT]: [], [LONG]: [] }, cpu: { [SHORT]: [], [LONG]: [] } }]),
   );
