@@ -135,7 +135,13 @@ export function startLoopServer() {
     stats.connections++;
   });
   server.keepAliveTimeout = 120_000;
-  server.maxConnections = 10_000;
+  // 10,000 sessions hold 10,000 connections, and a retried call opens one more while its old socket
+  // is still counted: at a cap of exactly 10,000 the server dropped such a connection unanswered.
+  server.maxConnections = 20_000;
+  // A client process running 10,000 sessions can take over a minute to write a request on a socket it
+  // opened: Node's default 60 s header limit then closed it before the request arrived.
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
   return new Promise((resolve) => {
     server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, () => {
       resolve({
