@@ -192,7 +192,6 @@ export function resolveModel(
   return registry.resolve(model);
 }
 
-/** Drops fields set to undefined, so they do not hide a default when spread over it. */
 /** The provider's headers with `betas` added to its `anthropic-beta` list; nothing when there are none. */
 function betaHeaders(
   headers: Record<string, string> | undefined,
@@ -203,6 +202,7 @@ function betaHeaders(
   return { headers: { ...headers, "anthropic-beta": [...(own ? [own] : []), ...betas].join(",") } };
 }
 
+/** Drops fields set to undefined, so they do not hide a default when spread over it. */
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   const out: Partial<T> = {};
   for (const key of Object.keys(value) as Array<keyof T>) if (value[key] !== undefined) out[key] = value[key];
