@@ -74,7 +74,9 @@ describe.skipIf(!hasScript)("resizing the terminal", () => {
 
     const mark = pty.raw().length;
     pty.resize(40, 50);
-    await pty.waitForRaw(CLEAR_ALL, { from: mark });
+    // The redraw arrives in pieces after its clear: wait for the turn's footer, the last thing it draws.
+    const cleared = await pty.waitForRaw(CLEAR_ALL, { from: mark });
+    await pty.waitForRaw(" out · $", { from: cleared });
     const narrow = conversation(await pty.screen(), "tell me about goats");
     expect(narrow).not.toEqual(wide);
     for (const line of narrow.split("\n")) expect(line.length).toBeLessThanOrEqual(40);
@@ -95,9 +97,9 @@ describe.skipIf(!hasScript)("resizing the terminal", () => {
     at = await pty.waitFor("browsers", { from: at });
     const mark = pty.raw().length;
     pty.resize(40, 50);
-    await pty.waitForRaw(CLEAR_ALL, { from: mark });
-    at = await pty.waitFor("fibre across", { from: at });
-    await pty.waitFor(TURN_FOOTER, { from: at });
+    // "fibre across" and the footer were on screen before the resize too: wait for the redraw's own.
+    const cleared = await pty.waitForRaw(CLEAR_ALL, { from: mark });
+    await pty.waitForRaw(" out · $", { from: cleared });
     const narrow = conversation(await pty.screen(), "tell me about goats");
     expect(narrow).toEqual(await renderedFresh(40, "tell me about goats"));
     pty.type("\x04");
@@ -120,7 +122,9 @@ describe.skipIf(!hasScript)("resizing the terminal", () => {
     expect(await pty.screen()).toContain(`⎿ ${"x".repeat(90)}\n`);
     const mark = pty.raw().length;
     pty.resize(50, 50);
-    await pty.waitForRaw(CLEAR_ALL, { from: mark });
+    // The redraw arrives in pieces after its clear: wait for its last answer, drawn after the lines checked.
+    const cleared = await pty.waitForRaw(CLEAR_ALL, { from: mark });
+    await pty.waitForRaw("Done.", { from: cleared });
     const shown = await pty.screen();
     // Bash output is clipped to the width it is drawn at, now 50 columns.
     expect(shown).toMatch(/⎿ x{40,44}…\n/);
