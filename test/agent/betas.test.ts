@@ -3,20 +3,13 @@
  * `anthropic-beta` header (added to one the provider config already sends), never an
  * OpenAI-compatible provider; a value that is not a list of beta names is refused.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
 import { query } from "../../src/sdk/query.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions } from "./helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { collect, mockOptions, useMockProvider } from "./helpers.js";
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => {
-  mock.requests.length = 0;
-});
+const mock = useMockProvider();
 
 describe("betas", () => {
   it("are sent as anthropic-beta to Anthropic, after the provider's own, and not to an OpenAI-compatible API", async () => {

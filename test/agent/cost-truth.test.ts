@@ -7,23 +7,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { isGoatError } from "../../src/errors.js";
 import type { SDKMessage, SDKResultMessage } from "../../src/runtime/sdk-messages.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions, resultOf } from "./helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { collect, mockOptions, resultOf, useMockProvider } from "./helpers.js";
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => {
-  mock.requests.length = 0;
-});
+const mock = useMockProvider();
 
 const warnings = (messages: SDKMessage[]) =>
   messages.flatMap((m) => (m.type === "system" && m.subtype === "informational" ? [m.content] : []));

@@ -5,17 +5,52 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { z } from "zod";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import type { Query } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
-import type { MockProvider } from "../support/mock-provider.js";
+import { type MockProvider, startMockProvider } from "../support/mock-provider.js";
 
 /** The two wire formats every end-to-end test runs against. */
 export const FORMATS = ["anthropic", "openai"] as const;
 export type Format = (typeof FORMATS)[number];
+
+/**
+ * One mock provider for a test file: started before its first test, closed after its last, its
+ * request log cleared before each test. The returned object stands for the running mock (it only
+ * exists once the file's tests start), so files write `const mock = useMockProvider()` at the top.
+ */
+export function useMockProvider(): MockProvider {
+  let live: MockProvider | undefined;
+  beforeAll(async () => {
+    live = await startMockProvider();
+  });
+  afterAll(() => live?.close());
+  beforeEach(() => {
+    running().requests.length = 0;
+  });
+  const running = (): MockProvider => {
+    if (!live) throw new Error("useMockProvider: the mock is used outside the file's tests");
+    return live;
+  };
+  return {
+    get anthropicBaseURL() {
+      return running().anthropicBaseURL;
+    },
+    get openaiBaseURL() {
+      return running().openaiBaseURL;
+    },
+    get requests() {
+      return running().requests;
+    },
+    enqueue: (...replies) => running().enqueue(...replies),
+    setWhenEmpty: (reply) => running().setWhenEmpty(reply),
+    pending: () => running().pending(),
+    close: () => running().close(),
+  };
+}
 
 /** Options that send a query's model calls to the mock in `format`. */
 export function mockOptions(mock: MockProvider, format: Format, extra: QueryOptions = {}): QueryOptions {

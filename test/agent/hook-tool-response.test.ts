@@ -6,19 +6,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { query } from "../../src/sdk/query.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions } from "./helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { collect, mockOptions, useMockProvider } from "./helpers.js";
 
-let mock: MockProvider;
+const mock = useMockProvider();
 let cwd: string;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
 beforeEach(() => {
-  mock.requests.length = 0;
   cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "goat-response-")));
   return () => fs.rmSync(cwd, { recursive: true, force: true });
 });

@@ -6,21 +6,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
 import { writeStdioServer } from "../mcp/helpers.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, resultOf } from "./helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { collect, resultOf, useMockProvider } from "./helpers.js";
 
-let mock: MockProvider;
+const mock = useMockProvider();
 let dir: string;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
 beforeEach(() => {
-  mock.requests.length = 0;
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "goat-env-")));
   return () => fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -5,22 +5,17 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { InvalidOptionError } from "../../src/errors.js";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
 import { query } from "../../src/sdk/query.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions, resultOf, tempDir, toolResultsSent } from "./helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { collect, mockOptions, resultOf, tempDir, toolResultsSent, useMockProvider } from "./helpers.js";
 
-let mock: MockProvider;
+const mock = useMockProvider();
 let cwd: string;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
 beforeEach(() => {
-  mock.requests.length = 0;
   cwd = tempDir("goat-prompt-tool-");
 });
 

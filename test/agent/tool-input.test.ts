@@ -4,24 +4,17 @@
  * Schema through `jsonSchema()`, and names the problem for anything else. Hooks given without their
  * matcher group work, and a malformed group is refused with its place in the option.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as z3 from "zod/v3";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
 import { defineTool, validateToolInput } from "../../src/tools/define-tool.js";
 import { jsonSchema } from "../../src/tools/tool-schema.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions } from "./helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { collect, mockOptions, useMockProvider } from "./helpers.js";
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => {
-  mock.requests.length = 0;
-});
+const mock = useMockProvider();
 
 function toolResults(messages: SDKMessage[]) {
   return messages.flatMap((m) =>

@@ -7,25 +7,18 @@
  * moves once the tool has started, so the abort is seen at exactly the limit. The session limit's test
  * runs a real Bash process beside a hanging tool, on real time.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { reply } from "../support/mock-provider.js";
 import { type ScriptedModel, scriptedModel } from "../support/scripted-model.js";
-import { collect, mockOptions, resultOf } from "./helpers.js";
+import { collect, mockOptions, resultOf, useMockProvider } from "./helpers.js";
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => {
-  mock.requests.length = 0;
-});
+const mock = useMockProvider();
 
 afterEach(() => {
   vi.useRealTimers();
