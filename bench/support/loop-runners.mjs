@@ -30,7 +30,7 @@ export const promptFor = (rounds) => `Call echo until told to stop. rounds=${rou
  * Ours: query() iterated to the end. Resolves with per-answer timestamps (ms). `persistSession: true`
  * writes the transcript as the default does (to `$GOAT_HOME`, which the caller points at a temp dir).
  */
-export async function runOurs(baseURL, rounds, { persistSession = false } = {}) {
+export async function runOurs(baseURL, rounds, { persistSession = false, sessionStore } = {}) {
   const stamps = [];
   const q = query({
     prompt: promptFor(rounds),
@@ -39,6 +39,7 @@ export async function runOurs(baseURL, rounds, { persistSession = false } = {}) 
       provider: { type: "anthropic", baseURL, apiKey: "x" },
       tools: [echoTool],
       persistSession,
+      ...(sessionStore ? { sessionStore } : {}),
       permissionMode: "bypassPermissions",
       maxTurns: 1000,
     },
@@ -188,6 +189,7 @@ export async function startIdleOurs(baseURL, rounds, { persistSession = false } 
       provider: { type: "anthropic", baseURL, apiKey: "x" },
       tools: [echoTool],
       persistSession,
+      ...(sessionStore ? { sessionStore } : {}),
       permissionMode: "bypassPermissions",
       maxTurns: 1000,
     },
