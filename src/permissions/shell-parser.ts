@@ -85,6 +85,11 @@ export function preloadShellParser(): void {
   loadShellParser().catch(() => {});
 }
 
+/** True once a load of the grammar has started (or finished) in this process. */
+export function shellParserLoadStarted(): boolean {
+  return loading !== undefined || parser !== undefined;
+}
+
 /** True once `loadShellParser` has finished, so `parseShell` can be called. */
 export function shellParserReady(): boolean {
   return parser !== undefined;
