@@ -9,7 +9,8 @@
  *
  * It also makes the directory of the run's shared PostgreSQL cluster (test/support/shared-postgres.ts)
  * and provides its path to the tests; the cluster itself is started by the first test file that needs
- * it, and the teardown stops it (if one was started) and removes the directory.
+ * it, and the teardown stops it (if one was started) and removes the directory (so does an exit hook
+ * when the run is interrupted).
  */
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -29,7 +30,16 @@ export default function setup(project: TestProject): () => Promise<void> {
   // Made after the build, so that a failed build (no teardown) leaves no directory behind.
   const sharedPostgresDir = makeSharedPostgresDir();
   project.provide("sharedPostgresDir", sharedPostgresDir);
+  // An interrupted run (Ctrl-C: vitest exits without the teardown) still stops the cluster; stopping
+  // is synchronous, as an exit handler must be.
+  const stopOnExit = () => {
+    try {
+      stopSharedPostgres(sharedPostgresDir);
+    } catch {}
+  };
+  process.once("exit", stopOnExit);
   return async () => {
+    process.off("exit", stopOnExit);
     try {
       stopSharedPostgres(sharedPostgresDir);
     } finally {
