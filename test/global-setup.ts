@@ -6,19 +6,44 @@
  * twice. After tsc, the library's entry files are bundled again (`scripts/bundle-lib.mjs`): tsc writes
  * its own `dist/index.js` and subpath files over the bundles, and the package (the pack test) ships
  * only the bundles and their chunks.
+ *
+ * It also makes the directory of the run's shared PostgreSQL cluster (test/support/shared-postgres.ts)
+ * and provides its path to the tests; the cluster itself is started by the first test file that needs
+ * it, and the teardown stops it (if one was started) and removes the directory (so does an exit hook
+ * when the run is interrupted).
  */
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
+import type { TestProject } from "vitest/node";
 import { ensureClaudeSdkInstalled } from "./sdk/claude-sdk.js";
+import { makeSharedPostgresDir, stopSharedPostgres } from "./support/shared-postgres.js";
 
-export default function setup(): () => Promise<void> {
+export default function setup(project: TestProject): () => Promise<void> {
   // A failed install is reported by the SDK tests, which try again; the teardown waits for this one
   // so that the run never ends with the package half written.
   const sdkInstall = ensureClaudeSdkInstalled().catch(() => {});
-  const teardown = () => sdkInstall;
-  if (process.env.GOAT_SKIP_BUILD) return teardown;
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
-  execFileSync(process.execPath, ["scripts/bundle-lib.mjs"], { stdio: "inherit" });
-  return teardown;
+  if (!process.env.GOAT_SKIP_BUILD) {
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
+    execFileSync(process.execPath, ["scripts/bundle-lib.mjs"], { stdio: "inherit" });
+  }
+  // Made after the build, so that a failed build (no teardown) leaves no directory behind.
+  const sharedPostgresDir = makeSharedPostgresDir();
+  project.provide("sharedPostgresDir", sharedPostgresDir);
+  // An interrupted run (Ctrl-C: vitest exits without the teardown) still stops the cluster; stopping
+  // is synchronous, as an exit handler must be.
+  const stopOnExit = () => {
+    try {
+      stopSharedPostgres(sharedPostgresDir);
+    } catch {}
+  };
+  process.once("exit", stopOnExit);
+  return async () => {
+    process.off("exit", stopOnExit);
+    try {
+      stopSharedPostgres(sharedPostgresDir);
+    } finally {
+      await sdkInstall;
+    }
+  };
 }

@@ -1,7 +1,10 @@
 /**
  * A throwaway PostgreSQL cluster for tests: `initdb` into a temp directory, `pg_ctl start` on a free
  * 127.0.0.1 port with its socket in that directory, and `stop()` shuts it down and removes it all.
- * No Docker, no shared server: each test file (or benchmark) gets its own cluster (a few seconds to start).
+ * No Docker, no shared server: each caller gets its own cluster (a second or two to start). The handle's
+ * `state` is plain data (JSON) that `postgresAt(state)` turns back into a handle and `stopPostgresAt(state)`
+ * stops from, in another process: the tests' shared cluster (test/support/shared-postgres.ts) is
+ * started by one test worker and stopped by vitest's global teardown.
  *
  * PostgreSQL refuses to run as root, so as root the cluster is created and run as the `postgres`
  * user (Debian's package creates it) through `runuser`; as any other user it runs as that user.
@@ -71,17 +74,22 @@ export async function startPostgres() {
     chownSync(dir, uid, gid);
   }
   const data = join(dir, "data");
-  runAs(asUser, join(bin, "initdb"), [
-    "-D",
-    data,
-    "-U",
-    "postgres",
-    "--auth=trust",
-    "--no-sync",
-    "-E",
-    "UTF8",
-    "--locale=C",
-  ]);
+  try {
+    runAs(asUser, join(bin, "initdb"), [
+      "-D",
+      data,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "--no-sync",
+      "-E",
+      "UTF8",
+      "--locale=C",
+    ]);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   // A few tries: another process may take the port between freePort() and the server's bind.
   let port = 0;
   for (let attempt = 0; ; attempt++) {
@@ -106,11 +114,20 @@ export async function startPostgres() {
       }
     }
   }
-  const urlOf = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  return postgresAt({ bin, dir, data, asUser, port });
+}
+
+/**
+ * A handle on the running cluster that `state` (a handle's `state`, possibly read back from JSON in
+ * another process) describes. Its `stop()` stops that cluster.
+ */
+export function postgresAt(state) {
+  const urlOf = (database) => `postgres://postgres@127.0.0.1:${state.port}/${database}`;
   let stopped = false;
   return {
     url: urlOf("postgres"),
-    port,
+    port: state.port,
+    state,
     urlOf,
     async createDatabase(name) {
       const client = new pg.Client({ connectionString: urlOf("postgres") });
@@ -125,11 +142,16 @@ export async function startPostgres() {
     async stop() {
       if (stopped) return;
       stopped = true;
-      try {
-        runAs(asUser, join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      stopPostgresAt(state);
     },
   };
+}
+
+/** Stops the cluster that `state` describes (immediate shutdown, synchronous) and removes its directory. */
+export function stopPostgresAt(state) {
+  try {
+    runAs(state.asUser, join(state.bin, "pg_ctl"), ["-D", state.data, "-m", "immediate", "-w", "stop"]);
+  } finally {
+    rmSync(state.dir, { recursive: true, force: true });
+  }
 }

@@ -7,7 +7,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIfStale, CLI, cleanEnv, jsonLines, runCli } from "../cli/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { findPostgres, startPostgres, type TestPostgres } from "../support/postgres.js";
+import { findPostgres } from "../support/postgres.js";
+import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.js";
 import { kinds, waitFor } from "./helpers.js";
 
 const found = findPostgres();
@@ -15,7 +16,7 @@ const missing = "missing" in found ? found.missing : undefined;
 if (missing) describe("goat worker / submit / follow", () => it.skip(missing, () => {}));
 
 describe.skipIf(missing !== undefined)("goat worker / submit / follow", () => {
-  let server: TestPostgres;
+  let server: SharedPostgres;
   let mock: MockProvider;
   let env: Record<string, string>;
   let worker: ChildProcess | undefined;
@@ -23,7 +24,7 @@ describe.skipIf(missing !== undefined)("goat worker / submit / follow", () => {
 
   beforeAll(async () => {
     buildIfStale();
-    server = await startPostgres();
+    server = await sharedPostgres();
     mock = await startMockProvider();
     env = cleanEnv({
       DATABASE_URL: await server.createDatabase("cli"),
@@ -50,7 +51,6 @@ describe.skipIf(missing !== undefined)("goat worker / submit / follow", () => {
       await exited;
     }
     await mock?.close();
-    await server?.stop();
   });
 
   it("submits a session and prints its answer, following it to the end", async () => {

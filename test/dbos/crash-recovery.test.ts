@@ -12,7 +12,8 @@ import { getSessionMessages } from "../../src/session/api.js";
 import { INTERRUPTED_TOOL_RESULT } from "../../src/session/repair.js";
 import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { findPostgres, startPostgres, type TestPostgres } from "../support/postgres.js";
+import { findPostgres } from "../support/postgres.js";
+import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.js";
 import { kinds, linesOf, startWorker, toolResultCount, type WorkerProcess, waitFor } from "./helpers.js";
 
 const found = findPostgres();
@@ -20,7 +21,7 @@ const missing = "missing" in found ? found.missing : undefined;
 if (missing) describe("durable sessions after a worker dies", () => it.skip(missing, () => {}));
 
 describe.skipIf(missing !== undefined)("durable sessions after a worker dies", () => {
-  let server: TestPostgres;
+  let server: SharedPostgres;
   let mock: MockProvider;
   let dir: string;
   let cleanup: () => void;
@@ -29,17 +30,16 @@ describe.skipIf(missing !== undefined)("durable sessions after a worker dies", (
   const clients: DurableClient[] = [];
 
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await sharedPostgres();
     mock = await startMockProvider();
     ({ dir, cleanup } = tempDir("goat-durable-"));
-  }, 60_000);
+  }, 90_000);
   afterEach(async () => {
     for (const w of workers.splice(0)) await w.kill9();
     for (const c of clients.splice(0)) await c.close();
   });
   afterAll(async () => {
     await mock?.close();
-    await server?.stop();
     cleanup?.();
   });
 

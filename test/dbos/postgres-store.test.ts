@@ -12,29 +12,30 @@ import { buildResumeState, transcriptMessages } from "../../src/session/resume.j
 import type { SessionEntry, SessionStore } from "../../src/session/types.js";
 import { callTool, exchange, prompt, startSession, tempDir } from "../session/fixtures.js";
 import { describeSessionHelpers } from "../session/store-contract.js";
-import { findPostgres, startPostgres, type TestPostgres } from "../support/postgres.js";
+import { findPostgres } from "../support/postgres.js";
+import { sharedPostgres } from "../support/shared-postgres.js";
 
 const found = findPostgres();
 const missing = "missing" in found ? found.missing : undefined;
 if (missing) describe("PostgreSQL session store", () => it.skip(missing, () => {}));
 
 describe.skipIf(missing !== undefined)("PostgreSQL session store", () => {
-  let server: TestPostgres;
+  /** This file's database on the shared cluster. */
+  let databaseUrl: string;
   const stores: PostgresSessionStore[] = [];
   let schemas = 0;
   /** A store in a schema of its own, so tests never see each other's sessions. */
   const freshStore = () => {
-    const store = createPostgresSessionStore({ connectionString: server.url, schema: `t${++schemas}` });
+    const store = createPostgresSessionStore({ connectionString: databaseUrl, schema: `t${++schemas}` });
     stores.push(store);
     return store;
   };
 
   beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
+    databaseUrl = await (await sharedPostgres()).createDatabase("store");
+  }, 90_000);
   afterAll(async () => {
     for (const store of stores) await store.close();
-    await server?.stop();
   });
 
   describeSessionHelpers("PostgreSQL", () => freshStore());

@@ -13,7 +13,8 @@ import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { getSessionMessages, listSessions } from "../../src/session/api.js";
 import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { findPostgres, startPostgres, type TestPostgres } from "../support/postgres.js";
+import { findPostgres } from "../support/postgres.js";
+import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.js";
 import {
   firstPrompt,
   kinds,
@@ -29,7 +30,7 @@ const missing = "missing" in found ? found.missing : undefined;
 if (missing) describe("durable sessions on a queue", () => it.skip(missing, () => {}));
 
 describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
-  let server: TestPostgres;
+  let server: SharedPostgres;
   let mock: MockProvider;
   let dir: string;
   let cleanup: () => void;
@@ -38,17 +39,16 @@ describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
   const clients: DurableClient[] = [];
 
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await sharedPostgres();
     mock = await startMockProvider();
     ({ dir, cleanup } = tempDir("goat-queue-"));
-  }, 60_000);
+  }, 90_000);
   afterEach(async () => {
     for (const w of workers.splice(0)) await w.kill9();
     for (const c of clients.splice(0)) await c.close();
   });
   afterAll(async () => {
     await mock?.close();
-    await server?.stop();
     cleanup?.();
   });
 
