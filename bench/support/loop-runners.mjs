@@ -189,7 +189,6 @@ export async function startIdleOurs(baseURL, rounds, { persistSession = false } 
       provider: { type: "anthropic", baseURL, apiKey: "x" },
       tools: [echoTool],
       persistSession,
-      ...(sessionStore ? { sessionStore } : {}),
       permissionMode: "bypassPermissions",
       maxTurns: 1000,
     },
