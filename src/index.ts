@@ -136,7 +136,7 @@ export type {
 } from "./hooks/types.js";
 export { HOOK_EVENTS } from "./hooks/types.js";
 export type { ModelPriceInput } from "./llm/cost.js";
-export type { ModelInfo, ModelPricing } from "./llm/models.js";
+export type { LongContextPricing, ModelInfo, ModelPricing } from "./llm/models.js";
 export type { ProviderConfig, ProviderSpec, ProviderType } from "./llm/resolve.js";
 export type { RetryOptions } from "./llm/retry.js";
 export type { ProviderTimeouts } from "./llm/timeouts.js";

@@ -38,8 +38,14 @@ export function computeCost(usage: Usage | undefined, model: ModelInfo | undefin
 }
 
 /** The cost of `usage` at `pricing` (USD per million tokens). */
-export function costAt(usage: Usage | undefined, p: ModelPricing): number {
+export function costAt(usage: Usage | undefined, pricing: ModelPricing): number {
   if (!usage) return 0;
+  const long = pricing.longContext;
+  const p =
+    long !== undefined &&
+    usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens > long.aboveTokens
+      ? long
+      : pricing;
   const micro =
     usage.input_tokens * p.input +
     usage.output_tokens * p.output +

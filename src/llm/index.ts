@@ -49,7 +49,7 @@ export type { ModelCatalog } from "./catalog.js";
 export { createModelCatalog } from "./catalog.js";
 export type { CallCost, ModelPriceInput } from "./cost.js";
 export { computeCost } from "./cost.js";
-export type { ModelInfo, ModelPricing } from "./models.js";
+export type { LongContextPricing, ModelInfo, ModelPricing } from "./models.js";
 export { defaultModels } from "./models.js";
 
 // ---- The provider-neutral data model ----

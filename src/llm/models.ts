@@ -19,6 +19,21 @@ export interface ModelPricing {
   cacheRead: number;
   /** Writing a prompt prefix to the cache (Anthropic's 5-minute rate; OpenAI charges plain input). */
   cacheWrite: number;
+  /**
+   * Rates for a call whose prompt (input, cache reads and cache writes together) is longer than
+   * `aboveTokens`: the whole call is billed at them, as Anthropic bills Claude Sonnet 4 and 4.5 past
+   * 200,000 prompt tokens with the 1M-context beta.
+   */
+  longContext?: LongContextPricing;
+}
+
+/** A model's rates past a prompt length (USD per million tokens), see `ModelPricing.longContext`. */
+export interface LongContextPricing {
+  aboveTokens: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
 }
 
 /** What the runtime knows about one model. */

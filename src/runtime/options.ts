@@ -168,8 +168,8 @@ export interface QueryOptions {
   /**
    * Anthropic beta features to turn on (e.g. `["context-1m-2025-08-07"]`): sent as the `anthropic-beta`
    * header to providers of type `anthropic` (the built-in `anthropic/` and your own), not to
-   * OpenAI-compatible ones. Goat's model catalog does not change with them: with the 1M-token context
-   * beta, compaction still happens at the model's usual window.
+   * OpenAI-compatible ones. With the 1M-token context beta, Claude Sonnet 4 and 4.5 get a 1,000,000-token
+   * window and Anthropic's long-context prices past 200,000 prompt tokens (unless `models` describes them).
    */
   betas?: string[];
   /** Emit `stream_event` messages with the raw stream. */

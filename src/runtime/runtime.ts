@@ -9,6 +9,7 @@ import { GoatError, InvalidOptionError } from "../errors.js";
 import { accountOf } from "../llm/account.js";
 import { createModelCatalog } from "../llm/catalog.js";
 import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
+import { asksForLongContext, widenToLongContext } from "../llm/long-context.js";
 import { createProviderRegistry, defaultModel, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
 import type { Usage } from "../llm/types.js";
 import { compactSession } from "../loop/compact-session.js";
@@ -155,6 +156,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   // Fail at start-up, not on the first call, when the model names no known provider.
   registry.resolve(configuredModel);
   const catalog = createModelCatalog(options.models ?? []);
+  if (asksForLongContext(options.betas)) widenToLongContext(catalog, options.models ?? []);
   const report = (message: string) => emit({ type: "warning", message });
   const prices = createPriceList(catalog, options.modelPricing);
   const fallbackModel = options.fallbackModel && expandModelAlias(options.fallbackModel);
