@@ -51,7 +51,9 @@ const SGR = /\x1b\[[0-9;]*m/;
 describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
   it("renders streamed markdown: headings and emphasis without their marks, lists, code, a table", async () => {
     fx.mock.enqueue(reply.text(MARKDOWN, { chunkSize: 5 }));
-    pty = startPty([], fx.env, fx.work.path);
+    // With CI set, as in a CI job's or a dev container's terminal: the renderers' colour detection
+    // (chalk) would turn code colours off there; goat's own rule (a terminal, no NO_COLOR) decides.
+    pty = startPty([], { ...fx.env, CI: "true" }, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("notes please\r");
     at = await pty.waitFor("The end.", { from: at });

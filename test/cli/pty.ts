@@ -54,12 +54,8 @@ export function startPty(
   const columns = options.columns ?? COLUMNS;
   const rows = options.rows ?? ROWS;
   // `script` leaves the pty without a size when its own stdin is not a terminal: goat reads these.
-  // A person's terminal, not a CI job's: chalk (under marked-terminal's code highlighting) turns its
-  // colours off whenever a CI variable is set, so CI=true (as CI runs this suite) would test a
-  // terminal no user has.
-  const { CI: _ci, ...terminalEnv } = env;
   const child: ChildProcess = spawn("script", ["-qfec", command, "/dev/null"], {
-    env: { ...terminalEnv, TERM: options.term ?? "xterm", COLUMNS: String(columns), LINES: String(rows) },
+    env: { ...env, TERM: options.term ?? "xterm", COLUMNS: String(columns), LINES: String(rows) },
     cwd,
     stdio: ["pipe", "pipe", "pipe"],
   });
