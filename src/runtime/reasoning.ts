@@ -19,13 +19,20 @@ export interface CallReasoning {
 export interface SessionReasoning {
   /** The settings for the next call to `model` (`provider/model`). */
   forModel(model: string): CallReasoning;
-  /** `setMaxThinkingTokens`: a fixed budget (> 0), or undefined / 0 for no thinking. */
-  setThinkingBudget(tokens: number | undefined): void;
+  /**
+   * `setMaxThinkingTokens`: a fixed budget (> 0), or undefined / 0 for no thinking. `display` replaces
+   * the display mode for the rest of the session (null: none, the API's default); left out, the mode
+   * in force stays (the session's `thinking.display` until a call replaced it).
+   */
+  setThinkingBudget(tokens: number | undefined, display?: ThinkingDisplay | null): void;
   /** Replaces the thinking setting (undefined: the model's default, nothing sent). */
   setThinking(thinking: ThinkingConfig | undefined): void;
   /** Replaces the effort level (undefined: the model's default, nothing sent). */
   setEffort(effort: EffortLevel | undefined): void;
 }
+
+/** What Anthropic's `thinking.display` takes. */
+export type ThinkingDisplay = "summarized" | "omitted";
 
 /** Effort levels from least to most, the order used to fit a level to a model. */
 const EFFORT_ORDER: readonly EffortLevel[] = ["minimal", "low", "medium", "high", "xhigh", "max"];
@@ -46,6 +53,9 @@ export function createSessionReasoning(
     options.thinking ??
     (options.maxThinkingTokens ? { type: "enabled", budgetTokens: options.maxThinkingTokens } : undefined);
   let effort = options.effort;
+  /** The display mode budgets set by `setThinkingBudget` carry (the session's own until replaced). */
+  let display: ThinkingDisplay | undefined =
+    options.thinking && options.thinking.type !== "disabled" ? options.thinking.display : undefined;
   const reported = new Set<string>();
   const once = (key: string, message: string) => {
     if (reported.has(key)) return;
@@ -85,8 +95,14 @@ export function createSessionReasoning(
       }
       return answer;
     },
-    setThinkingBudget(tokens) {
-      thinking = tokens && tokens > 0 ? { type: "enabled", budgetTokens: tokens } : undefined;
+    setThinkingBudget(tokens, nextDisplay) {
+      if (nextDisplay !== undefined) display = nextDisplay ?? undefined;
+      thinking =
+        tokens && tokens > 0
+          ? display
+            ? { type: "enabled", budgetTokens: tokens, display }
+            : { type: "enabled", budgetTokens: tokens }
+          : undefined;
       memo.clear();
     },
     setThinking(next) {

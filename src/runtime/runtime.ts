@@ -39,7 +39,7 @@ import { createFlagSettings } from "./flag-settings.js";
 import { meteredModelCaller } from "./metered-caller.js";
 import type { QueryOptions } from "./options.js";
 import { permissionPromptToolCallback } from "./permission-prompt-tool.js";
-import { createSessionReasoning } from "./reasoning.js";
+import { createSessionReasoning, type ThinkingDisplay } from "./reasoning.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
 import { openSession, type SessionBinding } from "./session-binding.js";
 import { createSessionHooks } from "./session-hooks.js";
@@ -85,7 +85,8 @@ export interface Runtime {
   abort(): void;
   setModel(model: string | undefined): void;
   setPermissionMode(mode: PermissionModeName): void;
-  setThinkingBudget(tokens: number | undefined): void;
+  /** A fixed thinking budget (undefined: none); `display` as `SessionReasoning.setThinkingBudget`. */
+  setThinkingBudget(tokens: number | undefined, display?: ThinkingDisplay | null): void;
   steer(message: AgentMessage, interruptTools: boolean): void;
   compactNow(instructions?: string): Promise<void>;
   debugTrace(event: AgentEvent): void;
@@ -592,8 +593,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     setPermissionMode(mode) {
       permissions.setMode(mode);
     },
-    setThinkingBudget(tokens) {
-      reasoning.setThinkingBudget(tokens);
+    setThinkingBudget(tokens, display) {
+      reasoning.setThinkingBudget(tokens, display);
     },
     steer(message, interruptTools) {
       steering.push(message);

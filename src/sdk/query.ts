@@ -4,7 +4,7 @@
  * `AsyncIterable` prompt, `streamInput()` or `sendUserMessage()` make it multi-turn, one run and one
  * `result` per user message, until the input ends.
  */
-import { GoatError } from "../errors.js";
+import { GoatError, InvalidOptionError } from "../errors.js";
 import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import { agentLoop, type RunOutcome } from "../loop/loop.js";
@@ -75,7 +75,16 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   /** Uses `model` from the next model call on (undefined: back to the configured model). */
   setModel(model?: string): Promise<void>;
   setPermissionMode(mode: PermissionModeName): Promise<void>;
-  setMaxThinkingTokens(tokens: number | null): Promise<void>;
+  /**
+   * Sets a fixed thinking budget from the next model call on (null or 0: no thinking), as the Claude
+   * Agent SDK's. `thinkingDisplay` replaces the display mode for the rest of the session (null clears
+   * it; left out, the mode in force stays). `"highlights"` is accepted by Anthropic only from the
+   * sessions it hosts: the promise rejects, the display stays as it was, and the budget still applies.
+   */
+  setMaxThinkingTokens(
+    tokens: number | null,
+    thinkingDisplay?: "summarized" | "omitted" | "highlights" | null,
+  ): Promise<void>;
   /** Feeds further user messages (multi-turn). */
   streamInput(stream: AsyncIterable<SDKUserMessageInput>): Promise<void>;
   /** Queues one user message as the next turn (multi-turn). */
@@ -370,8 +379,25 @@ export function query(params: {
     async setPermissionMode(mode) {
       runtime.setPermissionMode(mode);
     },
-    async setMaxThinkingTokens(tokens) {
-      runtime.setThinkingBudget(tokens ?? undefined);
+    async setMaxThinkingTokens(tokens, thinkingDisplay) {
+      if (
+        thinkingDisplay !== undefined &&
+        thinkingDisplay !== null &&
+        !["summarized", "omitted", "highlights"].includes(thinkingDisplay)
+      ) {
+        throw new InvalidOptionError(
+          "thinkingDisplay",
+          `setMaxThinkingTokens: thinkingDisplay must be "summarized", "omitted", "highlights" or null (got ${JSON.stringify(thinkingDisplay)})`,
+        );
+      }
+      if (thinkingDisplay === "highlights") {
+        runtime.setThinkingBudget(tokens ?? undefined);
+        throw new InvalidOptionError(
+          "thinkingDisplay",
+          'setMaxThinkingTokens: thinking display "highlights" is accepted by Anthropic only from the sessions it hosts; the display mode is unchanged, the budget applies',
+        );
+      }
+      runtime.setThinkingBudget(tokens ?? undefined, thinkingDisplay);
     },
     streamInput: (stream) => pump(stream, false),
     sendUserMessage(content) {

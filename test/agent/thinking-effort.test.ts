@@ -133,6 +133,41 @@ describe("thinking and effort on the Anthropic wire", () => {
     ]);
   });
 
+  it("setMaxThinkingTokens' display: left out keeps the session's, a value replaces it, null clears it; highlights is refused and the budget still applies", async () => {
+    mock.enqueue(reply.text("1"), reply.text("2"), reply.text("3"), reply.text("4"), reply.text("5"));
+    const input = createAsyncQueue<SDKUserMessageInput>();
+    const q = query({
+      prompt: input,
+      options: mockOptions(mock, "anthropic", {
+        thinking: { type: "enabled", budgetTokens: 1024, display: "summarized" },
+      }),
+    });
+    const next = (content: string) => input.push({ type: "user", message: { role: "user", content } });
+    next("1");
+    let results = 0;
+    const refusals: unknown[] = [];
+    for await (const m of q) {
+      if (m.type !== "result") continue;
+      results++;
+      if (results === 1) await q.setMaxThinkingTokens(2000);
+      else if (results === 2) await q.setMaxThinkingTokens(3000, "omitted");
+      else if (results === 3) await q.setMaxThinkingTokens(4000, "highlights").catch((e) => refusals.push(e));
+      else if (results === 4) await q.setMaxThinkingTokens(5000, null);
+      if (results === 5) input.close();
+      else next(String(results + 1));
+    }
+    expect(mock.requests.map((r) => r.body.thinking)).toEqual([
+      { type: "enabled", budget_tokens: 1024, display: "summarized" },
+      { type: "enabled", budget_tokens: 2000, display: "summarized" },
+      { type: "enabled", budget_tokens: 3000, display: "omitted" },
+      { type: "enabled", budget_tokens: 4000, display: "omitted" },
+      { type: "enabled", budget_tokens: 5000 },
+    ]);
+    expect(refusals).toHaveLength(1);
+    expect(String(refusals[0])).toContain("highlights");
+    await expect(q.setMaxThinkingTokens(1, "loud" as never)).rejects.toThrow(/thinkingDisplay must be/);
+  });
+
   it("thinking blocks go back with their signatures on the next call", async () => {
     mock.enqueue(
       reply.message([

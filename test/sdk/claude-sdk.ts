@@ -29,7 +29,10 @@ export interface SdkQuery extends AsyncGenerator<SdkMessage, void> {
   interrupt(): Promise<unknown>;
   setModel(model?: string): Promise<void>;
   setPermissionMode(mode: string): Promise<void>;
-  setMaxThinkingTokens(tokens: number | null): Promise<void>;
+  setMaxThinkingTokens(
+    tokens: number | null,
+    thinkingDisplay?: "summarized" | "omitted" | "highlights" | null,
+  ): Promise<void>;
   applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
   supportedCommands(): Promise<any[]>;
   supportedModels(): Promise<any[]>;

@@ -369,7 +369,7 @@ describe("how the SDK starts goat", () => {
 });
 
 describe("the Query methods not driven elsewhere in test/sdk", () => {
-  it("setMaxThinkingTokens, reinitialize, readFile, the reloads, streamInput and close", async () => {
+  it("setMaxThinkingTokens (with its display), reinitialize, readFile, the reloads, streamInput and close", async () => {
     writeFileSync(join(fx.work.path, "notes.txt"), "goat notes\n");
     fx.mock.enqueue(reply.text("first"), reply.text("second"));
     const input = userStream();
@@ -398,11 +398,21 @@ describe("the Query methods not driven elsewhere in test/sdk", () => {
     expect(await q.reloadSkills()).toEqual({ skills: [] });
     expect(await q.reloadOutputStyles()).toMatchObject({ available_output_styles: ["default"] });
 
+    // The display mode travels with setMaxThinkingTokens; "highlights" (Anthropic-hosted sessions only)
+    // is refused, and the budget sent with it still applies.
+    await q.setMaxThinkingTokens(2048, "omitted");
+    await expect(q.setMaxThinkingTokens(4096, "highlights")).rejects.toThrow(/highlights/);
+
     // A second input stream joins the first: its prompt is the next turn.
     const more = userStream();
     void q.streamInput(more.stream);
     more.push("two");
     await waitUntil(() => resultCount() === 2);
+    expect(fx.mock.requests[1].body.thinking).toEqual({
+      type: "enabled",
+      budget_tokens: 4096,
+      display: "omitted",
+    });
     expect(results({ messages: seen })[1].result).toBe("second");
     expect(conversation(1)).toEqual(["one", "first", "two"]);
 
