@@ -76,19 +76,10 @@ const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
     if (tokens !== null && tokens !== undefined && (typeof tokens !== "number" || !(tokens >= 0))) {
       throw new Error('set_max_thinking_tokens: "max_thinking_tokens" must be a number ≥ 0 or null');
     }
-    const display = request.thinking_display;
-    if (
-      display !== undefined &&
-      display !== null &&
-      !["summarized", "omitted", "highlights"].includes(display as string)
-    ) {
-      throw new Error(
-        'set_max_thinking_tokens: "thinking_display" must be "summarized", "omitted", "highlights" or null',
-      );
-    }
+    // query() checks the display mode (and refuses "highlights"); its error is this request's answer.
     await q.setMaxThinkingTokens(
       typeof tokens === "number" && tokens > 0 ? tokens : null,
-      display as "summarized" | "omitted" | "highlights" | null | undefined,
+      request.thinking_display as Parameters<typeof q.setMaxThinkingTokens>[1],
     );
     return {};
   },

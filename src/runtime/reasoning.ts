@@ -99,9 +99,7 @@ export function createSessionReasoning(
       if (nextDisplay !== undefined) display = nextDisplay ?? undefined;
       thinking =
         tokens && tokens > 0
-          ? display
-            ? { type: "enabled", budgetTokens: tokens, display }
-            : { type: "enabled", budgetTokens: tokens }
+          ? { type: "enabled", budgetTokens: tokens, ...(display && { display }) }
           : undefined;
       memo.clear();
     },

@@ -66,6 +66,9 @@ export interface ContinuableQuery extends Query {
 export type SDKUserMessageInput = Pick<SDKUserMessage, "message"> &
   Partial<Omit<SDKUserMessage, "message" | "type">> & { type: "user" };
 
+/** The display modes `setMaxThinkingTokens` takes, as the Claude Agent SDK's. */
+const THINKING_DISPLAYS: readonly string[] = ["summarized", "omitted", "highlights"];
+
 /** The handle `query()` returns: iterate it for messages, call its methods to steer the run. */
 export interface Query extends AsyncGenerator<SDKMessage, void> {
   /** Stops the current run: the stream and running tools end, every tool call gets a result. */
@@ -380,14 +383,10 @@ export function query(params: {
       runtime.setPermissionMode(mode);
     },
     async setMaxThinkingTokens(tokens, thinkingDisplay) {
-      if (
-        thinkingDisplay !== undefined &&
-        thinkingDisplay !== null &&
-        !["summarized", "omitted", "highlights"].includes(thinkingDisplay)
-      ) {
+      if (thinkingDisplay != null && !THINKING_DISPLAYS.includes(thinkingDisplay)) {
         throw new InvalidOptionError(
           "thinkingDisplay",
-          `setMaxThinkingTokens: thinkingDisplay must be "summarized", "omitted", "highlights" or null (got ${JSON.stringify(thinkingDisplay)})`,
+          `setMaxThinkingTokens: thinkingDisplay must be ${THINKING_DISPLAYS.map((d) => `"${d}"`).join(", ")} or null (got ${JSON.stringify(thinkingDisplay)})`,
         );
       }
       if (thinkingDisplay === "highlights") {
