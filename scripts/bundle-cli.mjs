@@ -27,38 +27,11 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { chalkAlwaysColours, commonHighlightLanguages, noEmojiNames } from "./cli-bundle-plugins.mjs";
 import { writeThirdPartyLicenses } from "./third-party-licenses.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outdir = resolve(process.argv[2] ?? resolve(root, "dist/bin"));
-
-/**
- * chalk (under marked-terminal's styles and cli-highlight's code colours) decides on colours once, when
- * loaded, with supports-color, which says "none" whenever a `CI` variable is set, even on a terminal:
- * code blocks then showed uncoloured in an interactive goat run with `CI` set. goat makes that decision
- * itself (`src/cli/style.ts`: a terminal, not TERM=dumb, no NO_COLOR) and strips the ANSI from the
- * rendered markdown when colours are off, so in the bundle chalk's supports-color always answers
- * basic colours (level 1: the named colours these styles use). Only chalk's own imports are redirected.
- */
-const chalkAlwaysColours = {
-  name: "chalk-always-colours",
-  setup(b) {
-    b.onResolve({ filter: /^(#?supports-color)$/ }, (args) =>
-      /[\\/]chalk[\\/]/.test(args.importer)
-        ? { path: "chalk-colour-level", namespace: "goat-colour" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "goat-colour" }, () => ({
-      contents: [
-        "const level = { level: 1, hasBasic: true, has256: false, has16m: false };",
-        "export const stdout = level;",
-        "export const stderr = level;",
-        "export default { stdout, stderr };",
-      ].join("\n"),
-      loader: "js",
-    }));
-  },
-};
 
 const result = await build({
   absWorkingDir: root,
@@ -79,7 +52,8 @@ const result = await build({
   // OpenTelemetry's API is an optional peer, loaded only when the host registered a tracer provider.
   // DBOS and pg are optional peers too, loaded only by the durable-session commands (goat worker …).
   external: ["@opentelemetry/api", "@dbos-inc/dbos-sdk", "pg"],
-  plugins: [chalkAlwaysColours],
+  // Bundle-only substitutions (colour level, highlight languages, emoji names): see cli-bundle-plugins.mjs.
+  plugins: [chalkAlwaysColours, commonHighlightLanguages, noEmojiNames],
   // A CommonJS dependency that calls require() on a built-in needs a real require in an ES module.
   banner: {
     js: 'import { createRequire as __goatCreateRequire } from "node:module"; const require = __goatCreateRequire(import.meta.url);',
