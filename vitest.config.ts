@@ -7,12 +7,13 @@ export default defineConfig({
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Three workers on two cores: about half of a worker's time is spent waiting (on child processes,
-    // PostgreSQL, PTYs, timeouts a test must see fire), and a third worker fills those gaps. Measured
-    // back to back on the 2-core machine: 103 s with 2 workers, 84 s with 3, 84 s with 4 (more CPU);
-    // no failure in repeated runs under outside load. If timing-sensitive tests start failing under
-    // contention, 2 is the safe value.
-    maxWorkers: 3,
+    // Four workers on two cores: much of a worker's time is spent waiting (on child processes,
+    // PostgreSQL, PTYs, timeouts a test must see fire), and the extra workers fill those gaps.
+    // Measured back to back on the 2-core machine (2026-11-27, after the suite's CPU was cut to about
+    // 115 s): 3 workers 71-75 s (4 runs), 4 workers 70-72 s (4 runs, about 5% more CPU), 5 and 6 no
+    // better than 4 within the noise; earlier, 2 workers took 103 s against 84 s for 3. No failure in
+    // repeated runs. If timing-sensitive tests start failing under contention, 3 is the safe value.
+    maxWorkers: 4,
     // Each worker runs its files one after another in one process, keeping the modules it loaded.
     // Isolating every file in a new process cost about 0.2 s of start-up and a fresh load of zod,
     // the library and its dependencies per file: 133 files spent 33 s importing (of 152 s) and the

@@ -1,5 +1,5 @@
 /**
- * The order test files start in: the longest first, so the two workers finish together instead of one
+ * The order test files start in: the longest first, so the workers finish together instead of one
  * starting a 30-second file near the end. Vitest orders by the durations it cached on the previous
  * run, but a fresh clone (CI) has no cache and falls back to file size, which puts a 9-second file
  * after a hundred short ones. The files below are the ones that took longest when measured (wall
