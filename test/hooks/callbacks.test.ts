@@ -120,7 +120,7 @@ describe("in-process callbacks", () => {
     expect(r.blockReason).toBe("keep going");
   });
 
-  it("matching hooks run in parallel: two 300 ms hooks finish well under 600 ms", async () => {
+  it("matching hooks run in parallel: each of two 300 ms hooks starts before the other ends", async () => {
     const spans: Array<[number, number]> = [];
     const slow: HookCallback = async () => {
       const start = Date.now();
@@ -131,14 +131,12 @@ describe("in-process callbacks", () => {
     const runner = testRunner({
       hooks: { PreToolUse: [{ hooks: [slow] }, { matcher: "Bash", hooks: [slow] }] },
     });
-    const started = Date.now();
     await runner.run("PreToolUse", bashCall, opts());
-    const elapsed = Date.now() - started;
     expect(spans).toHaveLength(2);
-    // Overlap: each started before the other finished.
+    // Overlap: each started before the other finished (run one after the other, the second would
+    // start after the first's end). No bound on the total: a loaded machine can fire timers late.
     expect(spans[0][0]).toBeLessThan(spans[1][1]);
     expect(spans[1][0]).toBeLessThan(spans[0][1]);
-    expect(elapsed).toBeLessThan(550);
   });
 
   it("aborting the run cancels running hooks, aborts their signals and returns promptly", async () => {
