@@ -3,26 +3,28 @@
  * starting a 30-second file near the end. Vitest orders by the durations it cached on the previous
  * run, but a fresh clone (CI) has no cache and falls back to file size, which puts a 9-second file
  * after a hundred short ones. The files below are the ones that took longest when measured (wall
- * time, slowest first); they go first in this order, and every other file keeps Vitest's order.
+ * time in a full run on the 2-core machine, 2026-11-27; slowest first); they go first in this order,
+ * and every other file keeps Vitest's order.
  */
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const LONGEST_FIRST = [
-  "test/package/pack.test.ts",
   "test/dbos/queue-workers.test.ts",
-  "test/dbos/crash-recovery.test.ts",
-  "test/mcp/stdio.test.ts",
-  "test/cli/interactive.test.ts",
-  "test/dbos/cli.test.ts",
-  "test/cli/print.test.ts",
+  "test/package/pack.test.ts",
   "test/sdk/sdk-flags.test.ts",
   "test/cli/interactive-keys.test.ts",
-  "test/cli/serve.test.ts",
+  "test/dbos/crash-recovery.test.ts",
   "test/sandbox/escape-suite.test.ts",
-  "test/cli/workspace-trust.test.ts",
-  "test/sdk/sdk-controls.test.ts",
+  "test/cli/interactive.test.ts",
+  "test/cli/serve.test.ts",
+  "test/cli/print.test.ts",
+  "test/dbos/cli.test.ts",
   "test/cli/cli-misc.test.ts",
+  "test/cli/workspace-trust.test.ts",
   "test/cli/interactive-render.test.ts",
+  "test/tools/bash.test.ts",
+  "test/sdk/sdk-controls.test.ts",
+  "test/mcp/stdio.test.ts",
 ];
 
 export class LongestFirstSequencer extends BaseSequencer {
