@@ -313,7 +313,7 @@ console.log(JSON.stringify(result));
       );
       if (!sample) throw new Error("README.md has no sample starting with // agent.test.ts");
       // Types stripped, as a user's TypeScript set-up would; the code runs as written. (esbuild, not
-      // the TypeScript compiler: loading that in the test process made it about 85 MB bigger.)
+      // the TypeScript compiler: loading that made the test process about 75 MB bigger.)
       const { transform } = await import("esbuild");
       const { code: js } = await transform(sample.source, { loader: "ts", format: "esm", target: "es2022" });
       writeFileSync(join(consumer, "agent.test.mjs"), js);
