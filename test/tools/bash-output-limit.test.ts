@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createOutputCollector, describeSpill, limitText } from "../../src/tools/command-output.js";
 import { isGroupAlive, killProcessGroup, resolveShell, spawnShell } from "../../src/tools/process-tree.js";
 
@@ -71,9 +71,18 @@ describe("process tree", () => {
   it("killProcessGroup returns at once for a group that is already gone", async () => {
     const child = spawnShell("exit 0", os.tmpdir());
     await new Promise((resolve) => child.on("close", resolve));
-    const t0 = Date.now();
-    await killProcessGroup(child.pid!);
-    expect(Date.now() - t0).toBeLessThan(200);
+    // With setTimeout frozen, a call that waited on any timer (the grace period, a poll for the
+    // group's exit) could not finish before the next turn of the event loop; no clock is read.
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const outcome = await Promise.race([
+        killProcessGroup(child.pid!).then(() => "returned"),
+        new Promise((resolve) => setImmediate(() => resolve("still waiting"))),
+      ]);
+      expect(outcome).toBe("returned");
+    } finally {
+      vi.useRealTimers();
+    }
     expect(isGroupAlive(child.pid!)).toBe(false);
   });
 });
