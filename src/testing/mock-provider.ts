@@ -83,8 +83,12 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
         connection,
       };
       requests.push(request);
+      res.on("close", () => {
+        if (!res.writableFinished && !cutByMock.has(res)) request.abandoned = true;
+      });
       const next = queue.length > 0 ? queue.shift()! : whenEmpty;
       answer(next, request, res).catch((err) => {
+        cutByMock.add(res);
         res.destroy(err);
       });
     });
@@ -114,12 +118,16 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
   };
 }
 
+/** Responses whose connection the mock cut on purpose (a scripted hang-up or drop), not the client. */
+const cutByMock = new WeakSet<http.ServerResponse>();
+
 async function answer(r: Reply, request: MockRequest, res: http.ServerResponse): Promise<void> {
   let resolved = r;
   while (typeof resolved === "function") resolved = await resolved(request);
   const format = request.format;
   switch (resolved.kind) {
     case "hangup":
+      cutByMock.add(res);
       res.socket?.destroy();
       return;
     case "error": {
@@ -167,5 +175,6 @@ async function answerMessage(r: MessageReply, request: MockRequest, res: http.Se
   }
   // Flush what was written, then cut the connection without finishing the chunked body.
   await new Promise<void>((resolve) => res.write("", () => resolve()));
+  cutByMock.add(res);
   res.socket?.destroy();
 }

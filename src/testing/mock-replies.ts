@@ -15,6 +15,12 @@ export interface MockRequest {
   format: "anthropic" | "openai";
   /** Which TCP connection carried it (1, 2, …): equal numbers mean a kept-alive socket was reused. */
   connection: number;
+  /**
+   * Set to true when the client closed the connection before the answer was sent in full (an aborted
+   * stream, say); a connection the mock itself cuts (`reply.hangup()`, `dropAfterEvents`) does not count.
+   * Set when the mock sees the close, a moment after the client's abort: poll for it.
+   */
+  abandoned?: boolean;
 }
 
 /** One content block of a scripted answer. */

@@ -1,5 +1,8 @@
-/** The mock provider itself: non-streaming JSON answers and function replies, in both wire formats. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+/**
+ * The mock provider itself: non-streaming JSON answers and function replies, in both wire formats, and
+ * which requests the client abandoned.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 let mock: MockProvider;
@@ -38,5 +41,36 @@ describe("mock provider", () => {
       finish_reason: "stop",
     });
     expect(mock.requests.at(-1)).toMatchObject({ path: "/v1/chat/completions", format: "openai" });
+  });
+
+  it("marks a request abandoned when the client closes it mid-answer, not when it reads to the end or the mock cuts it", async () => {
+    const stream = (signal?: AbortSignal) =>
+      fetch(`${mock.anthropicBaseURL}/v1/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "m", messages: [], stream: true }),
+        signal,
+      });
+    // Read to the end: finished, not abandoned.
+    mock.enqueue(reply.text("read me to the end", { chunkSize: 4, delayMs: 5 }));
+    await (await stream()).text();
+    const read = mock.requests.at(-1)!;
+    // Closed by the client after the first chunk.
+    mock.enqueue(reply.text("a long answer nobody waits for", { chunkSize: 2, delayMs: 40 }));
+    const controller = new AbortController();
+    const res = await stream(controller.signal);
+    await res.body!.getReader().read();
+    controller.abort();
+    const closed = mock.requests.at(-1)!;
+    await vi.waitFor(() => expect(closed.abandoned).toBe(true), { timeout: 5_000 });
+    // Cut by the mock (a scripted hang-up): the client did not abandon it.
+    mock.enqueue(reply.hangup());
+    await stream().then(
+      (r) => r.text(),
+      () => "",
+    );
+    const hungUp = mock.requests.at(-1)!;
+    expect(read.abandoned).toBeUndefined();
+    expect(hungUp.abandoned).toBeUndefined();
   });
 });
