@@ -5,6 +5,22 @@
  */
 
 /**
+ * A plugin that answers `filter` imports made from inside a package matching `importer` with the
+ * module `contents` (in its own namespace), leaving every other importer's resolution alone.
+ */
+function replaceImport(name, filter, importer, contents) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter }, (args) =>
+        importer.test(args.importer) ? { path: name, namespace: `goat-${name}` } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: `goat-${name}` }, () => ({ contents, loader: "js" }));
+    },
+  };
+}
+
+/**
  * chalk (under marked-terminal's styles and cli-highlight's code colours) decides on colours once, when
  * loaded, with supports-color, which says "none" whenever a `CI` variable is set, even on a terminal:
  * code blocks then showed uncoloured in an interactive goat run with `CI` set. goat makes that decision
@@ -12,32 +28,24 @@
  * rendered markdown when colours are off, so in the bundle chalk's supports-color always answers
  * basic colours (level 1: the named colours these styles use). Only chalk's own imports are redirected.
  */
-export const chalkAlwaysColours = {
-  name: "chalk-always-colours",
-  setup(b) {
-    b.onResolve({ filter: /^(#?supports-color)$/ }, (args) =>
-      /[\\/]chalk[\\/]/.test(args.importer)
-        ? { path: "chalk-colour-level", namespace: "goat-colour" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "goat-colour" }, () => ({
-      contents: [
-        "const level = { level: 1, hasBasic: true, has256: false, has16m: false };",
-        "export const stdout = level;",
-        "export const stderr = level;",
-        "export default { stdout, stderr };",
-      ].join("\n"),
-      loader: "js",
-    }));
-  },
-};
+export const chalkAlwaysColours = replaceImport(
+  "chalk-always-colours",
+  /^(#?supports-color)$/,
+  /[\\/]chalk[\\/]/,
+  [
+    "const level = { level: 1, hasBasic: true, has256: false, has16m: false };",
+    "export const stdout = level;",
+    "export const stderr = level;",
+    "export default { stdout, stderr };",
+  ].join("\n"),
+);
 
 /**
  * The languages code blocks are highlighted in: highlight.js's "common" set (the one its own default
  * web build ships) and a few more a coding agent meets often. cli-highlight asks for all of
  * highlight.js, which registers 191 languages when loaded: 1.4 MB of the 2.4 MB markdown chunk, about
  * 45 ms of the first answer's rendering in every interactive session (measured: importing the chunk
- * 91 -> 47 ms of CPU). A block in a language outside the set is shown in the plain code colour, as
+ * 91 -> 50 ms of CPU). A block in a language outside the set is shown in the plain code colour, as
  * one in a language highlight.js does not know always was; one with no language is detected among
  * these only.
  */
@@ -135,17 +143,9 @@ export const commonHighlightLanguages = {
  * off (src/cli/rich/markdown.ts): the names table (emojilib, 320 KB) would be loaded for nothing.
  * marked-terminal calls only `get` from it, and only with the option on.
  */
-export const noEmojiNames = {
-  name: "no-emoji-names",
-  setup(b) {
-    b.onResolve({ filter: /^node-emoji$/ }, (args) =>
-      /[\\/]marked-terminal[\\/]/.test(args.importer)
-        ? { path: "node-emoji (emoji option off)", namespace: "goat-emoji" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "goat-emoji" }, () => ({
-      contents: "export function get() { return undefined; }",
-      loader: "js",
-    }));
-  },
-};
+export const noEmojiNames = replaceImport(
+  "no-emoji-names",
+  /^node-emoji$/,
+  /[\\/]marked-terminal[\\/]/,
+  "export function get() { return undefined; }",
+);

@@ -121,14 +121,19 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
 /** Responses whose connection the mock cut on purpose (a scripted hang-up or drop), not the client. */
 const cutByMock = new WeakSet<http.ServerResponse>();
 
+/** Cuts the connection of `res` on purpose: the request is not marked abandoned. */
+function cutConnection(res: http.ServerResponse): void {
+  cutByMock.add(res);
+  res.socket?.destroy();
+}
+
 async function answer(r: Reply, request: MockRequest, res: http.ServerResponse): Promise<void> {
   let resolved = r;
   while (typeof resolved === "function") resolved = await resolved(request);
   const format = request.format;
   switch (resolved.kind) {
     case "hangup":
-      cutByMock.add(res);
-      res.socket?.destroy();
+      cutConnection(res);
       return;
     case "error": {
       res.writeHead(resolved.status, { "content-type": "application/json", ...resolved.headers });
@@ -175,6 +180,5 @@ async function answerMessage(r: MessageReply, request: MockRequest, res: http.Se
   }
   // Flush what was written, then cut the connection without finishing the chunked body.
   await new Promise<void>((resolve) => res.write("", () => resolve()));
-  cutByMock.add(res);
-  res.socket?.destroy();
+  cutConnection(res);
 }
