@@ -15,6 +15,7 @@
 import { parseArgs } from "node:util";
 import type { SDKMessage } from "../index.js";
 import { UsageError } from "./args.js";
+import { keepWasmOnBaselineTier } from "./wasm-tier.js";
 
 type DbosModule = typeof import("../dbos/index.js");
 
@@ -81,6 +82,7 @@ async function runWorker(dbos: DbosModule, argv: string[], databaseUrl: string, 
     allowedTools: { type: "string" },
     queue: { type: "string" },
   });
+  keepWasmOnBaselineTier(); // the worker's agents run Bash: see wasm-tier.ts
   const worker = await dbos.startDurableWorker({
     databaseUrl,
     executorId: values.id ?? env.GOAT_WORKER_ID,

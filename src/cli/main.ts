@@ -3,16 +3,9 @@
  * The `goat` program. Start-up speed matters, so this file imports only the argument parser: the
  * agent, the providers and the interactive UI are loaded when (and only if) the mode needs them.
  */
-import { setFlagsFromString } from "node:v8";
 import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
 import { type CliArgs, parseCliArgs, UsageError } from "./args.js";
-
-// The Bash checks parse commands with a WebAssembly grammar. V8 recompiles it with its optimising
-// tier on a background thread, and process exit waits for that job: about 2 s after any Bash call on
-// a busy machine (measured: exit 2.2 s → 0.13 s after stdin's end), long enough for an Agent SDK's
-// SIGTERM. The baseline tier parses a command line in microseconds. The program owns its process, so
-// the flag is set here, not in the library.
-setFlagsFromString("--liftoff-only");
+import { keepWasmOnBaselineTier } from "./wasm-tier.js";
 
 /** Durable sessions on DBOS and PostgreSQL (`durable-command.ts`). */
 const DURABLE_COMMANDS = new Set(["worker", "submit", "follow", "send", "cancel"]);
@@ -78,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (interactive) {
     const { runInteractive } = await import("./interactive.js");
+    keepWasmOnBaselineTier();
     return runInteractive(args, config, { pickSession });
   }
   if (bareResume !== undefined) {
@@ -89,6 +83,7 @@ async function main(argv: string[]): Promise<number> {
     return fail(new UsageError(`${why} (goat sessions lists them)`));
   }
   const { runPrint } = await import("./print.js");
+  keepWasmOnBaselineTier();
   return runPrint(args, config, {
     stdin: process.stdin,
     stdout: process.stdout,
