@@ -32,7 +32,9 @@ describe("host control requests", () => {
     const answer = await host.waitFor(responseTo("init-1"));
     expect(answer.response.subtype).toBe("success");
     expect(answer.response.response.models.map((m: any) => m.value)).toContain("anthropic/claude-sonnet-4-5");
-    const sonnet = answer.response.response.models.find((m: any) => m.value === "anthropic/claude-sonnet-4-5");
+    const sonnet = answer.response.response.models.find(
+      (m: any) => m.value === "anthropic/claude-sonnet-4-5",
+    );
     expect(sonnet.description).toMatch(/^anthropic, [1-9]\d{0,2}(,\d{3})+-token context$/);
     expect(answer.response.response.commands).toEqual([]);
     host.send({ type: "keep_alive" });
