@@ -1,9 +1,9 @@
 /**
- * Starts installing the Claude Agent SDK of test/sdk/ when a fresh clone has none (a network-bound
- * `npm install` of several seconds, done while the first files run; the SDK tests wait for it through
- * its lock), and builds `dist/` once before the tests that run the real CLI or a child process
- * against the built package. `npm test` builds first and sets GOAT_SKIP_BUILD so the work is not done
- * twice. After tsc, the library's entry files are bundled again (`scripts/bundle-lib.mjs`): tsc writes
+ * Starts installing the Claude Agent SDK of test/sdk/ when it is missing (`npm test` installs it
+ * before the tests, so this is for a lone `vitest run` on a fresh clone: the install then runs while
+ * the first files do, and the SDK tests wait for it through its lock), and builds `dist/` once before
+ * the tests that run the real CLI or a child process against the built package. `npm test` builds
+ * first and sets GOAT_SKIP_BUILD so the work is not done twice. After tsc, the library's entry files are bundled again (`scripts/bundle-lib.mjs`): tsc writes
  * its own `dist/index.js` and subpath files over the bundles, and the package (the pack test) ships
  * only the bundles and their chunks.
  *
@@ -15,7 +15,7 @@
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import type { TestProject } from "vitest/node";
-import { ensureClaudeSdkInstalled } from "./sdk/claude-sdk.js";
+import { ensureClaudeSdkInstalled } from "./sdk/install.mjs";
 import { makeSharedPostgresDir, stopSharedPostgres } from "./support/shared-postgres.js";
 
 export default function setup(project: TestProject): () => Promise<void> {

@@ -1,25 +1,17 @@
 /**
  * The official Claude Agent SDK for the tests that drive `goat` with it. It lives in its own small
- * package (`test/sdk/package.json`, pinned by its lock file) installed on first use with
- * `--omit=optional`, so the SDK's native Claude binary (a large per-platform package these tests never
- * run) is not downloaded, and the main install stays free of it. Only the npm registry is needed.
+ * package (`test/sdk/package.json`, pinned by its lock file), installed by test/sdk/install.mjs (which
+ * `npm test` runs before the tests, and these helpers again on first use), so the main install stays
+ * free of it. Only the npm registry is needed.
  *
  * The module is loaded by path and typed here with the part the tests use: the root `npm test`
  * type-checks before any test runs, when the package may not be installed yet.
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
+import { CLAUDE_SDK_ENTRY, ensureClaudeSdkInstalled } from "./install.mjs";
 
 const HERE = import.meta.dirname;
-const ENTRY = join(HERE, "node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
-const LOCK = join(HERE, ".installing");
-
-/** The SDK version the tests pin (the lock file's). */
-export const CLAUDE_SDK_VERSION: string = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8"))
-  .dependencies["@anthropic-ai/claude-agent-sdk"];
 
 /** A message on the SDK's stream (the fields the tests read). */
 export type SdkMessage = Record<string, any> & { type: string };
@@ -81,64 +73,10 @@ let loaded: Promise<ClaudeSdk> | undefined;
 /** Installs the SDK package when missing (one process at a time) and imports it. */
 export function loadClaudeSdk(): Promise<ClaudeSdk> {
   loaded ??= (async () => {
-    await ensureInstalled();
-    return (await import(pathToFileURL(ENTRY).href)) as ClaudeSdk;
+    await ensureClaudeSdkInstalled();
+    return (await import(pathToFileURL(CLAUDE_SDK_ENTRY).href)) as ClaudeSdk;
   })();
   return loaded;
-}
-
-/**
- * Installs the SDK package when missing, without importing it: the global set-up starts this so the
- * download overlaps the first test files instead of holding up the first SDK test.
- */
-export function ensureClaudeSdkInstalled(): Promise<void> {
-  return ensureInstalled();
-}
-
-function installedVersion(): string | undefined {
-  try {
-    return JSON.parse(readFileSync(join(ENTRY, "../package.json"), "utf8")).version;
-  } catch {
-    return undefined;
-  }
-}
-
-async function ensureInstalled(): Promise<void> {
-  // Installed means the right version and nobody writing it: npm writes package.json before the
-  // rest, so a version seen while another process holds the lock may belong to a half-written copy.
-  while (existsSync(LOCK) || installedVersion() !== CLAUDE_SDK_VERSION) {
-    try {
-      mkdirSync(LOCK);
-    } catch {
-      // Another process is installing: wait for it. A lock older than the install's time limit was
-      // left by a killed run.
-      if (lockAgeMs() > INSTALL_TIMEOUT_MS) rmSync(LOCK, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 200));
-      continue;
-    }
-    try {
-      if (installedVersion() !== CLAUDE_SDK_VERSION) {
-        await promisify(execFile)(
-          "npm",
-          ["install", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"],
-          { cwd: HERE, timeout: INSTALL_TIMEOUT_MS },
-        );
-      }
-    } finally {
-      rmSync(LOCK, { recursive: true, force: true });
-    }
-  }
-  if (!existsSync(ENTRY)) throw new Error(`the Claude Agent SDK was not installed in ${HERE}`);
-}
-
-const INSTALL_TIMEOUT_MS = 300_000;
-
-function lockAgeMs(): number {
-  try {
-    return Date.now() - statSync(LOCK).mtimeMs;
-  } catch {
-    return 0;
-  }
 }
 
 /** The zod copy the SDK uses (its peer), for `tool()` input shapes. */

@@ -1,0 +1,10 @@
+/** Types of `install.mjs`: the official Claude Agent SDK of test/sdk/, installed on demand. */
+
+/** The SDK's entry module, once installed. */
+export declare const CLAUDE_SDK_ENTRY: string;
+
+/** The SDK version the tests pin (the package's dependency, fixed by its lock file). */
+export declare const CLAUDE_SDK_VERSION: string;
+
+/** Installs the SDK package unless the pinned version is there (waiting for another installer). */
+export declare function ensureClaudeSdkInstalled(): Promise<void>;

@@ -1,0 +1,73 @@
+/**
+ * Installs the official Claude Agent SDK of test/sdk/ (its own small package, pinned by its lock file)
+ * when it is missing or at another version, with `--omit=optional`: the SDK's native Claude binary is
+ * a large per-platform package the tests never run. One process at a time: the `.installing` lock
+ * (an atomic mkdir) is held while npm writes, and whoever finds it waits.
+ *
+ * `npm test` runs this among its checks, before the tests: the install is set-up (107 packages,
+ * about 66 MB, 7-8 s of CPU), and done inside the test run it competed with the first test files.
+ * The test helpers call it again (test/sdk/claude-sdk.ts), which finds the package installed; a
+ * lone `vitest run` on a fresh clone still installs it there.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const LOCK = join(HERE, ".installing");
+const INSTALL_TIMEOUT_MS = 300_000;
+
+/** The SDK's entry module, once installed. */
+export const CLAUDE_SDK_ENTRY = join(HERE, "node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
+
+/** The SDK version the tests pin (the package's dependency, fixed by its lock file). */
+export const CLAUDE_SDK_VERSION = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")).dependencies[
+  "@anthropic-ai/claude-agent-sdk"
+];
+
+function installedVersion() {
+  try {
+    return JSON.parse(readFileSync(join(CLAUDE_SDK_ENTRY, "../package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+}
+
+function lockAgeMs() {
+  try {
+    return Date.now() - statSync(LOCK).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Installs the SDK package unless the pinned version is there (waiting for another installer). */
+export async function ensureClaudeSdkInstalled() {
+  // Installed means the right version and nobody writing it: npm writes package.json before the
+  // rest, so a version seen while another process holds the lock may belong to a half-written copy.
+  while (existsSync(LOCK) || installedVersion() !== CLAUDE_SDK_VERSION) {
+    try {
+      mkdirSync(LOCK);
+    } catch {
+      // Another process is installing: wait for it. A lock older than the install's time limit was
+      // left by a killed run.
+      if (lockAgeMs() > INSTALL_TIMEOUT_MS) rmSync(LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
+    try {
+      if (installedVersion() !== CLAUDE_SDK_VERSION) {
+        await promisify(execFile)(
+          "npm",
+          ["install", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"],
+          { cwd: HERE, timeout: INSTALL_TIMEOUT_MS },
+        );
+      }
+    } finally {
+      rmSync(LOCK, { recursive: true, force: true });
+    }
+  }
+  if (!existsSync(CLAUDE_SDK_ENTRY)) throw new Error(`the Claude Agent SDK was not installed in ${HERE}`);
+}
