@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup-each-file.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Four workers on two cores: much of a worker's time is spent waiting (on child processes,

@@ -2,10 +2,7 @@
  * Shared set-up for loop tests: a mock provider, options that point a query at it for either wire
  * format, and small tools whose timing the tests can observe.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { z } from "zod";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
@@ -144,14 +141,4 @@ export function toolResultsSent(body: any): Array<{ id: string; content: string;
   return out;
 }
 
-const tempDirs: string[] = [];
-afterEach(() => {
-  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh temporary directory (real path), removed after the test. */
-export function tempDir(prefix: string): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  tempDirs.push(dir);
-  return dir;
-}
+export { tempDir } from "../support/temp-dirs.js";

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMcpManager } from "../../src/mcp/manager.js";
 import type { McpManager } from "../../src/mcp/types.js";
 import { runTool } from "../../src/tools/define-tool.js";
+import { disposeToolSessionState } from "../../src/tools/types.js";
 import { firstText, PNG_1X1, RESOURCE_FIXTURES, toolContext, writeStdioServer } from "./helpers.js";
 
 let dir: string;
@@ -155,5 +156,8 @@ describe("MCP resources", () => {
     expect(firstText(missing)).toContain('no MCP server named "nope"');
     await m.toggle("res", false);
     expect(m.tools().map((t) => t.name)).not.toContain("ReadMcpResourceTool");
+    // The saved file lives in the session's temp directory, which goes when the session ends.
+    await disposeToolSessionState(ctx.state);
+    expect(fs.existsSync(saved!)).toBe(false);
   });
 });

@@ -72,7 +72,7 @@ describe("the entry points of package.json exports", () => {
 
   it("an error thrown through one subpath is an instance of the classes imported from another", async () => {
     const caught = await inPackage(`
-      import { mkdtempSync, writeFileSync } from "node:fs";
+      import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
       import { tmpdir } from "node:os";
       import { join } from "node:path";
       import * as root from "goat-agent";
@@ -113,6 +113,7 @@ describe("the entry points of package.json exports", () => {
         attempt("two tools of one name", () => tools.createToolRegistry([tools.readTool, tools.readTool])),
         attempt("bad .mcp.json", () => mcp.parseMcpConfig({ mcpServers: ["not", "a", "record"] }, {})),
       ])));
+      rmSync(dir, { recursive: true, force: true });
     `);
     expect(caught).toEqual([
       {

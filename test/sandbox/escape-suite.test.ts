@@ -30,6 +30,8 @@ interface Attempt {
   escaped: () => boolean;
   /** Too dangerous to run unconfined in the control run (it would act on the test machine itself). */
   sandboxOnly?: boolean;
+  /** A host path outside the arena the attempt writes when it gets out: removed after the run. */
+  leaves?: string;
 }
 
 /** The world one run of the suite attacks. */
@@ -255,8 +257,13 @@ function attempts(a: Arena): Attempt[] {
     { name: "rm victim", command: `rm -f ${a.victim}`, escaped: victimChanged },
     { name: "mv victim away", command: `mv ${a.victim} ./stolen.txt`, escaped: victimChanged },
     // Shared places on the host.
-    { name: "host /tmp", command: `echo x > ${hostTmp}`, escaped: () => fs.existsSync(hostTmp) },
-    { name: "host /dev/shm", command: `echo x > ${shm}`, escaped: () => fs.existsSync(shm) },
+    {
+      name: "host /tmp",
+      command: `echo x > ${hostTmp}`,
+      escaped: () => fs.existsSync(hostTmp),
+      leaves: hostTmp,
+    },
+    { name: "host /dev/shm", command: `echo x > ${shm}`, escaped: () => fs.existsSync(shm), leaves: shm },
     // Protected paths inside the working directory.
     {
       name: ".git/config fsmonitor",
@@ -336,8 +343,8 @@ afterAll(async () => {
 async function runSuite(sandbox: boolean): Promise<{ attempted: number; escapes: string[]; held: string[] }> {
   const arena = await makeArena();
   const savedHome = process.env.HOME;
+  const list = attempts(arena).filter((t) => sandbox || !t.sandboxOnly);
   try {
-    const list = attempts(arena).filter((t) => sandbox || !t.sandboxOnly);
     mock.requests.length = 0;
     mock.enqueue(
       reply.toolCalls(list.map((t, i) => ({ name: "Bash", id: `b${i}`, input: { command: t.command } }))),
@@ -372,6 +379,8 @@ async function runSuite(sandbox: boolean): Promise<{ attempted: number; escapes:
   } finally {
     process.env.HOME = savedHome;
     await arena.close();
+    // The control run (no sandbox) does get out: what it wrote on the host goes.
+    for (const t of list) if (t.leaves) fs.rmSync(t.leaves, { force: true });
   }
 }
 
