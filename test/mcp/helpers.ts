@@ -1,7 +1,7 @@
 /**
  * Test helpers: a real stdio MCP server script written to a temp dir, a tool context, and polling.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -104,7 +104,11 @@ await server.connect(new StdioServerTransport());
   return file;
 }
 
-/** A tool context for calling tools directly. */
+/**
+ * A tool context for calling tools directly. Its session id is new each time: the session's temp
+ * directory (os.tmpdir()/goat-<id>) belongs to the session that made it, so a fixed id would share
+ * one with every earlier run and test.
+ */
 export function toolContext(
   signal: AbortSignal = new AbortController().signal,
   toolUseId = "toolu_1",
@@ -112,7 +116,7 @@ export function toolContext(
   return {
     signal,
     cwd: process.cwd(),
-    sessionId: "session-1",
+    sessionId: `mcp-test-${randomUUID()}`,
     toolUseId,
     state: createToolSessionState(),
     onUpdate: () => {},

@@ -96,7 +96,7 @@ describe("in-process MCP servers", () => {
     ctx.state.readFiles.set("/a", { mtimeMs: 1, size: 1 });
     const result = await runTool(tools.get("mcp__local__who_am_i")!, { tag: "me" }, ctx);
     expect(result).toEqual({
-      content: [{ type: "text", text: "me: session-1/toolu_xyz" }],
+      content: [{ type: "text", text: `me: ${ctx.sessionId}/toolu_xyz` }],
       details: { files: 1 },
     });
     const bad = await runTool(tools.get("mcp__local__who_am_i")!, { tag: 5 }, ctx);

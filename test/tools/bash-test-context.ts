@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { isProcessAlive } from "../../src/tools/process-tree.js";
+import { isGroupAlive, isProcessAlive } from "../../src/tools/process-tree.js";
 import { createToolSessionState, disposeToolSessionState, type ToolContext } from "../../src/tools/types.js";
 
 /** A test session: a temp working dir, a fresh tool state, an abort controller and the updates seen. */
@@ -66,8 +66,17 @@ export async function readPid(file: string): Promise<number> {
 
 /** Whether `pid` is dead, allowing a moment for the signal to land. Zombies count as dead. */
 export async function becomesDead(pid: number, ms = 3000): Promise<boolean> {
+  return becomesTrue(() => !isProcessAlive(pid), ms);
+}
+
+/** Whether process group `pgid` has no live member within `ms` (its members die at their own pace). */
+export async function groupBecomesDead(pgid: number, ms = 3000): Promise<boolean> {
+  return becomesTrue(() => !isGroupAlive(pgid), ms);
+}
+
+async function becomesTrue(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (isProcessAlive(pid)) {
+  while (!check()) {
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -4,8 +4,14 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bashTool } from "../../src/tools/bash.js";
 import { runTool } from "../../src/tools/define-tool.js";
-import { isGroupAlive } from "../../src/tools/process-tree.js";
-import { becomesDead, createTestSession, readPid, type TestSession, textOf } from "./bash-test-context.js";
+import {
+  becomesDead,
+  createTestSession,
+  groupBecomesDead,
+  readPid,
+  type TestSession,
+  textOf,
+} from "./bash-test-context.js";
 
 let sessions: TestSession[] = [];
 function session(): TestSession {
@@ -91,7 +97,8 @@ describe("Bash", () => {
       ["leader", "child", "sub"].map((n) => readPid(path.join(s.dir, `${n}.pid`))),
     );
     for (const pid of pids) expect(await becomesDead(pid)).toBe(true);
-    expect(isGroupAlive(pids[0])).toBe(false);
+    // The group also held the subshell's own sleep, killed by the same signal but not waited on above.
+    expect(await groupBecomesDead(pids[0])).toBe(true);
   });
 
   it("escalates to SIGKILL when the command ignores SIGTERM", async () => {
