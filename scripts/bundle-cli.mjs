@@ -27,7 +27,12 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { chalkAlwaysColours, commonHighlightLanguages, noEmojiNames } from "./cli-bundle-plugins.mjs";
+import {
+  chalkAlwaysColours,
+  commonHighlightLanguages,
+  hljsHtmlWithoutParse5,
+  noEmojiNames,
+} from "./cli-bundle-plugins.mjs";
 import { writeThirdPartyLicenses } from "./third-party-licenses.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -52,8 +57,9 @@ const result = await build({
   // OpenTelemetry's API is an optional peer, loaded only when the host registered a tracer provider.
   // DBOS and pg are optional peers too, loaded only by the durable-session commands (goat worker …).
   external: ["@opentelemetry/api", "@dbos-inc/dbos-sdk", "pg"],
-  // Bundle-only substitutions (colour level, highlight languages, emoji names): see cli-bundle-plugins.mjs.
-  plugins: [chalkAlwaysColours, commonHighlightLanguages, noEmojiNames],
+  // Bundle-only substitutions (colour level, highlight languages, emoji names, the HTML reading of
+  // highlighted code): see cli-bundle-plugins.mjs.
+  plugins: [chalkAlwaysColours, commonHighlightLanguages, noEmojiNames, hljsHtmlWithoutParse5],
   // A CommonJS dependency that calls require() on a built-in needs a real require in an ES module.
   banner: {
     js: 'import { createRequire as __goatCreateRequire } from "node:module"; const require = __goatCreateRequire(import.meta.url);',

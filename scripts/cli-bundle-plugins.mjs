@@ -3,6 +3,7 @@
  * dependency's module other than the one the dependency asks for. Each substitution is bundle-only
  * (the library and tsc's unbundled `dist/cli/main.js` keep the packages as published) and says why.
  */
+import { fileURLToPath } from "node:url";
 
 /**
  * A plugin that answers `filter` imports made from inside a package matching `importer` with the
@@ -149,3 +150,19 @@ export const noEmojiNames = replaceImport(
   /[\\/]marked-terminal[\\/]/,
   "export function get() { return undefined; }",
 );
+
+/**
+ * cli-highlight parses highlight.js's HTML with parse5, a whole HTML5 parser (356 KB of the markdown
+ * chunk); highlight.js writes only `<span class="…">`, `</span>` and escaped text, which
+ * scripts/hljs-html-fragment.mjs reads into the same nodes.
+ */
+export const hljsHtmlWithoutParse5 = {
+  name: "hljs-html-without-parse5",
+  setup(b) {
+    b.onResolve({ filter: /^parse5(-htmlparser2-tree-adapter)?$/ }, (args) =>
+      /[\\/]cli-highlight[\\/]/.test(args.importer)
+        ? { path: fileURLToPath(new URL("./hljs-html-fragment.mjs", import.meta.url)) }
+        : undefined,
+    );
+  },
+};
