@@ -16,9 +16,10 @@ let bundledWorker: string | undefined;
 /**
  * worker.mjs bundled with what it imports (the built package, DBOS, pg, zod) into one file: the same
  * code, but a worker started from about 470 modules spent about 140 ms more CPU loading them (340 ->
- * 200 ms a start; the dbos tests start nine, and the files 15.8 -> 13 s of CPU). Built once per content of the fixture and of the package's
- * entry files (whose imports name its chunks by content hash) and per DBOS, pg and zod version, into
- * node_modules/.cache (written aside, then renamed, so parallel workers never read half a file).
+ * 200 ms a start; the dbos tests start nine: their processes' CPU 15.8 -> 13 s). Built once per
+ * content of the fixture and of the package's entry files (whose imports name its chunks by content
+ * hash) and per DBOS, pg and zod version, into node_modules/.cache (written aside, then renamed, so
+ * parallel workers never read half a file).
  * DBOS's optional telemetry packages stay outside, as unbundled: it requires them only when asked.
  */
 function workerBundle(): string {
