@@ -18,12 +18,13 @@ const FIXTURE_RUNTIME = [
 let fixtureRuntimePath: string | undefined;
 
 /**
- * The SDK's server code and zod bundled into one file, for the fixture servers to import: the same code,
- * but loaded from one file instead of about a hundred modules a fixture server cost about half the CPU
- * (236 → 127 ms a start; a run of the suite starts some thirty). Built once per installed SDK version
- * into node_modules/.cache (written aside, then renamed, so parallel workers never read half a file).
+ * The SDK's server code and zod bundled into one CommonJS file, for the fixture servers to load
+ * (through test/mcp/fixture-runtime-loader.mjs and its code cache): the same code, but loaded from one
+ * file instead of about a hundred modules a fixture server cost about half the CPU (236 → 127 ms a
+ * start; a run of the suite starts some thirty). Built once per installed SDK version into
+ * node_modules/.cache (written aside, then renamed, so parallel workers never read half a file).
  */
-export function fixtureRuntimeUrl(): string {
+function fixtureRuntimeFile(): string {
   if (fixtureRuntimePath === undefined) {
     const version = (name: string) =>
       JSON.parse(fs.readFileSync(path.resolve("node_modules", name, "package.json"), "utf8")).version;
@@ -32,7 +33,7 @@ export function fixtureRuntimeUrl(): string {
       .digest("hex")
       .slice(0, 16);
     const dir = path.resolve("node_modules/.cache/goat-tests");
-    const file = path.join(dir, `mcp-fixture-runtime-${key}.mjs`);
+    const file = path.join(dir, `mcp-fixture-runtime-${key}.cjs`);
     if (!fs.existsSync(file)) {
       fs.mkdirSync(dir, { recursive: true });
       const aside = `${file}.${process.pid}.tmp`;
@@ -40,20 +41,25 @@ export function fixtureRuntimeUrl(): string {
         stdin: { contents: FIXTURE_RUNTIME, resolveDir: process.cwd(), loader: "js" },
         bundle: true,
         platform: "node",
-        format: "esm",
+        format: "cjs",
         target: "node20",
         outfile: aside,
-        // The SDK's CommonJS dependencies (ajv) call require() on Node's built-ins.
-        banner: {
-          js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
-        },
         logLevel: "error",
       });
       fs.renameSync(aside, file);
     }
     fixtureRuntimePath = file;
   }
-  return pathToFileURL(fixtureRuntimePath).href;
+  return fixtureRuntimePath;
+}
+
+/** The lines a fixture server script starts with: `McpServer`, `StdioServerTransport` and `z` in scope. */
+export function fixtureRuntimeImport(): string {
+  const loader = pathToFileURL(path.join(import.meta.dirname, "fixture-runtime-loader.mjs")).href;
+  return [
+    `import { loadFixtureRuntime } from ${JSON.stringify(loader)};`,
+    `const { McpServer, StdioServerTransport, z } = loadFixtureRuntime(${JSON.stringify(fixtureRuntimeFile())});`,
+  ].join("\n");
 }
 
 /** A 1x1 transparent PNG. */
@@ -73,7 +79,7 @@ export function writeStdioServer(dir: string, options: { resources?: boolean } =
     `
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { McpServer, StdioServerTransport, z } from ${JSON.stringify(fixtureRuntimeUrl())};
+${fixtureRuntimeImport()}
 
 const server = new McpServer({ name: "fixture", version: "2.3.4" });
 const text = (t) => ({ content: [{ type: "text", text: t }] });
