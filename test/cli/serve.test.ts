@@ -10,7 +10,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions } from "../agent/helpers.js";
@@ -28,8 +28,11 @@ let cwd: string;
 let server: ChildProcess;
 let url: string;
 let browser: Browser;
-/** One browser context for every page: each new context started its own renderer process (about 0.15 s of CPU each). */
-let context: BrowserContext;
+/**
+ * One page for every test, emptied (about:blank) before each: a new page, or a new context, started a
+ * renderer process each (7 pages: about 0.7 s of CPU more). Each test still loads its document afresh.
+ */
+let sharedPage: Page | undefined;
 const sessions: Record<string, string> = {};
 
 /** Runs one real, persisted session against the mock and returns its id. */
@@ -117,7 +120,6 @@ beforeAll(async () => {
       "--disable-sync",
     ],
   });
-  context = await browser.newContext();
 }, 120_000);
 
 afterAll(async () => {
@@ -130,13 +132,16 @@ afterAll(async () => {
   for (const dir of [home, cwd]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A page that fails the test on any dialog (an alert() from injected script would open one). */
+/** The page, emptied; it fails the test on any dialog (an alert() from injected script would open one). */
 async function newPage(): Promise<Page> {
-  const page = await context.newPage();
-  page.on("dialog", (dialog) => {
-    throw new Error(`a dialog opened: ${dialog.message()}`);
-  });
-  return page;
+  if (sharedPage === undefined) {
+    sharedPage = await browser.newPage();
+    sharedPage.on("dialog", (dialog) => {
+      throw new Error(`a dialog opened: ${dialog.message()}`);
+    });
+  }
+  await sharedPage.goto("about:blank");
+  return sharedPage;
 }
 
 function get(
@@ -186,7 +191,6 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     await page.fill("input.search", "helper");
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain("Ask a helper");
-    await page.close();
   });
 
   it("shows a session: markdown, tool calls with input and result, a diff, an error, the timeline", async () => {
@@ -209,7 +213,6 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     expect(await page.locator(".timeline rect").count()).toBe(3);
     expect(await page.locator(".run.ok").textContent()).toContain("success · 3 turns");
     await page.screenshot({ path: path.join(os.tmpdir(), "goat-serve-session.png"), fullPage: true });
-    await page.close();
   });
 
   it("nests a subagent's run under its Task call", async () => {
@@ -219,7 +222,6 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     await task.locator("summary").click();
     expect(await task.locator(".subagent .msg.user").textContent()).toContain("helper job");
     expect(await task.locator(".subagent .msg.assistant").textContent()).toContain("helper says hi");
-    await page.close();
   });
 
   it("renders hostile transcript content as text: nothing in it executes", async () => {
@@ -237,7 +239,6 @@ describe.skipIf(!haveChromium)("goat serve", () => {
       "<script>window.__pwned = 'prompt'</script>",
     );
     expect(await page.locator(".result").textContent()).toContain("<script>window.__pwned=1</script>");
-    await page.close();
   });
 
   it("follows a running session: a new turn appears without reloading", async () => {
@@ -278,7 +279,6 @@ describe.skipIf(!haveChromium)("goat serve", () => {
       .poll(() => page.locator(".msg.assistant").allTextContents(), { timeout: 10_000 })
       .toEqual(expect.arrayContaining([expect.stringContaining("finished after the nap")]));
     expect(await page.locator(".status").first().textContent()).toBe("ok");
-    await page.close();
   });
 
   it("exports a session as one self-contained HTML file that renders offline", async () => {
@@ -296,6 +296,5 @@ describe.skipIf(!haveChromium)("goat serve", () => {
       "javascript:window.__pwned='link'",
     );
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
-    await page.close();
   });
 });
