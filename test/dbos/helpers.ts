@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildSync } from "esbuild";
 import type { MockRequest } from "../support/mock-provider.js";
@@ -51,6 +51,11 @@ function workerBundle(): string {
       logLevel: "error",
     });
     renameSync(aside, file);
+    // A bundle of an earlier build of the package is never used again (4 MB each, one per rebuild).
+    for (const name of readdirSync(dir)) {
+      if (/^dbos-worker-[0-9a-f]{16}\.mjs$/.test(name) && resolve(dir, name) !== file)
+        rmSync(resolve(dir, name), { force: true });
+    }
   }
   bundledWorker = file;
   return file;

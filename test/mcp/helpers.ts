@@ -47,6 +47,12 @@ function fixtureRuntimeFile(): string {
         logLevel: "error",
       });
       fs.renameSync(aside, file);
+      // The runtime of other SDK or zod versions (and its code cache) is never used again.
+      for (const name of fs.readdirSync(dir)) {
+        const other = path.join(dir, name);
+        if (name.startsWith("mcp-fixture-runtime-") && !other.startsWith(file))
+          fs.rmSync(other, { force: true });
+      }
     }
     fixtureRuntimePath = file;
   }
