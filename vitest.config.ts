@@ -13,9 +13,9 @@ export default defineConfig({
     // Measured in interleaved pairs on the 2-core machine (2026-11-27, after the suite's CPU was cut to
     // about 115 s): 4 workers were 2-10% faster than 3 in all 5 pairs (70-81 s against 71-89 s; the
     // machine's speed drifts, hence pairs), for about 5% more CPU; 5 and 6 no better than 4 within the
-    // noise; earlier, 2 workers took 103 s against 84 s for 3. Again at about 105 s of CPU: 63.9 / 63.2 s
-    // with 4 against 68.5 / 69.4 s with 3 (the two cores stay about 97% busy with 4). No failure in repeated runs. If
-    // timing-sensitive tests start failing under contention, 3 is the safe value.
+    // noise; earlier, 2 workers took 103 s against 84 s for 3. Again at about 105 s of CPU: 63.9 /
+    // 63.2 s with 4 against 68.5 / 69.4 s with 3 (the two cores stay about 97% busy with 4). No failure
+    // in repeated runs. If timing-sensitive tests start failing under contention, 3 is the safe value.
     maxWorkers: 4,
     // Each worker runs its files one after another in one process, keeping the modules it loaded.
     // Isolating every file in a new process cost about 0.2 s of start-up and a fresh load of zod,

@@ -3,9 +3,9 @@
  * before the tests, so this is for a lone `vitest run` on a fresh clone: the install then runs while
  * the first files do, and the SDK tests wait for it through its lock), and builds `dist/` once before
  * the tests that run the real CLI or a child process against the built package. `npm test` builds
- * first and sets GOAT_SKIP_BUILD so the work is not done twice. After tsc, the library's entry files are bundled again (`scripts/bundle-lib.mjs`): tsc writes
- * its own `dist/index.js` and subpath files over the bundles, and the package (the pack test) ships
- * only the bundles and their chunks.
+ * first and sets GOAT_SKIP_BUILD so the work is not done twice. After tsc, the library's entry files
+ * are bundled again (`scripts/bundle-lib.mjs`): tsc writes its own `dist/index.js` and subpath files
+ * over the bundles, and the package (the pack test) ships only the bundles and their chunks.
  *
  * It also makes the directory of the run's shared PostgreSQL cluster (test/support/shared-postgres.ts)
  * and provides its path to the tests; the cluster itself is started by the first test file that needs

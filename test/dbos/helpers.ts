@@ -3,10 +3,9 @@
  * package) against the test's database and mock provider. Tests end them by PID only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { buildSync } from "esbuild";
+import { cachedBundle, installedVersion } from "../support/cached-bundle.js";
 import type { MockRequest } from "../support/mock-provider.js";
 
 const WORKER_SCRIPT = resolve(import.meta.dirname, "fixtures/worker.mjs");
@@ -14,51 +13,36 @@ const ROOT = resolve(import.meta.dirname, "../..");
 let bundledWorker: string | undefined;
 
 /**
- * worker.mjs bundled with what it imports (the built package, DBOS, pg, zod) into one file: the same
- * code, but a worker started from about 470 modules spent about 140 ms more CPU loading them (340 ->
- * 200 ms a start; the dbos tests start nine: their processes' CPU 15.8 -> 13 s). Built once per
- * content of the fixture and of the package's entry files (whose imports name its chunks by content
- * hash) and per DBOS, pg and zod version, into node_modules/.cache (written aside, then renamed, so
- * parallel workers never read half a file).
- * DBOS's optional telemetry packages stay outside, as unbundled: it requires them only when asked.
+ * worker.mjs bundled with what it imports (the built package, DBOS, pg, zod) into one file
+ * (test/support/cached-bundle.ts): a worker started from about 470 modules spent about 140 ms more CPU
+ * loading them (340 -> 200 ms a start; the dbos tests start nine: their processes' CPU 15.8 -> 13 s).
+ * Keyed by the fixture, the package's entry files (whose imports name its chunks by content hash) and
+ * the DBOS, pg and zod versions. DBOS's optional telemetry packages stay outside, as unbundled: it
+ * requires them only when asked.
  */
 function workerBundle(): string {
-  if (bundledWorker !== undefined) return bundledWorker;
-  const version = (name: string) =>
-    JSON.parse(readFileSync(resolve(ROOT, "node_modules", name, "package.json"), "utf8")).version;
-  const hash = createHash("sha256");
-  for (const file of [WORKER_SCRIPT, resolve(ROOT, "dist/dbos/index.js"), resolve(ROOT, "dist/index.js")]) {
-    hash.update(readFileSync(file));
-  }
-  hash.update(`${version("@dbos-inc/dbos-sdk")} ${version("pg")} ${version("zod")}`);
-  const dir = resolve(ROOT, "node_modules/.cache/goat-tests");
-  const file = resolve(dir, `dbos-worker-${hash.digest("hex").slice(0, 16)}.mjs`);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    const aside = `${file}.${process.pid}.tmp`;
-    buildSync({
+  bundledWorker ??= cachedBundle(
+    "dbos-worker",
+    ".mjs",
+    [
+      ...[WORKER_SCRIPT, "dist/dbos/index.js", "dist/index.js"].map((file) =>
+        readFileSync(resolve(ROOT, file)),
+      ),
+      ...["@dbos-inc/dbos-sdk", "pg", "zod"].map(installedVersion),
+    ],
+    {
       entryPoints: [WORKER_SCRIPT],
-      bundle: true,
       platform: "node",
       format: "esm",
       target: "node20",
-      outfile: aside,
       external: ["@opentelemetry/*", "winston", "winston-transport"],
       // CommonJS dependencies (pg, DBOS) call require() on Node's built-ins.
       banner: {
         js: 'import { createRequire as __fixtureRequire } from "node:module"; const require = __fixtureRequire(import.meta.url);',
       },
-      logLevel: "error",
-    });
-    renameSync(aside, file);
-    // A bundle of an earlier build of the package is never used again (4 MB each, one per rebuild).
-    for (const name of readdirSync(dir)) {
-      if (/^dbos-worker-[0-9a-f]{16}\.mjs$/.test(name) && resolve(dir, name) !== file)
-        rmSync(resolve(dir, name), { force: true });
-    }
-  }
-  bundledWorker = file;
-  return file;
+    },
+  );
+  return bundledWorker;
 }
 
 /** A worker process the test started. */

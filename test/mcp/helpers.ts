@@ -1,12 +1,12 @@
 /**
  * Test helpers: a real stdio MCP server script written to a temp dir, a tool context, and polling.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { buildSync } from "esbuild";
 import { createToolSessionState, type ToolContext, type ToolResult } from "../../src/tools/types.js";
+import { cachedBundle, installedVersion } from "../support/cached-bundle.js";
 
 /** What the fixture servers import: the MCP SDK's server, its stdio transport, and zod. */
 const FIXTURE_RUNTIME = [
@@ -18,44 +18,23 @@ const FIXTURE_RUNTIME = [
 let fixtureRuntimePath: string | undefined;
 
 /**
- * The SDK's server code and zod bundled into one CommonJS file, for the fixture servers to load
- * (through test/mcp/fixture-runtime-loader.mjs and its code cache): the same code, but loaded from one
- * file instead of about a hundred modules a fixture server cost about half the CPU (236 → 127 ms a
- * start; a run of the suite starts some thirty). Built once per installed SDK version into
- * node_modules/.cache (written aside, then renamed, so parallel workers never read half a file).
+ * The SDK's server code and zod bundled into one CommonJS file (test/support/cached-bundle.ts), for
+ * the fixture servers to load through test/mcp/fixture-runtime-loader.mjs and its code cache: loaded
+ * from one file instead of about a hundred modules, a fixture server cost about half the CPU (236 →
+ * 127 ms a start; a run of the suite starts some thirty).
  */
 function fixtureRuntimeFile(): string {
-  if (fixtureRuntimePath === undefined) {
-    const version = (name: string) =>
-      JSON.parse(fs.readFileSync(path.resolve("node_modules", name, "package.json"), "utf8")).version;
-    const key = createHash("sha256")
-      .update(`${version("@modelcontextprotocol/sdk")} ${version("zod")} ${FIXTURE_RUNTIME}`)
-      .digest("hex")
-      .slice(0, 16);
-    const dir = path.resolve("node_modules/.cache/goat-tests");
-    const file = path.join(dir, `mcp-fixture-runtime-${key}.cjs`);
-    if (!fs.existsSync(file)) {
-      fs.mkdirSync(dir, { recursive: true });
-      const aside = `${file}.${process.pid}.tmp`;
-      buildSync({
-        stdin: { contents: FIXTURE_RUNTIME, resolveDir: process.cwd(), loader: "js" },
-        bundle: true,
-        platform: "node",
-        format: "cjs",
-        target: "node20",
-        outfile: aside,
-        logLevel: "error",
-      });
-      fs.renameSync(aside, file);
-      // The runtime of other SDK or zod versions (and its code cache) is never used again.
-      for (const name of fs.readdirSync(dir)) {
-        const other = path.join(dir, name);
-        if (name.startsWith("mcp-fixture-runtime-") && !other.startsWith(file))
-          fs.rmSync(other, { force: true });
-      }
-    }
-    fixtureRuntimePath = file;
-  }
+  fixtureRuntimePath ??= cachedBundle(
+    "mcp-fixture-runtime",
+    ".cjs",
+    [installedVersion("@modelcontextprotocol/sdk"), installedVersion("zod"), FIXTURE_RUNTIME],
+    {
+      stdin: { contents: FIXTURE_RUNTIME, resolveDir: process.cwd(), loader: "js" },
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+    },
+  );
   return fixtureRuntimePath;
 }
 

@@ -3,8 +3,5 @@
 /** The SDK's entry module, once installed. */
 export declare const CLAUDE_SDK_ENTRY: string;
 
-/** The SDK version the tests pin (the package's dependency, fixed by its lock file). */
-export declare const CLAUDE_SDK_VERSION: string;
-
 /** Installs the SDK package unless the pinned version is there (waiting for another installer). */
 export declare function ensureClaudeSdkInstalled(): Promise<void>;

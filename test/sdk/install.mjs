@@ -23,7 +23,7 @@ const INSTALL_TIMEOUT_MS = 300_000;
 export const CLAUDE_SDK_ENTRY = join(HERE, "node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
 
 /** The SDK version the tests pin (the package's dependency, fixed by its lock file). */
-export const CLAUDE_SDK_VERSION = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")).dependencies[
+const CLAUDE_SDK_VERSION = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")).dependencies[
   "@anthropic-ai/claude-agent-sdk"
 ];
 
