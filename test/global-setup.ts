@@ -11,17 +11,23 @@
  * and provides its path to the tests; the cluster itself is started by the first test file that needs
  * it, and the teardown stops it (if one was started) and removes the directory (so does an exit hook
  * when the run is interrupted).
+ *
+ * And it moves NODE_EXTRA_CA_CERTS aside (test/support/extra-ca-certs.mjs): Node 20 parses that
+ * bundle at the start of every process, and the run's processes talk only to local servers.
  */
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import type { TestProject } from "vitest/node";
 import { ensureClaudeSdkInstalled } from "./sdk/install.mjs";
+import { moveExtraCaCertsAside } from "./support/extra-ca-certs.mjs";
 import { makeSharedPostgresDir, stopSharedPostgres } from "./support/shared-postgres.js";
 
 export default function setup(project: TestProject): () => Promise<void> {
   // A failed install is reported by the SDK tests, which try again; the teardown waits for this one
   // so that the run never ends with the package half written.
   const sdkInstall = ensureClaudeSdkInstalled().catch(() => {});
+  // Before the workers start: they and the processes they start read no certificate bundle.
+  moveExtraCaCertsAside();
   if (!process.env.GOAT_SKIP_BUILD) {
     const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });

@@ -32,6 +32,7 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeStdioServer } from "../mcp/helpers.js";
+import { registryEnv } from "../support/extra-ca-certs.mjs";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { readmeTypeScriptSamples } from "./readme-samples.js";
 
@@ -50,7 +51,7 @@ function npm(args: string[], cwd: string) {
   return run("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
     cwd,
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, npm_config_update_notifier: "false" },
+    env: { ...registryEnv(), npm_config_update_notifier: "false" },
   });
 }
 

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { registryEnv } from "../support/extra-ca-certs.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const LOCK = join(HERE, ".installing");
@@ -62,7 +63,7 @@ export async function ensureClaudeSdkInstalled() {
         await promisify(execFile)(
           "npm",
           ["install", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"],
-          { cwd: HERE, timeout: INSTALL_TIMEOUT_MS },
+          { cwd: HERE, timeout: INSTALL_TIMEOUT_MS, env: registryEnv() },
         );
       }
     } finally {
