@@ -212,7 +212,10 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     expect(await read.locator(".result").textContent()).toMatch(/does not exist|not found|no such/i);
     expect(await page.locator(".timeline rect").count()).toBe(3);
     expect(await page.locator(".run.ok").textContent()).toContain("success · 3 turns");
-    await page.screenshot({ path: path.join(os.tmpdir(), "goat-serve-session.png"), fullPage: true });
+    // A picture of the page for a person to look at, asserting nothing: only when asked for (a path in
+    // GOAT_SERVE_SCREENSHOT), so a run leaves no file behind and spends no time drawing it.
+    const screenshot = process.env.GOAT_SERVE_SCREENSHOT;
+    if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   });
 
   it("nests a subagent's run under its Task call", async () => {
