@@ -2,10 +2,9 @@
  * Starts installing the Claude Agent SDK of test/sdk/ when it is missing (`npm test` installs it
  * before the tests, so this is for a lone `vitest run` on a fresh clone: the install then runs while
  * the first files do, and the SDK tests wait for it through its lock), and builds `dist/` once before
- * the tests that run the real CLI or a child process against the built package. `npm test` builds
- * first and sets GOAT_SKIP_BUILD so the work is not done twice. After tsc, the library's entry files
- * are bundled again (`scripts/bundle-lib.mjs`): tsc writes its own `dist/index.js` and subpath files
- * over the bundles, and the package (the pack test) ships only the bundles and their chunks.
+ * the tests that run the real CLI or a child process against the built package (`npm run build`).
+ * `npm test` builds first and sets GOAT_SKIP_BUILD so the work is not done twice, unless a source file
+ * is newer than the build: then it builds all the same (test/support/build-dist.ts says why).
  *
  * It also makes the directory of the run's shared PostgreSQL cluster (test/support/shared-postgres.ts)
  * and provides its path to the tests; the cluster itself is started by the first test file that needs
@@ -15,10 +14,9 @@
  * And it moves NODE_EXTRA_CA_CERTS aside (test/support/extra-ca-certs.mjs): Node 20 parses that
  * bundle at the start of every process, and the run's processes talk only to local servers.
  */
-import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
 import type { TestProject } from "vitest/node";
 import { ensureClaudeSdkInstalled } from "./sdk/install.mjs";
+import { buildDist, distIsStale } from "./support/build-dist.js";
 import { moveExtraCaCertsAside } from "./support/extra-ca-certs.mjs";
 import { makeSharedPostgresDir, stopSharedPostgres } from "./support/shared-postgres.js";
 
@@ -28,11 +26,8 @@ export default function setup(project: TestProject): () => Promise<void> {
   const sdkInstall = ensureClaudeSdkInstalled().catch(() => {});
   // Before the workers start: they and the processes they start read no certificate bundle.
   moveExtraCaCertsAside();
-  if (!process.env.GOAT_SKIP_BUILD) {
-    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
-    execFileSync(process.execPath, ["scripts/bundle-lib.mjs"], { stdio: "inherit" });
-  }
+  // GOAT_SKIP_BUILD: the caller (npm test) has just built. Built anyway when the sources are newer.
+  if (!process.env.GOAT_SKIP_BUILD || distIsStale()) buildDist();
   // Made after the build, so that a failed build (no teardown) leaves no directory behind.
   const sharedPostgresDir = makeSharedPostgresDir();
   project.provide("sharedPostgresDir", sharedPostgresDir);

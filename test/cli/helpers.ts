@@ -4,11 +4,12 @@
  * and isolate each run in a temp GOAT_HOME and cwd.
  */
 
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { buildDist, distIsStale } from "../support/build-dist.js";
 import { type MockProvider, startMockProvider } from "../support/mock-provider.js";
 
 /** The repository root. */
@@ -16,28 +17,12 @@ export const ROOT = resolve(import.meta.dirname, "../..");
 /** The built entry of the CLI: the bundle `npm run build` makes (`scripts/bundle-cli.mjs`). */
 export const CLI = join(ROOT, "dist/bin/goat.js");
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds `dist/` unless it is newer than every file under `src/` (CI builds before testing). */
+/**
+ * Builds `dist/` unless it is newer than every file under `src/`. The global setup has built it for
+ * the run; this catches sources edited since (a watch-mode rerun).
+ */
 export function buildIfStale(): void {
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestMtime(join(ROOT, "src"))) return;
-  try {
-    execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], {
-      cwd: ROOT,
-      stdio: "pipe",
-    });
-  } catch {
-    // Type errors elsewhere in the tree still emit; only a missing entry is fatal.
-  }
-  execFileSync(process.execPath, [join(ROOT, "scripts/bundle-cli.mjs")], { cwd: ROOT, stdio: "pipe" });
-  if (!existsSync(CLI)) throw new Error("the build did not produce dist/bin/goat.js");
+  if (distIsStale()) buildDist();
 }
 
 /** A temp folder removed by `cleanup()`. */
