@@ -1,9 +1,11 @@
 /**
  * Command-line details users trip on: piped stdin beside a prompt is appended to it; an empty prompt,
  * `--continue` with nothing to continue and a flag whose value looks like a flag each get one line
- * naming the fix; a budget for a model with no price is refused until the settings give one.
+ * naming the fix; a budget for a model with no price is refused until the settings give one; on Node
+ * 22.1+, the program's compiled code goes to Node's compile cache.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import module from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply } from "../support/mock-provider.js";
@@ -99,5 +101,29 @@ describe("--max-budget-usd for a model with no price", () => {
     const ok = await runCli([...args, "--output-format", "json"], { env: fx.env, cwd: fx.work.path });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).total_cost_usd).toBeCloseTo(0.003, 10);
+  });
+});
+
+// Node 20 has no compile cache (goat's call does nothing there), so this runs on Node 22.1 and later only.
+const hasCompileCache = "enableCompileCache" in module;
+
+describe.skipIf(!hasCompileCache)("Node's compile cache", () => {
+  it("holds the program's compiled code after a run, in the default place under the temp folder", async () => {
+    // TMPDIR moves os.tmpdir(), so the default cache directory is this test's own. No
+    // NODE_COMPILE_CACHE: with it Node would cache by itself, whatever goat does.
+    const tmp = join(fx.work.path, "tmp");
+    mkdirSync(tmp);
+    const env = { ...fx.env, TMPDIR: tmp };
+    delete (env as Record<string, string | undefined>).NODE_COMPILE_CACHE;
+    fx.mock.enqueue(reply.text("first"), reply.text("second"));
+    expect((await runCli(["-p", "one"], { env, cwd: fx.work.path })).code).toBe(0);
+    const cache = join(tmp, "node-compile-cache");
+    expect(existsSync(cache)).toBe(true);
+    const entries = readdirSync(cache, { recursive: true });
+    expect(entries.length).toBeGreaterThan(5);
+    // A second start reads the cache and still runs.
+    const second = await runCli(["-p", "two"], { env, cwd: fx.work.path });
+    expect(second.code).toBe(0);
+    expect(second.stdout.trim()).toBe("second");
   });
 });
