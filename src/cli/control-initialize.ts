@@ -7,7 +7,13 @@
  * requires for the stdin-delivered fields.
  */
 
-import { accountOf, defaultModel, defaultModels } from "../llm/index.js";
+import {
+  accountOf,
+  createModelCatalog,
+  defaultModel,
+  type SupportedModel,
+  supportedModels,
+} from "../llm/index.js";
 import { GENERAL_PURPOSE_AGENT } from "../runtime/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { hostHooks } from "./control-callbacks.js";
@@ -190,7 +196,7 @@ export function initializeResponse(
     agents: offeredAgents(options),
     output_style: "default",
     available_output_styles: ["default"],
-    models: supportedModels(options.model),
+    models: offeredModels(options),
     account: accountFor(options),
     claude_code_version: protocolVersion,
     current_permission_mode: options.permissionMode ?? "default",
@@ -217,25 +223,11 @@ function accountFor(options: CliQueryOptions): Record<string, unknown> {
   }
 }
 
-/**
- * `200000` as `200,000`. Not `toLocaleString("en-US")`: its first call loads ICU's number formatting,
- * about 12 ms of every SDK session's start (this answer is built for each `initialize`).
- */
-function groupDigits(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
 /** The catalog's models, and the session's own first when the catalog does not know it (a gateway's). */
-function supportedModels(model: string | undefined): Array<Record<string, unknown>> {
-  const models: Array<Record<string, unknown>> = defaultModels.map((m) => ({
-    value: `${m.provider}/${m.id}`,
-    displayName: m.name ?? m.id,
-    description: `${m.provider}, ${groupDigits(m.contextWindow)}-token context`,
-  }));
-  if (
-    model !== undefined &&
-    !models.some((m) => m.value === model || String(m.value).endsWith(`/${model}`))
-  ) {
+function offeredModels(options: CliQueryOptions): SupportedModel[] {
+  const models = supportedModels(createModelCatalog(options.models ?? []));
+  const model = options.model;
+  if (model !== undefined && !models.some((m) => m.value === model || m.value.endsWith(`/${model}`))) {
     models.unshift({ value: model, displayName: model, description: "the session's model" });
   }
   return models;

@@ -49,6 +49,8 @@ export type { ModelCatalog } from "./catalog.js";
 export { createModelCatalog } from "./catalog.js";
 export type { CallCost, ModelPriceInput } from "./cost.js";
 export { computeCost } from "./cost.js";
+export type { SupportedModel } from "./model-list.js";
+export { supportedModels } from "./model-list.js";
 export type { LongContextPricing, ModelInfo, ModelPricing } from "./models.js";
 export { defaultModels } from "./models.js";
 

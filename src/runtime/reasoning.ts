@@ -6,7 +6,7 @@
  * something was left out.
  */
 import type { ModelCatalog } from "../llm/catalog.js";
-import type { ModelInfo } from "../llm/models.js";
+import { effortLevelsOf } from "../llm/model-list.js";
 import type { EffortLevel, ThinkingConfig } from "../llm/types.js";
 
 /** What one call sends. */
@@ -112,15 +112,6 @@ export function createSessionReasoning(
       memo.clear();
     },
   };
-}
-
-/** The effort levels a known model takes, lowest first. */
-export function effortLevelsOf(info: ModelInfo): readonly EffortLevel[] {
-  if (info.effortLevels) return info.effortLevels;
-  if (info.provider === "openai" && info.reasoning) {
-    return info.id.startsWith("gpt-5") ? ["minimal", "low", "medium", "high"] : ["low", "medium", "high"];
-  }
-  return [];
 }
 
 /** The asked level when the model takes it, else the nearest lower one it takes (else its lowest). */

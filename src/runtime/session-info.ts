@@ -6,10 +6,9 @@
  */
 
 import type { AccountInfo } from "../llm/account.js";
-import type { ModelCatalog } from "../llm/catalog.js";
+import type { SupportedModel } from "../llm/model-list.js";
 import { estimateMessageTokens, type LoopSession } from "../loop/context.js";
 import type { Tool } from "../tools/types.js";
-import { effortLevelsOf } from "./reasoning.js";
 import { type AgentDefinition, GENERAL_PURPOSE_AGENT } from "./subagents.js";
 
 /** A subagent the Task tool offers (the SDK's `AgentInfo`). */
@@ -20,17 +19,6 @@ export interface AgentInfo {
   model?: string;
 }
 
-/** A model the session can use (the SDK's `ModelInfo`). */
-export interface SupportedModel {
-  /** `provider/model`, as the `model` option and `setModel()` take it. */
-  value: string;
-  displayName: string;
-  description: string;
-  supportsEffort?: boolean;
-  supportedEffortLevels?: string[];
-  supportsAdaptiveThinking?: boolean;
-}
-
 /** A slash command (the SDK's `SlashCommand`); `query()` has none of its own. */
 export interface SlashCommand {
   name: string;
@@ -38,6 +26,7 @@ export interface SlashCommand {
   argumentHint: string;
 }
 
+export { type SupportedModel, supportedModels } from "../llm/model-list.js";
 export type { AccountInfo };
 
 /** One row of the context usage breakdown. */
@@ -100,22 +89,6 @@ export function offeredAgents(
       ? { name, description: def.description, model: def.model }
       : { name, description: def.description },
   );
-}
-
-/** Every model of the session's catalog, with what it takes of thinking and effort. */
-export function supportedModels(catalog: ModelCatalog): SupportedModel[] {
-  return catalog.list().map((m) => {
-    const levels = effortLevelsOf(m);
-    const out: SupportedModel = {
-      value: `${m.provider}/${m.id}`,
-      displayName: m.name ?? m.id,
-      description: `${m.provider}, ${m.contextWindow.toLocaleString("en-US")}-token context, up to ${m.maxOutputTokens.toLocaleString("en-US")} output tokens`,
-      supportsEffort: levels.length > 0,
-    };
-    if (levels.length > 0) out.supportedEffortLevels = [...levels];
-    if (m.provider === "anthropic") out.supportsAdaptiveThinking = m.adaptiveThinking === true;
-    return out;
-  });
 }
 
 /** The context window's use by category, estimated at about four characters a token. */

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createModelCatalog, supportedModels } from "../../src/llm/index.js";
 import { reply } from "../support/mock-provider.js";
 import {
   control,
@@ -35,7 +36,12 @@ describe("host control requests", () => {
     const sonnet = answer.response.response.models.find(
       (m: any) => m.value === "anthropic/claude-sonnet-4-5",
     );
-    expect(sonnet.description).toMatch(/^anthropic, [1-9]\d{0,2}(,\d{3})+-token context$/);
+    expect(sonnet.description).toMatch(
+      /^anthropic, [1-9]\d{0,2}(,\d{3})+-token context, up to [1-9]\d{0,2}(,\d{3})+ output tokens$/,
+    );
+    // The list a library session's supportedModels() gives, effort levels and adaptive thinking included.
+    expect(answer.response.response.models).toEqual(supportedModels(createModelCatalog()));
+    expect(answer.response.response.models.some((m: any) => m.supportedEffortLevels?.length > 0)).toBe(true);
     expect(answer.response.response.commands).toEqual([]);
     host.send({ type: "keep_alive" });
     host.send(user("hi"));
