@@ -5,6 +5,7 @@
  * The extension points (before/after tool call, stop, compaction, persistence) have working defaults
  * when absent: every tool allowed, no hooks, in-memory only, no compaction.
  */
+
 import type { ProviderError } from "../llm/errors.js";
 import type {
   EffortLevel,
@@ -15,6 +16,7 @@ import type {
   ToolUseBlock,
   Usage,
 } from "../llm/types.js";
+import type { ConfinementLevel } from "../sandbox/confinement.js";
 import type { Tool, ToolResult, ToolSessionState } from "../tools/types.js";
 import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { MutableAgentState } from "./state.js";
@@ -39,6 +41,8 @@ export type BeforeToolCallDecision =
       input: Record<string, unknown>;
       /** Context for the model's next call (a PreToolUse hook's `additionalContext`). */
       additionalContext?: string;
+      /** Run the call confined at this level (a Bash line allowed on the analysis alone). */
+      confine?: ConfinementLevel;
     }
   | {
       action: "deny";

@@ -9,6 +9,7 @@
  * an `is_error` result.
  */
 import type { ToolResultBlock, ToolUseBlock } from "../llm/types.js";
+import type { ConfinementLevel } from "../sandbox/confinement.js";
 import { executeValidated, validateToolInput } from "../tools/define-tool.js";
 import type { Tool, ToolResult } from "../tools/types.js";
 import type { LoopConfig, PermissionDenial, ToolCallInfo } from "./loop-config.js";
@@ -160,6 +161,7 @@ async function runOneCallUnguarded(
 
   let input = checked.value as Record<string, unknown>;
   const info: ToolCallInfo = { call, tool, input, signal };
+  let confinement: ConfinementLevel | undefined;
   if (config.beforeToolCall) {
     const decision = await config.beforeToolCall(info);
     if (decision.action === "deny") {
@@ -181,6 +183,7 @@ async function runOneCallUnguarded(
       return errorResult(call, decision.message);
     }
     if (decision.additionalContext) outcome.additionalContext.push(decision.additionalContext);
+    confinement = decision.confine;
     if (decision.input !== input) {
       // A hook or the permission callback replaced the input: check what it gave, as the model's was.
       const again = await validateToolInput(tool, decision.input);
@@ -208,6 +211,7 @@ async function runOneCallUnguarded(
       state: config.toolState,
       env: config.env ?? process.env,
       fullDetails: config.wantsFullDetails?.(call.name),
+      ...(confinement ? { confinement } : {}),
       onUpdate: (update) =>
         config.emit({
           type: "tool_execution_update",

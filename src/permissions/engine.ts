@@ -272,7 +272,16 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const modeCtx: ModeContext = { mode: callMode, cwd, scopeDirs: scopeDirs(), startupFiles };
     const partRules = verdict.behavior === "none" ? verdict.partRules : undefined;
     const byMode = decideByMode(modeCtx, facts, req.sideEffect, partRules);
-    if (byMode.behavior === "allow") return { behavior: "allow", input, reason: byMode.reason };
+    if (byMode.behavior === "allow") {
+      // A Bash line let through on the analysis alone runs confined, so a mistake in it costs nothing.
+      // A line with rule-allowed parts is confined too (the rule covers only its part), but may write
+      // the allowed directories, as the command the user allowed (`npm test`) usually does.
+      if (toolName !== "Bash" || callMode === "bypassPermissions")
+        return { behavior: "allow", input, reason: byMode.reason };
+      const ruled = partRules?.some((rule) => rule !== undefined) === true;
+      const confine = byMode.reason === "read-only" && !ruled ? "read-only" : "workspace";
+      return { behavior: "allow", input, reason: byMode.reason, confine };
+    }
     return ask(req, facts, byMode.why, {
       blockedPath: byMode.blockedPath,
       protectedPath: byMode.protectedPath,

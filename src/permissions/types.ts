@@ -3,6 +3,7 @@
  * the `canUseTool` callback, and the decision the engine hands back to the loop. The shapes follow the
  * Claude Agent SDK so hosts written for it carry over.
  */
+import type { ConfinementLevel } from "../sandbox/confinement.js";
 
 /** How the engine treats calls that no rule decides. `bypassPermissions` must be asked for explicitly. */
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
@@ -120,7 +121,19 @@ export interface PermissionRequest {
   hookDecision?: HookPermissionDecision;
 }
 
-/** The engine's answer: run the call with `input`, or send `message` back as an `is_error` result. */
+/**
+ * The engine's answer: run the call with `input`, or send `message` back as an `is_error` result.
+ * `confine` is set on a Bash call the engine allowed on its own analysis (no rule, hook, user answer
+ * or bypass mode): the command is to run confined at that level where a sandbox can start, so a
+ * mistake in the analysis costs nothing (`read-only`: it may change nothing; `workspace`: it may
+ * write the allowed directories).
+ */
 export type PermissionDecision =
-  | { behavior: "allow"; input: Record<string, unknown>; rule?: string; reason: DecisionReason }
+  | {
+      behavior: "allow";
+      input: Record<string, unknown>;
+      rule?: string;
+      reason: DecisionReason;
+      confine?: ConfinementLevel;
+    }
   | { behavior: "deny"; message: string; interrupt?: boolean; reason: DecisionReason; rule?: string };

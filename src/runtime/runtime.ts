@@ -24,6 +24,7 @@ import { createPermissionEngine } from "../permissions/engine.js";
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
+import { createConfinement } from "../sandbox/confinement.js";
 import { startupFilesNamedBy } from "../sandbox/protected-names.js";
 import { mergeSandboxSettings, resolveSandboxSettings } from "../sandbox/settings.js";
 import { readManagedSettings } from "../settings/managed.js";
@@ -185,24 +186,37 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       : undefined;
   // Said once the session starts: the host is not listening yet while the runtime is being built.
   const startupWarnings: string[] = [];
+  // Bash lines the engine allows on its own analysis run confined where a sandbox can start.
+  const confinement = createConfinement({
+    directories: () => permissions.directories,
+    protectedFiles: shellStartupFiles,
+    onUnavailable: (problem) =>
+      report(`The sandbox cannot start here, so commands allowed without asking run unconfined: ${problem}`),
+  });
   const smallFastModel = resolveSmallFastModel(options.smallFastModel, env, registry, (message) =>
     startupWarnings.push(message),
   );
   if (smallFastModel && options.maxBudgetUsd !== undefined) assertPriced(smallFastModel, prices);
-  const tools = createSessionTools(options, cwd, () => subagentParent(), sandbox, {
-    // A host on this machine or a private network needs a rule naming it, such as WebFetch(domain:localhost).
-    hostAllowed: (host) => permissions.allowsByNamedRule("WebFetch", { url: `http://${host}/` }),
-    smallModel:
-      smallFastModel === undefined
-        ? undefined
-        : createSmallModel(smallFastModel, () => ({
-            callModel,
-            session,
-            costOf,
-            contextWindowOf: (model) => catalog.get(model)?.contextWindow,
-            maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
-          })),
-  });
+  const tools = createSessionTools(
+    options,
+    cwd,
+    () => subagentParent(),
+    { sandbox, confinement },
+    {
+      // A host on this machine or a private network needs a rule naming it, such as WebFetch(domain:localhost).
+      hostAllowed: (host) => permissions.allowsByNamedRule("WebFetch", { url: `http://${host}/` }),
+      smallModel:
+        smallFastModel === undefined
+          ? undefined
+          : createSmallModel(smallFastModel, () => ({
+              callModel,
+              session,
+              costOf,
+              contextWindowOf: (model) => catalog.get(model)?.contextWindow,
+              maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+            })),
+    },
+  );
   const hooks = createSessionHooks({
     hooks: options.hooks,
     cwd,
@@ -504,6 +518,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         report(`Managed settings that would widen access were left out: ${managed.dropped.join(", ")}`);
       }
       for (const message of startupWarnings.splice(0)) report(message);
+      if (!confinement.support.ok && tools.staticTools.some((t) => t.name === "Bash"))
+        report(confinement.support.problem);
       binding = await openSession({
         cwd,
         model: configuredModel,
@@ -542,6 +558,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       apiKeySource: account().apiKeySource,
       claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
       goat_version: GOAT_VERSION,
+      goat_confinement: confinement.support.ok ? confinement.support.launcher : "none",
       output_style: "default",
       skills: [],
       plugins: [],

@@ -24,6 +24,12 @@ export interface SDKSystemInitMessage {
   apiKeySource: string;
   claude_code_version: string;
   goat_version: string;
+  /**
+   * What confines the Bash commands Goat allows without asking: the sandbox launcher's path
+   * (bubblewrap, sandbox-exec), or `none` where no sandbox can run (they then run unconfined, and a
+   * warning said so at start).
+   */
+  goat_confinement?: string;
   output_style: string;
   agents?: string[];
   skills: string[];

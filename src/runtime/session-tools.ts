@@ -5,6 +5,7 @@
  */
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import type { BashSandbox } from "../sandbox/bash-sandbox.js";
+import type { Confinement } from "../sandbox/confinement.js";
 import { bashTool, createBashTool } from "../tools/bash.js";
 import { resolveTools } from "../tools/builtin.js";
 import { createToolRegistry } from "../tools/registry.js";
@@ -43,21 +44,23 @@ export function createSessionTools(
   options: QueryOptions,
   cwd: string,
   subagentParent: () => SubagentParent,
-  sandbox?: BashSandbox,
+  shell: { sandbox?: BashSandbox; confinement?: Confinement } = {},
   web: WebFetchOptions = {},
 ): SessionTools {
+  const { sandbox, confinement } = shell;
   // The Claude Agent SDK's `{ type: "preset", preset: "claude_code" }` means the default set.
   const list = Array.isArray(options.tools) ? options.tools : undefined;
   const wantsTask = list === undefined || list.includes("Task") || options.agents !== undefined;
-  // With the sandbox on, the built-in Bash is swapped for one that runs inside it; a Bash tool of the
-  // host's own making is left alone (and not auto-allowed: it is not sandboxed).
-  const sandboxedBash = sandbox ? createBashTool({ sandbox }) : undefined;
+  // The built-in Bash is swapped for one that runs in the sandbox (when on) and confines what the
+  // engine allows on its own analysis; a Bash tool of the host's own making is left alone (and not
+  // auto-allowed by the sandbox setting: it is not sandboxed).
+  const ownBash = sandbox || confinement ? createBashTool({ sandbox, confinement }) : undefined;
   const sessionWebFetch = createWebFetchTool(web);
   const search = webSearchTool(options, list);
   const names = list?.filter((t) => t !== "Task");
   const resolved = [...resolveTools(names), ...(search && names === undefined ? [search] : [])].map((t) =>
-    t === bashTool && sandboxedBash
-      ? sandboxedBash
+    t === bashTool && ownBash
+      ? ownBash
       : t === webFetchTool
         ? sessionWebFetch
         : t === unconfiguredWebSearchTool && search
@@ -82,7 +85,7 @@ export function createSessionTools(
       mcp ? [...staticTools, ...mcp.tools().filter((t) => !disallowed.has(t.name))] : staticTools,
     staticTools,
     taskTool,
-    bashSandboxed: sandboxedBash !== undefined && own.includes(sandboxedBash),
+    bashSandboxed: sandbox !== undefined && ownBash !== undefined && own.includes(ownBash),
     mcp: () => mcp,
     async startMcp(signal, timeoutMs) {
       if (!options.mcpServers || Object.keys(options.mcpServers).length === 0) return;

@@ -54,7 +54,10 @@ export function createBeforeToolCall(
       hookDecision,
     });
     const additionalContext = preContext.length > 0 ? preContext.join("\n") : undefined;
-    if (decision.behavior === "allow") return { action: "run", input: decision.input, additionalContext };
+    if (decision.behavior === "allow") {
+      const { input: allowed, confine } = decision;
+      return { action: "run", input: allowed, additionalContext, ...(confine ? { confine } : {}) };
+    }
     return {
       action: "deny",
       message: decision.message,

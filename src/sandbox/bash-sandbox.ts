@@ -8,18 +8,13 @@
  * ships prebuilt binaries (a seccomp helper, a Windows executable) and brings a second zod, node-forge
  * and a SOCKS server. What Goat needs from it is a bubblewrap command line and a seccomp program.
  */
-import { mkdtempSync, realpathSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type BwrapProbe, bwrapArgs, findExecutable, probeBwrap } from "./bwrap.js";
+import { type BwrapProbe, bwrapArgs, findExecutable, probeBwrap, SANDBOX_STATUS_FD } from "./bwrap.js";
 import { SandboxUnavailableError } from "./errors.js";
 import { protectedMounts } from "./protected-paths.js";
+import { existingDirs, privateTempDir, realOrSelf } from "./sandbox-paths.js";
 import { SANDBOX_EXEC, seatbeltProfile } from "./seatbelt.js";
 import { canFilterUnixSockets, unixSocketFilter } from "./seccomp.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "./settings.js";
-
-/** The descriptor bubblewrap reports its sandbox's init on (after fd 3, the seccomp program). */
-const SANDBOX_STATUS_FD = 4;
 
 /** The program to start in place of the shell, and bytes to write to its fd 3 (a seccomp program). */
 export interface ShellLaunch {
@@ -31,10 +26,17 @@ export interface ShellLaunch {
    * is the sandbox's init, whose end means every process in the sandbox is gone.
    */
   statusFd?: number;
+  /** The environment to start it with, when it differs from the command's (secrets left out). */
+  env?: Record<string, string | undefined>;
 }
 
-/** Turns a shell's argv (`bash -c …`) into what to spawn instead. */
-export type ShellWrapper = (shellArgv: readonly string[]) => ShellLaunch;
+/**
+ * Turns a shell's argv (`bash -c …`) and the environment it would get into what to spawn instead.
+ */
+export type ShellWrapper = (
+  shellArgv: readonly string[],
+  env?: Readonly<Record<string, string | undefined>>,
+) => ShellLaunch;
 
 /** The sandbox of one session's Bash tool. */
 export interface BashSandbox {
@@ -75,7 +77,6 @@ export function createBashSandbox(settings: SandboxSettings, options: BashSandbo
   const resolved = resolveSandboxSettings(settings);
   const platform = options.platform ?? process.platform;
   let probe: Promise<BwrapProbe> | undefined;
-  let macTmp: string | undefined;
 
   const runsSandboxed = (input: Readonly<Record<string, unknown>>): boolean => {
     if (!resolved.enabled) return false;
@@ -84,10 +85,8 @@ export function createBashSandbox(settings: SandboxSettings, options: BashSandbo
     return !isExcludedCommand(command, resolved.excludedCommands);
   };
 
-  const writableDirs = (cwd: string): string[] => {
-    const dirs = [realOrSelf(cwd), ...(options.directories?.() ?? [])];
-    return [...new Set(dirs)].filter(isDirectory);
-  };
+  const writableDirs = (cwd: string): string[] =>
+    existingDirs([realOrSelf(cwd), ...(options.directories?.() ?? [])]);
 
   const prepareLinux = async (cwd: string): Promise<ShellWrapper> => {
     const wanted = resolved.bwrapPath ?? "bwrap";
@@ -138,16 +137,15 @@ export function createBashSandbox(settings: SandboxSettings, options: BashSandbo
     if (!findExecutable(SANDBOX_EXEC)) {
       throw new SandboxUnavailableError(`${SANDBOX_EXEC} was not found`);
     }
-    macTmp ??= realOrSelf(mkdtempSync(path.join(tmpdir(), "goat-sandbox-tmp-")));
     const profile = seatbeltProfile({
       writableDirs: writableDirs(cwd),
-      tmpDir: macTmp,
+      tmpDir: privateTempDir(),
       allowLocalBinding: resolved.network.allowLocalBinding,
       allowUnixSockets: resolved.network.allowUnixSockets,
       allowAllUnixSockets: resolved.network.allowAllUnixSockets,
       protectedFiles: options.protectedFiles,
     });
-    const tmp = macTmp;
+    const tmp = privateTempDir();
     return (argv) => ({
       file: SANDBOX_EXEC,
       args: ["-p", profile, "/usr/bin/env", `TMPDIR=${tmp}/`, ...argv],
@@ -180,20 +178,4 @@ export function isExcludedCommand(command: string, excluded: readonly string[]):
     if (prefix === "") return false;
     return line === prefix || (line.startsWith(prefix) && /\s/.test(line[prefix.length] ?? ""));
   });
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -9,12 +9,22 @@ import { spawn } from "node:child_process";
 import { accessSync, constants, lstatSync, statSync } from "node:fs";
 import path from "node:path";
 
+/** The descriptor bubblewrap reports its sandbox's init on (after fd 3, the seccomp program). */
+export const SANDBOX_STATUS_FD = 4;
+
 /** What one sandboxed launch needs, all paths absolute and real. */
 export interface BwrapPlan {
   /** Where the command starts. */
   cwd: string;
   /** Directories bound read-write (existing ones only: bwrap fails on a missing source). */
   writableDirs: readonly string[];
+  /**
+   * Directories bound again read-only after the private `/tmp` is mounted, so a working directory
+   * under `/tmp` stays visible to a command that may not write it. Default none.
+   */
+  visibleDirs?: readonly string[];
+  /** Directories hidden behind an empty tmpfs, and files behind /dev/null (secret locations). */
+  masked?: { dirs: readonly string[]; files: readonly string[] };
   /** Existing paths inside the writable directories that stay read-only (see protected-paths.ts). */
   readOnlyPaths: readonly string[];
   /** Existing paths bound over themselves read-write, so they cannot be moved or removed. */
@@ -56,9 +66,13 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push("--tmpfs", "/tmp", "--tmpfs", "/dev/shm");
   if (isRealDirectory("/var/tmp")) args.push("--tmpfs", "/var/tmp");
   for (const dir of plan.writableDirs) args.push("--bind", dir, dir);
+  for (const dir of plan.visibleDirs ?? []) args.push("--ro-bind", dir, dir);
   for (const p of plan.pinnedPaths) args.push("--bind", p, p);
   // After the pins: a read-only path inside a pinned one (.git/hooks inside .git) must come later.
   for (const p of plan.readOnlyPaths) args.push("--ro-bind", p, p);
+  // Last, so no later bind uncovers them.
+  for (const dir of plan.masked?.dirs ?? []) args.push("--tmpfs", dir, "--remount-ro", dir);
+  for (const file of plan.masked?.files ?? []) args.push("--ro-bind", "/dev/null", file);
   if (plan.seccompOnFd3) args.push("--seccomp", "3");
   if (plan.statusFd !== undefined) args.push("--json-status-fd", String(plan.statusFd));
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", plan.cwd, "--", ...plan.argv);

@@ -6,8 +6,9 @@
  * `.vscode/` and `.idea/`; shells run their start-up files. A sandboxed command that could rewrite
  * them would escape the next time the user (or an unsandboxed command) runs git or starts a session.
  *
- * Only paths that exist when the command starts are covered: bubblewrap needs something to mount over,
- * and creating placeholders would leave litter in the user's project (README "Safety" says so).
+ * Mounts cover the paths that exist when the command starts: bubblewrap needs something to mount
+ * over, and creating placeholders would leave litter in the user's project. The ones a command
+ * creates are removed when it ends (./protected-sweep.ts).
  */
 import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
@@ -16,12 +17,20 @@ import { PROTECTED_CONFIG_DIR_NAMES, PROTECTED_DIR_NAMES, PROTECTED_FILE_NAMES }
 /**
  * Directories and files, relative to each writable directory, that sandboxed commands cannot change:
  * the names the permission engine protects from edits (./protected-names.ts), except that of `.git`
- * only what runs code is read-only (hooks, config, attributes), so commits still work.
+ * only what git obeys is read-only (hooks, config, attributes, commondir, worktree and submodule
+ * directories), so commits still work.
  */
 export const PROTECTED_RELATIVE_PATHS: readonly string[] = [
   ".git/hooks",
   ".git/config",
   ".git/info/attributes",
+  // Also obeyed by git: another repository's directory, per-worktree config, submodules' and linked
+  // worktrees' own config and hooks, other object stores.
+  ".git/commondir",
+  ".git/config.worktree",
+  ".git/modules",
+  ".git/worktrees",
+  ".git/objects/info/alternates",
   ...PROTECTED_DIR_NAMES.filter((name) => name !== ".git"),
   ...PROTECTED_FILE_NAMES,
   ...PROTECTED_CONFIG_DIR_NAMES.map((name) => `.config/${name}`),

@@ -22,6 +22,10 @@ export interface SeatbeltPlan {
   allowAllUnixSockets: boolean;
   /** More files kept read-only, existing or not (the shell start-up files BASH_ENV and ENV name). */
   protectedFiles?: readonly string[];
+  /** Files and directories that cannot be read at all (secret locations). */
+  deniedReads?: readonly string[];
+  /** Keep every `.git` under the writable directories read-only, not only its hooks and config. */
+  readOnlyGit?: boolean;
 }
 
 /** The Seatbelt profile text for a plan. */
@@ -40,6 +44,7 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
   const guarded = plan.writableDirs.flatMap((dir) => [
     // The .git entry itself: it cannot be moved aside and replaced by a repository with other hooks.
     `(literal ${quote(path.join(dir, ".git"))})`,
+    ...(plan.readOnlyGit ? [`(subpath ${quote(path.join(dir, ".git"))})`] : []),
     ...PROTECTED_RELATIVE_PATHS.flatMap((rel) => {
       const p = path.join(dir, rel);
       return [`(literal ${quote(p)})`, `(subpath ${quote(p)})`];
@@ -50,6 +55,10 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
     lines.push("; Files that programs outside the sandbox trust stay read-only, existing or not.");
     // Later rules win in SBPL, so this deny overrides the writable directories above.
     lines.push(`(deny file-write* ${guarded.join(" ")})`);
+  }
+  if (plan.deniedReads && plan.deniedReads.length > 0) {
+    lines.push("; Secret locations cannot be read.");
+    lines.push(`(deny file-read* ${plan.deniedReads.map((p) => `(subpath ${quote(p)})`).join(" ")})`);
   }
   lines.push("; Network: none, unless allowed below.", "(deny network*)");
   if (plan.allowAllUnixSockets) {

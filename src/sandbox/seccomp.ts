@@ -4,6 +4,12 @@
  * could connect to any socket file it can see, even on a read-only filesystem: the Docker daemon's
  * (root on the host), an SSH agent, the session bus. A network namespace hides only abstract sockets.
  *
+ * `socket()` is not the only way to make a socket: io_uring's `IORING_OP_SOCKET` (Linux 5.19) creates
+ * one inside the kernel, where no syscall filter sees its arguments, so the io_uring calls are refused
+ * outright (few programs need them, and those fall back to ordinary calls on EPERM, as they must on
+ * kernels where io_uring is disabled). The 32-bit `socketcall` multiplexer is refused for the same
+ * reason: its arguments sit in user memory.
+ *
  * Built here, in a few lines per architecture, rather than shipped as a compiled helper: there is
  * nothing to download or build, and the program is small enough to check by reading. `socketpair`
  * stays allowed (it makes a connected pair, reaching nothing outside).
@@ -14,6 +20,8 @@ interface ArchFilter {
   /** `AUDIT_ARCH_*` of the native ABI. */
   audit: number;
   socket: number;
+  /** Calls refused whatever their arguments (io_uring's), in the native numbering. */
+  refused: number[];
   /** Other ABIs the kernel accepts from this architecture's processes, with their socket calls. */
   compat: Array<{ audit: number; blocked: Array<{ nr: number; checkDomain: boolean }> }>;
 }
@@ -21,28 +29,31 @@ interface ArchFilter {
 const AF_UNIX = 1;
 const EPERM = 1;
 const X32_SYSCALL_BIT = 0x40000000;
+/** io_uring_setup, io_uring_enter, io_uring_register: the same numbers on every architecture since 5.1. */
+const IO_URING_CALLS = [425, 426, 427];
+const refuse = (nr: number) => ({ nr, checkDomain: false });
 
 /** The architectures we know the numbers for, keyed by Node's `process.arch`. */
 const ARCHES: Record<string, ArchFilter> = {
   x64: {
     audit: 0xc000003e, // AUDIT_ARCH_X86_64
     socket: 41,
+    refused: IO_URING_CALLS,
     compat: [
       // 32-bit x86 through int 0x80: socket (359) and the multiplexed socketcall (102), whose
       // arguments sit in user memory where a filter cannot read them, so it is refused outright.
       {
         audit: 0x40000003,
-        blocked: [
-          { nr: 359, checkDomain: true },
-          { nr: 102, checkDomain: false },
-        ],
+        blocked: [{ nr: 359, checkDomain: true }, refuse(102), ...IO_URING_CALLS.map(refuse)],
       },
     ],
   },
   arm64: {
     audit: 0xc00000b7, // AUDIT_ARCH_AARCH64
     socket: 198,
-    compat: [{ audit: 0x40000028, blocked: [{ nr: 281, checkDomain: true }] }], // 32-bit ARM
+    refused: IO_URING_CALLS,
+    // 32-bit ARM: socket (281) and the io_uring calls.
+    compat: [{ audit: 0x40000028, blocked: [{ nr: 281, checkDomain: true }, ...IO_URING_CALLS.map(refuse)] }],
   },
 };
 
@@ -74,7 +85,14 @@ export function unixSocketFilter(arch: string = process.arch): Buffer {
       audit: spec.audit,
       blocked: [
         { nr: spec.socket, checkDomain: true },
-        ...(arch === "x64" ? [{ nr: spec.socket | X32_SYSCALL_BIT, checkDomain: true }] : []),
+        ...spec.refused.map(refuse),
+        // x32 processes run on x86-64's audit arch with bit 30 set in the call number.
+        ...(arch === "x64"
+          ? [
+              { nr: spec.socket | X32_SYSCALL_BIT, checkDomain: true },
+              ...spec.refused.map((nr) => refuse(nr | X32_SYSCALL_BIT)),
+            ]
+          : []),
       ],
     },
     ...spec.compat,

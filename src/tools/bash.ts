@@ -6,8 +6,10 @@ import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BashSandbox, ShellWrapper } from "../sandbox/bash-sandbox.js";
+import type { Confinement, ConfinementLevel } from "../sandbox/confinement.js";
 import { SandboxUnavailableError } from "../sandbox/errors.js";
-import { adoptBackgroundShell, startBackgroundShell } from "./background-shells.js";
+import { missingProtectedPaths, removeCreatedProtectedPaths, sweepNote } from "../sandbox/protected-sweep.js";
+import { adoptBackgroundShell, getBackgroundShell, startBackgroundShell } from "./background-shells.js";
 import { describeSpill, MAX_OUTPUT_CHARS, sessionTempDir } from "./command-output.js";
 import { defineTool } from "./define-tool.js";
 import { registerForegroundTask } from "./foreground-tasks.js";
@@ -99,6 +101,11 @@ const sandboxedInputSchema = jsonSchema<BashInput>(
 export interface BashToolOptions {
   /** Run commands in this OS sandbox (see `createBashSandbox`); none by default. */
   sandbox?: BashSandbox;
+  /**
+   * Run the commands the permission engine allowed on its own analysis (`ctx.confinement`) confined
+   * (see `createConfinement`); without it, or where no sandbox can start, they run like the others.
+   */
+  confinement?: Confinement;
 }
 
 const description = `Executes a bash command in the session's working directory and returns its output (stdout and stderr together, in the order they were written) and, when it is not zero, its exit code.
@@ -120,14 +127,26 @@ export const bashTool = createBashTool();
  * that cannot start fails the call instead of running the command unsandboxed.
  */
 export function createBashTool(options: BashToolOptions = {}): Tool<BashInput, BashDetails> {
-  const { sandbox } = options;
+  const { sandbox, confinement } = options;
+  // A call the engine allowed on its own judgement runs confined when it can; the rest as before.
+  const confined = async (input: BashInput, ctx: ToolContext) => {
+    if (!ctx.confinement || !confinement) return undefined;
+    const wrap = await confinement.prepare(ctx.confinement, ctx.cwd);
+    if (!wrap) return undefined;
+    const writable = ctx.confinement === "workspace" ? confinement.writableDirs(ctx.cwd) : [];
+    const result = await runSweeping(input, ctx, wrap, writable);
+    if (result.isError && result.details && !result.details.timedOut && !result.details.interrupted) {
+      result.content = `${result.content}\n\n${confinedFailureNote(ctx.confinement)}`;
+    }
+    return result;
+  };
   if (!sandbox) {
     return defineTool<BashInput, BashDetails>({
       name: "Bash",
       description,
       inputSchema,
       sideEffect: "mutating",
-      execute: (input, ctx) => runBash(input, ctx, undefined),
+      execute: async (input, ctx) => (await confined(input, ctx)) ?? runBash(input, ctx, undefined),
     });
   }
   const leaving = sandbox.settings.allowUnsandboxedCommands;
@@ -137,6 +156,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashInput, B
     inputSchema: leaving ? sandboxedInputSchema : inputSchema,
     sideEffect: "mutating",
     execute: async (input, ctx) => {
+      const early = await confined(input, ctx);
+      if (early) return early;
       if (!sandbox.runsSandboxed(input as unknown as Record<string, unknown>))
         return runBash(input, ctx, undefined);
       let wrap: ShellWrapper;
@@ -146,7 +167,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashInput, B
         if (err instanceof SandboxUnavailableError) return { content: err.message, isError: true };
         throw err;
       }
-      const result = await runBash(input, ctx, wrap);
+      const result = await runSweeping(input, ctx, wrap, sandbox.writableDirs(ctx.cwd));
       if (result.isError && result.details && !result.details.timedOut && !result.details.interrupted) {
         result.content = `${result.content}\n\n${sandboxFailureNote(sandbox, ctx.cwd)}`;
       }
@@ -168,6 +189,38 @@ function sandboxFailureNote(sandbox: BashSandbox, cwd: string): string {
     ? "If it failed for that reason, run it again with dangerouslyDisableSandbox: true (the user will be asked)."
     : "Commands cannot leave the sandbox in this session.";
   return `(The command ran in the sandbox: it can write only in ${dirs} and a private /tmp, and has no network access. ${retry})`;
+}
+
+/**
+ * Runs a sandboxed command and then removes the protected paths it created in the writable
+ * directories (a mount can only guard what exists; ../sandbox/protected-sweep.ts). For a background
+ * command the sweep waits until its sandbox is gone.
+ */
+async function runSweeping(
+  input: BashInput,
+  ctx: ToolContext,
+  wrap: ShellWrapper,
+  writableDirs: readonly string[],
+): Promise<ToolResult<BashDetails>> {
+  const before = missingProtectedPaths(writableDirs);
+  const result = await runBash(input, ctx, wrap);
+  const shellId = result.details?.backgroundShellId;
+  if (shellId !== undefined) {
+    void getBackgroundShell(ctx.state, shellId)?.done.then(() => removeCreatedProtectedPaths(before));
+    return result;
+  }
+  const removed = removeCreatedProtectedPaths(before);
+  if (removed.length > 0) result.content = `${result.content}\n\n${sweepNote(removed)}`;
+  return result;
+}
+
+/** Why a command that ran without asking may have failed: what its confinement withheld. */
+function confinedFailureNote(level: ConfinementLevel): string {
+  const could =
+    level === "read-only"
+      ? "a read-only filesystem"
+      : "writes only in the working directory and the additional directories (not .git/ or settings)";
+  return `(This command ran without asking because Goat judged it ${level === "read-only" ? "read-only" : "a file edit"}, so it ran confined: ${could}, a private /tmp, no network, credential files and secret environment variables hidden. If it failed for that reason, the user can allow it with a permission rule, which runs it unconfined.)`;
 }
 
 async function runBash(

@@ -95,14 +95,14 @@ export function spawnShell(
     trackChildGroup(plain);
     return plain;
   }
-  const launch = wrap(argv);
+  const launch = wrap(argv, env);
   const stdio: Array<"ignore" | "pipe"> = ["ignore", "pipe", "pipe"];
   if (launch.fd3) stdio[3] = "pipe";
   if (launch.statusFd !== undefined) {
     for (let fd = stdio.length; fd < launch.statusFd; fd++) stdio[fd] = "ignore";
     stdio[launch.statusFd] = "pipe";
   }
-  const child = spawn(launch.file, launch.args, { cwd, detached: true, stdio, env });
+  const child = spawn(launch.file, launch.args, { cwd, detached: true, stdio, env: launch.env ?? env });
   const fd3 = child.stdio[3] as Writable | null | undefined;
   if (launch.fd3 && fd3) {
     // The launcher reads this before starting the command; if it died first the write fails, and

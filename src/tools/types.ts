@@ -1,7 +1,9 @@
 /**
  * The tool contract: what a tool declares, what it receives when it runs, and what it returns.
  */
+
 import type { ImageBlock, TextBlock } from "../llm/types.js";
+import type { ConfinementLevel } from "../sandbox/confinement.js";
 import type { StandardSchemaV1 } from "../schema/standard-schema.js";
 
 /**
@@ -67,6 +69,12 @@ export interface ToolContext {
    * count), which they otherwise leave out to keep results small.
    */
   fullDetails?: boolean;
+  /**
+   * Set when the permission engine allowed this call on its own analysis, without a rule or the
+   * user's answer: a tool that runs commands runs them confined at this level where a sandbox can
+   * start (`read-only`: nothing may change; `workspace`: only the allowed directories).
+   */
+  confinement?: ConfinementLevel;
   /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */
   onUpdate: (partial: string) => void;
 }
