@@ -412,6 +412,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
               sessionStore: options.sessionStore,
               goatHome: env.GOAT_HOME,
               costOf,
+              onWarning: report,
             });
             return { onMessage: child.recordMessage, close: child.close };
           },
@@ -516,6 +517,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         sessionStore: options.sessionStore,
         goatHome: env.GOAT_HOME,
         costOf,
+        onWarning: report,
       });
       sessionId = binding.sessionId;
       loopConfig.sessionId = sessionId;

@@ -167,7 +167,12 @@ describe("MCP resource tools", () => {
       { server: "fixture", uri: RESOURCE_FIXTURES.note.uri },
       {
         permissionMode: "default",
-        mcpServers: { fixture: { command: process.execPath, args: [writeStdioServer(tempDir("goat-mcp-res-"), { resources: true })] } },
+        mcpServers: {
+          fixture: {
+            command: process.execPath,
+            args: [writeStdioServer(tempDir("goat-mcp-res-"), { resources: true })],
+          },
+        },
       },
     );
     expect(sent.isError).toBe(true);
