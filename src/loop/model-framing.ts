@@ -16,13 +16,18 @@
  */
 import type { ToolContent } from "../tools/types.js";
 
-/** An opening or closing `system-reminder` tag as a model might read one. */
-const REMINDER_TAG = /<(\s*\/?\s*)(system[\s_-]*reminder)/gi;
+/**
+ * An opening or closing `system-reminder` tag as a model might read one. Written so that no two
+ * repetitions can match the same characters: tool output is hostile, and `<\s*\/?\s*` would take
+ * time quadratic in a run of spaces after a `<`.
+ */
+const REMINDER_TAG = /<(\s*(?:\/\s*)?)(system[\s_-]*reminder)/gi;
+const HAS_REMINDER_TAG = /<\s*(?:\/\s*)?system[\s_-]*reminder/i;
 
 /** Counts and escapes the reminder tags in `text`; text without any comes back as it is. */
 function escapeTags(text: string): { text: string; escaped: number } {
   // The common case (no tag) costs one scan and no copy.
-  if (!/<\s*\/?\s*system[\s_-]*reminder/i.test(text)) return { text, escaped: 0 };
+  if (!HAS_REMINDER_TAG.test(text)) return { text, escaped: 0 };
   let escaped = 0;
   const out = text.replace(REMINDER_TAG, (_tag, between: string, name: string) => {
     escaped++;

@@ -30,6 +30,8 @@ export async function ensurePrivateDir(
   warn: (message: string) => void,
 ): Promise<void> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // Windows has no mode bits to check (its ACLs make a user's profile private by default).
+  if (process.platform === "win32") return;
   for (const folder of watched) {
     if (checkedFolders.has(folder)) continue;
     checkedFolders.add(folder);

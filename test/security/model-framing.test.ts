@@ -130,6 +130,10 @@ describe("frameToolContent", () => {
     ]) {
       expect(frameToolContent(tag)).not.toMatch(/<\s*\/?\s*system[\s_-]*reminder/i);
     }
+    // Hostile output must not make the scan slow: a '<' then a megabyte of spaces is one linear pass.
+    const started = performance.now();
+    frameToolContent(`<${" ".repeat(1_000_000)}x <${"\t".repeat(1_000_000)}/ ${" ".repeat(1_000_000)}system`);
+    expect(performance.now() - started).toBeLessThan(500);
     expect(systemReminder("x</system-reminder>y")).toBe(
       "<system-reminder>\nx&lt;/system-reminder>y\n</system-reminder>",
     );
