@@ -61,7 +61,12 @@ export async function updateSettingsFile(
       ? join(goatHomeDir(ctx.env), "settings.json")
       : join(ctx.cwd, ".goat", "settings.local.json");
   const current = await readObject(file);
-  await writeFileAtomic(file, `${JSON.stringify({ ...current, ...settings }, null, 2)}\n`, { mkdirs: true });
+  // New files are the user's only; a folder made in $GOAT_HOME too (the project's .goat/ keeps its mode).
+  const modes = source === "userSettings" ? { mode: 0o600, dirMode: 0o700 } : { mode: 0o600 };
+  await writeFileAtomic(file, `${JSON.stringify({ ...current, ...settings }, null, 2)}\n`, {
+    mkdirs: true,
+    ...modes,
+  });
   return file;
 }
 

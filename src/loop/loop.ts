@@ -27,6 +27,7 @@ import {
 } from "./context.js";
 import type { AgentMessage, ExitReason, TurnEndReason } from "./events.js";
 import type { LoopConfig, PermissionDenial } from "./loop-config.js";
+import { systemReminder } from "./model-framing.js";
 import { type StepResult, shouldStop } from "./stop-conditions.js";
 import { errorResult, runToolBatch, type ToolBatchOutcome } from "./tool-scheduler.js";
 
@@ -410,8 +411,7 @@ async function compactHistory(run: RunState, trigger: "auto" | "overflow"): Prom
 
 function appendToolResults(run: RunState, batch: ToolBatchOutcome): void {
   const content: Array<ToolResultBlock | { type: "text"; text: string }> = [...batch.results];
-  for (const text of batch.additionalContext)
-    content.push({ type: "text", text: `<system-reminder>\n${text}\n</system-reminder>` });
+  for (const text of batch.additionalContext) content.push({ type: "text", text: systemReminder(text) });
   appendMessages(run, [{ role: "user", content }]);
 }
 

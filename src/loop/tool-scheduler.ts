@@ -13,6 +13,7 @@ import type { ConfinementLevel } from "../sandbox/confinement.js";
 import { executeValidated, validateToolInput } from "../tools/define-tool.js";
 import type { Tool, ToolResult } from "../tools/types.js";
 import type { LoopConfig, PermissionDenial, ToolCallInfo } from "./loop-config.js";
+import { frameToolContent } from "./model-framing.js";
 
 /** What a batch produced. */
 export interface ToolBatchOutcome {
@@ -244,7 +245,8 @@ async function runOneCallUnguarded(
   return {
     type: "tool_result",
     tool_use_id: call.id,
-    content: result.content,
+    // The host saw the output as it is (the event above); the model sees it framed (model-framing.ts).
+    content: frameToolContent(result.content),
     ...(isError ? { is_error: true } : {}),
   };
 }
@@ -327,7 +329,8 @@ function timeLimitResult(name: string, ms: number): ToolResult {
 
 /** An error result for a call that never ran (or could not). */
 export function errorResult(call: ToolUseBlock, text: string): ToolResultBlock {
-  return { type: "tool_result", tool_use_id: call.id, content: text, is_error: true };
+  // Such a message may quote the call's input or a hook's reason: framed like any tool output.
+  return { type: "tool_result", tool_use_id: call.id, content: frameToolContent(text), is_error: true };
 }
 
 function truncate(text: string, max: number): string {

@@ -8,6 +8,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { PRIVATE_FILE_MODE } from "../session/private-files.js";
 import { sessionTempDir } from "../tools/command-output.js";
 import { defineTool } from "../tools/define-tool.js";
 import { jsonSchema } from "../tools/tool-schema.js";
@@ -85,7 +86,7 @@ export function createResourceTools(source: ResourceSource): Tool[] {
             sessionTempDir(ctx.state, ctx.sessionId),
             `mcp-resource-${ctx.toolUseId.replace(/[^A-Za-z0-9_-]/g, "_")}-${n++}`,
           );
-          await writeFile(file, Buffer.from(item.blob, "base64"));
+          await writeFile(file, Buffer.from(item.blob, "base64"), { mode: PRIVATE_FILE_MODE });
           entry.blobSavedTo = file;
         }
         contents.push(entry);

@@ -41,7 +41,12 @@ export function mcpToolName(server: string, tool: string): string {
   return `mcp__${sanitizeName(server)}__${sanitizeName(tool)}`.slice(0, MAX_TOOL_NAME);
 }
 
-/** The side-effect class of an MCP tool, from its annotations (no annotation means it may change things). */
+/**
+ * The side-effect class of an MCP tool, from its annotations (no annotation means it may change things).
+ * It tells the scheduler which calls may overlap, and lets plan mode refuse a tool its server says
+ * changes things; it never lets a call through: the permission engine asks for every MCP tool that no
+ * rule allows, whatever the server claims (`isMcpTool` in permissions/tool-kinds.ts).
+ */
 export function sideEffectOf(annotations: ToolAnnotations | undefined): SideEffect {
   if (annotations?.readOnlyHint !== true) return "mutating";
   return annotations.openWorldHint === true ? "read" : "none";

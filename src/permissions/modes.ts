@@ -2,7 +2,8 @@
  * What each permission mode says about a call that no rule decided: default asks for anything that
  * changes things, acceptEdits also lets file edits (and plain file commands) inside the allowed
  * directories through, plan refuses anything that changes things, bypassPermissions allows all, and
- * dontAsk turns every "ask" into a denial (the engine does that part). A Bash line runs without asking
+ * dontAsk turns every "ask" into a denial (the engine does that part). MCP tools ask in every mode but
+ * bypassPermissions unless a rule allows them, whatever their annotations claim. A Bash line runs without asking
  * only when every part is covered by a rule or proven by the analysis (command-effects): a known
  * program, known flags, every path it reads or writes in scope, git only in a repository whose config
  * runs nothing. Anything the analysis cannot prove asks.
@@ -16,7 +17,7 @@ import { firstOutsideScope, isInsideDir, type ResolvedPath, resolvePath } from "
 import { protectedPathReason } from "./protected-paths.js";
 import type { CallFacts } from "./rule-match.js";
 import type { PermissionRule } from "./rule-parse.js";
-import { isFileEditTool, isFileReadTool, isSubagentTool } from "./tool-kinds.js";
+import { isFileEditTool, isFileReadTool, isMcpTool, isSubagentTool } from "./tool-kinds.js";
 import type { DecisionReason, PermissionMode, PermissionRequest } from "./types.js";
 
 /** The mode's verdict: allow (with why), or ask with a reason in words and maybe the blocking path. */
@@ -78,6 +79,12 @@ export function decideByMode(
     if (guarded) return { behavior: "ask", why: guarded.why, protectedPath: guarded.path };
     if (ctx.mode === "acceptEdits") return { behavior: "allow", reason: "mode" };
     return { behavior: "ask", why: "file edits need approval in this mode" };
+  }
+  // An MCP server's annotations are its own claims: a hostile server's "read-only" tool may read
+  // ~/.ssh or send data out, so only a rule or the user lets one run (annotations may still make
+  // plan mode refuse a tool, or keep the scheduler from overlapping it, never let one through).
+  if (isMcpTool(toolName)) {
+    return { behavior: "ask", why: `${toolName} is an MCP server's tool, and no rule allows it` };
   }
   if (sideEffect === "none") return { behavior: "allow", reason: "read-only" };
   // A subagent asks for each of its own calls; starting one changes nothing by itself.

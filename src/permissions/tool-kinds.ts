@@ -60,3 +60,12 @@ const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(["Task", "Agent"]);
 export function isSubagentTool(toolName: string): boolean {
   return SUBAGENT_TOOLS.has(toolName);
 }
+
+/**
+ * True for the tools of MCP servers (`mcp__<server>__<tool>`). What such a tool does is only what its
+ * server says (its `readOnlyHint` and other annotations are the server's claims, not facts Goat can
+ * check), so no mode lets one run without asking: a rule must name it, its server, or the user must say yes.
+ */
+export function isMcpTool(toolName: string): boolean {
+  return toolName.startsWith("mcp__");
+}

@@ -12,6 +12,7 @@
  */
 import { createWriteStream } from "node:fs";
 import type { AgentEvent } from "../loop/events.js";
+import { PRIVATE_FILE_MODE } from "../session/private-files.js";
 
 /** Where the debug log goes, from the options and the environment. */
 export interface DebugLogSettings {
@@ -30,7 +31,8 @@ export function createDebugLog(settings: DebugLogSettings): DebugLog | undefined
   const fromEnv = settings.env.GOAT_DEBUG !== undefined && !/^(0|false|)$/i.test(settings.env.GOAT_DEBUG);
   const file = settings.debugFile ?? (fromEnv ? settings.env.GOAT_DEBUG_FILE : undefined);
   if (!settings.debug && !settings.debugFile && !fromEnv) return undefined;
-  const stream = file ? createWriteStream(file, { flags: "a" }) : undefined;
+  // The log shows tool inputs and errors: a new file is the user's only (session/private-files.ts).
+  const stream = file ? createWriteStream(file, { flags: "a", mode: PRIVATE_FILE_MODE }) : undefined;
   // A file that cannot be written ends the log, never the run.
   stream?.on("error", () => undefined);
   const write = (line: string) => {

@@ -426,6 +426,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
               sessionStore: options.sessionStore,
               goatHome: env.GOAT_HOME,
               costOf,
+              onWarning: report,
             });
             return { onMessage: child.recordMessage, close: child.close };
           },
@@ -532,6 +533,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         sessionStore: options.sessionStore,
         goatHome: env.GOAT_HOME,
         costOf,
+        onWarning: report,
       });
       sessionId = binding.sessionId;
       loopConfig.sessionId = sessionId;

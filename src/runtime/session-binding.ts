@@ -11,7 +11,7 @@ import { createJsonlSessionStore } from "../session/jsonl-store.js";
 import { createInMemorySessionStore } from "../session/memory-store.js";
 import { sessionFilePath } from "../session/paths.js";
 import { createSessionRecorder, type SessionRecorder } from "../session/recorder.js";
-import type { SessionStore } from "../session/types.js";
+import type { SessionStore, SessionWarning } from "../session/types.js";
 import { GOAT_VERSION } from "../version.js";
 import type { SDKResultMessage } from "./sdk-messages.js";
 
@@ -33,6 +33,11 @@ export interface SessionBindingOptions {
    * the run's totals use, so transcripts, listings, the viewer and the result agree.
    */
   costOf?: (model: string, usage: Usage) => number;
+  /**
+   * The session's warning channel, for what the default store reports (a torn transcript line, a
+   * store folder other users can read); without it the store uses `process.emitWarning`.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** An open session transcript. */
@@ -74,7 +79,9 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
   const persist = options.persistSession !== false;
   const store =
     options.sessionStore ??
-    (persist ? createJsonlSessionStore({ home: options.goatHome }) : createInMemorySessionStore());
+    (persist
+      ? createJsonlSessionStore({ home: options.goatHome, onWarning: storeWarnings(options.onWarning) })
+      : createInMemorySessionStore());
   let resumeId = options.resume;
   if (!resumeId && options.continue) resumeId = (await mostRecentSession(options.cwd, store))?.sessionId;
 
@@ -207,4 +214,17 @@ function memoryOnlyBinding(
     flush: async () => {},
     close: async () => {},
   };
+}
+
+/** The store's warnings as one line each for the session's channel, or undefined for the store's default. */
+function storeWarnings(
+  report: ((message: string) => void) | undefined,
+): ((warning: SessionWarning) => void) | undefined {
+  if (!report) return undefined;
+  return (warning) =>
+    report(
+      warning.path === undefined
+        ? warning.message
+        : `${warning.path}:${warning.line ?? "?"}: ${warning.message}`,
+    );
 }

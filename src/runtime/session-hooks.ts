@@ -11,6 +11,7 @@ import type { HookEvent, HookEventFields, HooksConfig, SettingsHooks } from "../
 import { textOf } from "../llm/types.js";
 import type { AgentEvent, AgentMessage } from "../loop/events.js";
 import type { Compactor, StopHookOutcome } from "../loop/loop-config.js";
+import { systemReminder } from "../loop/model-framing.js";
 import type { QueryOptions } from "./options.js";
 
 /** The session's hook points. */
@@ -228,7 +229,7 @@ function withContext(message: AgentMessage & { role: "user" }, context: string[]
       : message.content;
   const reminder = {
     type: "text" as const,
-    text: `<system-reminder>\n${context.join("\n")}\n</system-reminder>`,
+    text: systemReminder(context.join("\n")),
   };
   return { role: "user", content: [...blocks, reminder] };
 }

@@ -10,8 +10,8 @@
  * (listing-tracker.ts), so listings read no transcript this version wrote (listing.ts).
  */
 
-import { mkdir, readdir, stat, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, stat, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { GoatError } from "../errors.js";
 import { createEntryCollector } from "./collect.js";
 import { readEntriesFrom } from "./jsonl-read.js";
@@ -20,6 +20,7 @@ import { summarizeFolder } from "./listing.js";
 import type { ScannedSummary } from "./listing-scan.js";
 import { type SummaryTracker, trackSummary } from "./listing-tracker.js";
 import { assertSessionId, goatHome, projectKey, sessionFilePath } from "./paths.js";
+import { ensurePrivateDir } from "./private-files.js";
 import { createInfoAccumulator } from "./session-info.js";
 import type { LoadOptions, SessionEntry, SessionInfo, SessionStore, SessionWarning } from "./types.js";
 
@@ -27,7 +28,10 @@ import type { LoadOptions, SessionEntry, SessionInfo, SessionStore, SessionWarni
 export interface JsonlSessionStoreOptions {
   /** Root folder; defaults to `$GOAT_HOME` or `~/.goat`. */
   home?: string;
-  /** Receives skipped-line warnings; defaults to `process.emitWarning`. */
+  /**
+   * Receives skipped-line warnings, and the one about a folder of the store that other users can
+   * read (said once per process); defaults to `process.emitWarning`.
+   */
   onWarning?: (warning: SessionWarning) => void;
   /**
    * Wait for each write to reach the disk (fdatasync) before an append resolves, so an OS crash or
@@ -111,7 +115,11 @@ export function createJsonlSessionStore(options: JsonlSessionStoreOptions = {}):
           );
         }
         path = sessionFilePath(home, header.cwd, sessionId);
-        await mkdir(join(path, ".."), { recursive: true });
+        // Transcripts hold what the session read: their folders are the user's only (private-files.ts).
+        const folder = dirname(path);
+        await ensurePrivateDir(folder, [home, projectsDir, folder], (message) =>
+          warn({ sessionId, message }),
+        );
         paths.set(sessionId, path);
         // A reused id's file already holds bytes: the tracker sees the size differ and stops.
         slot.tracker = trackSummary(path, sessionId);

@@ -14,6 +14,7 @@
  * process may have torn, is checked for a missing final newline when opened.
  */
 import { closeSync, fdatasync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { PRIVATE_FILE_MODE } from "./private-files.js";
 
 /** How many session files stay open at once in this process. */
 export const MAX_OPEN_FILES = 256;
@@ -81,7 +82,8 @@ export class SessionFileWriter {
       return this.fd;
     }
     while (openWriters.size >= MAX_OPEN_FILES) openWriters.values().next().value?.close();
-    const fd = openSync(this.path, "a+");
+    // A new transcript is the user's only; an existing one keeps the mode it has.
+    const fd = openSync(this.path, "a+", PRIVATE_FILE_MODE);
     if (this.unchecked) {
       this.needsNewline = endsWithoutNewline(fd);
       this.unchecked = false;

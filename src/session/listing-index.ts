@@ -23,6 +23,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { ScannedSummary } from "./listing-scan.js";
+import { PRIVATE_FILE_MODE } from "./private-files.js";
 
 /** The index file's name in each project folder. */
 export const INDEX_FILE = ".listing-index";
@@ -88,7 +89,7 @@ export function appendIndexRecords(dir: string, records: IndexRecord[]): void {
   const text = `\n${records.map((r) => JSON.stringify(r)).join("\n")}\n`;
   let size: number;
   try {
-    const fd = openSync(path, "a");
+    const fd = openSync(path, "a", PRIVATE_FILE_MODE);
     try {
       writeSync(fd, text);
       size = fstatSync(fd).size;
@@ -111,7 +112,7 @@ export function rewriteIndex(dir: string, records: Iterable<IndexRecord>): void 
   let text = "";
   for (const r of records) text += `${JSON.stringify(r)}\n`;
   try {
-    writeFileSync(temp, text);
+    writeFileSync(temp, text, { mode: PRIVATE_FILE_MODE });
     renameSync(temp, path);
   } catch {
     try {

@@ -13,6 +13,10 @@ export interface AtomicWriteOptions {
   signal?: AbortSignal;
   /** Creates missing parent directories first. */
   mkdirs?: boolean;
+  /** The mode of a new file (default 0o666, narrowed by the umask); an existing file keeps its own. */
+  mode?: number;
+  /** The mode of the directories `mkdirs` creates (default 0o777, narrowed by the umask). */
+  dirMode?: number;
 }
 
 /**
@@ -25,13 +29,13 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<import("node:fs").Stats> {
   const dir = path.dirname(target);
-  if (options.mkdirs) await fs.mkdir(dir, { recursive: true });
+  if (options.mkdirs) await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o777 });
   const previous = await fs.stat(target).catch(() => undefined);
   const temp = path.join(
     dir,
     `.${path.basename(target)}.goat-${process.pid}-${randomBytes(6).toString("hex")}.tmp`,
   );
-  const handle = await fs.open(temp, "wx", previous ? previous.mode & 0o7777 : 0o666);
+  const handle = await fs.open(temp, "wx", previous ? previous.mode & 0o7777 : (options.mode ?? 0o666));
   let renamed = false;
   try {
     await handle.writeFile(data);

@@ -63,8 +63,8 @@ export function createOutputCollector(spillPath: () => string, limit = MAX_OUTPU
     whole = "";
     try {
       file = spillPath();
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fd = fs.openSync(file, "w");
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      fd = fs.openSync(file, "w", 0o600); // the user's only: it holds whatever the command printed
       for (const chunk of raw) writeAll(fd, chunk);
     } catch (err) {
       spillError = err instanceof Error ? err.message : String(err);
@@ -143,16 +143,24 @@ export function describeSpill(output: CollectedOutput): string {
   return `Output was too long (${size}) and could not be saved to a file: ${output.spillError}.`;
 }
 
+/** Each session's temp directory, once made (keyed by the session's tool state, so never shared). */
+const tempDirs = new WeakMap<ToolSessionState, string>();
+
 /**
- * The session's temp directory, os.tmpdir()/goat-<sessionId>, created on first use. Creating it
- * registers a session cleanup that removes it.
+ * The session's temp directory, os.tmpdir()/goat-<sessionId>-XXXXXX, made on first use by `mkdtemp`:
+ * a fresh name that no other user can have created first, mode 0700. Making it registers a session
+ * cleanup that removes it.
  */
 export function sessionTempDir(state: ToolSessionState, sessionId: string): string {
-  const dir = path.join(os.tmpdir(), `goat-${sessionId.replace(/[^A-Za-z0-9._-]/g, "_") || "session"}`);
-  const created = fs.mkdirSync(dir, { recursive: true });
-  if (created !== undefined) {
-    state.cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  }
+  const known = tempDirs.get(state);
+  if (known !== undefined) return known;
+  const prefix = `goat-${sessionId.replace(/[^A-Za-z0-9._-]/g, "_") || "session"}-`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.set(state, dir);
+  state.cleanups.push(() => {
+    tempDirs.delete(state);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   return dir;
 }
 

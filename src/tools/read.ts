@@ -162,7 +162,9 @@ export const readTool = defineTool<ReadInput, ReadDetails>({
       recordFileSnapshot(ctx.state, realPath, stats);
       if (stats.size === 0) {
         return {
-          content: `<system-reminder>Warning: the file ${shown} exists but its contents are empty.</system-reminder>`,
+          // Plain text, the name quoted: a file name is the repository's choice, and no tool result
+          // carries a reminder of Goat's (loop/model-framing.ts escapes any that one holds).
+          content: `Warning: the file ${JSON.stringify(shown)} exists but its contents are empty.`,
           details: {
             type: "text",
             filePath: shown,

@@ -96,9 +96,8 @@ await server.connect(new StdioServerTransport());
 }
 
 /**
- * A tool context for calling tools directly. Its session id is new each time: the session's temp
- * directory (os.tmpdir()/goat-<id>) belongs to the session that made it, so a fixed id would share
- * one with every earlier run and test.
+ * A tool context for calling tools directly, with a new session id and tool state each time (the
+ * state owns the session's temp directory, os.tmpdir()/goat-<id>-XXXXXX, made by mkdtemp).
  */
 export function toolContext(
   signal: AbortSignal = new AbortController().signal,

@@ -97,7 +97,8 @@ export async function recordMcpjsonChoice(cwd: string, choice: McpjsonChoice): P
     const list = names(current[key]);
     if (!list.includes(choice.name)) next[key] = [...list, choice.name];
   }
-  await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mkdirs: true });
+  // A new file is the user's only; the project's .goat/ folder keeps the mode the project gives it.
+  await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mkdirs: true, mode: 0o600 });
   return file;
 }
 

@@ -72,6 +72,9 @@ export async function rememberTrustedFolder(
   const trustedFolders = { ...current.trustedFolders, [folder]: { trustedAt: now.toISOString() } };
   await writeFileAtomic(file, `${JSON.stringify({ ...current, trustedFolders }, null, 2)}\n`, {
     mkdirs: true,
+    // Goat's home and its state are the user's only, whatever the umask.
+    mode: 0o600,
+    dirMode: 0o700,
   });
   return true;
 }
