@@ -2,7 +2,9 @@
  * Sandbox start-up benchmark: what running a Bash command in the bubblewrap sandbox costs against the
  * same command unsandboxed, through the real Bash tool (`true` and `echo hi`, medians of BENCH_RUNS
  * calls, ratios in the same run), plus the bare spawn of `bwrap … bash -c true` against `bash -c true`
- * to show how much of it is bubblewrap itself. Linux with bwrap only; elsewhere it says so and exits 0.
+ * to show how much of it is bubblewrap itself, and the confinement of auto-allowed commands (read-only
+ * and workspace levels, with the secret masks and the scrubbed environment) against the same command
+ * unconfined. Linux with bwrap only; elsewhere it says so and exits 0.
  * Imports the built code: run `npx tsc -p tsconfig.build.json` first. Prints a table and a JSON line.
  */
 import { spawn } from "node:child_process";
@@ -15,6 +17,7 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist
 const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
 const { createBashTool } = await load("tools/bash.js");
 const { createBashSandbox } = await load("sandbox/bash-sandbox.js");
+const { createConfinement } = await load("sandbox/confinement.js");
 const { findExecutable } = await load("sandbox/bwrap.js");
 const { runTool } = await load("tools/define-tool.js");
 const { createToolSessionState, disposeToolSessionState } = await load("tools/types.js");
@@ -40,6 +43,7 @@ const ctx = {
 const sandbox = createBashSandbox({ enabled: true }, { directories: () => [cwd] });
 const plain = createBashTool();
 const boxed = createBashTool({ sandbox });
+const confinedTool = createBashTool({ confinement: createConfinement({ directories: () => [cwd] }) });
 
 async function median(fn) {
   await fn(); // warm-up: the sandbox's one-time probe, page cache, JIT
@@ -53,8 +57,8 @@ async function median(fn) {
   return times[Math.floor(times.length / 2)];
 }
 
-async function viaTool(tool, command) {
-  const r = await runTool(tool, { command }, ctx);
+async function viaTool(tool, command, confinement) {
+  const r = await runTool(tool, { command }, confinement ? { ...ctx, confinement } : ctx);
   if (r.isError) throw new Error(`${command} failed: ${JSON.stringify(r.content)}`);
 }
 
@@ -80,6 +84,16 @@ try {
       ratio: +(ours / base).toFixed(2),
     };
     rows.push([`Bash tool: ${command}`, ours, base]);
+  }
+  for (const level of ["read-only", "workspace"]) {
+    const base = await median(() => viaTool(plain, "true"));
+    const ours = await median(() => viaTool(confinedTool, "true", level));
+    results[`confined_${level.replace("-", "_")}`] = {
+      unconfinedMs: +base.toFixed(2),
+      confinedMs: +ours.toFixed(2),
+      ratio: +(ours / base).toFixed(2),
+    };
+    rows.push([`confined ${level}: true`, ours, base]);
   }
   // The bare launch, without the tool: what bubblewrap (namespaces, mounts, seccomp) adds by itself.
   const wrap = await sandbox.prepare(cwd);
