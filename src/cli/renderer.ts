@@ -51,6 +51,7 @@ export function createRenderer(
 ): Renderer {
   let model: string | undefined;
   let mcpWarned = false;
+  let confinementWarned = false;
   const calls = new Map<string, ToolCallInfo>();
   const running = new Set<string>();
   const denied = new Set<string>();
@@ -207,6 +208,10 @@ export function createRenderer(
         case "system":
           if (m.subtype === "init") {
             model = m.model;
+            if (m.goat_confinement === "none" && !confinementWarned) {
+              confinementWarned = true;
+              line(style.yellow(`! No sandbox here: ${m.goat_confinement_problem ?? "unknown reason"}`));
+            }
             // Said once per session, so a missing tool is not a mystery; /mcp has the details.
             const failed = m.mcp_servers.filter((s) => s.status === "failed").map((s) => s.name);
             if (failed.length > 0 && !mcpWarned) {

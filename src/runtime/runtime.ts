@@ -189,7 +189,10 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   // Bash lines the engine allows on its own analysis run confined where a sandbox can start.
   const confinement = createConfinement({
     directories: () => permissions.directories,
+    // Looked up where the session's commands are: on the PATH of its environment.
+    envPath: env.PATH,
     protectedFiles: shellStartupFiles,
+    // Said only when the sandbox fails after system/init claimed it (the machine changed mid-session).
     onUnavailable: (problem) =>
       report(`The sandbox cannot start here, so commands allowed without asking run unconfined: ${problem}`),
   });
@@ -519,8 +522,11 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         report(`Managed settings that would widen access were left out: ${managed.dropped.join(", ")}`);
       }
       for (const message of startupWarnings.splice(0)) report(message);
-      if (!confinement.support.ok && tools.staticTools.some((t) => t.name === "Bash"))
-        report(confinement.support.problem);
+      // Whether confinement runs here is found while the session opens (once per process), so
+      // system/init can say it; the `goat` command shows it, a library host reads the field.
+      const confinementChecked = tools.staticTools.some((t) => t.name === "Bash")
+        ? confinement.check()
+        : undefined;
       binding = await openSession({
         cwd,
         model: configuredModel,
@@ -543,6 +549,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       await tools.startMcp(controller.signal, options.mcpStartupTimeoutMs ?? 5_000);
       if (options.outputFormat) structured = await createStructuredOutput(options.outputFormat);
       await hooks.sessionStart(binding.resumed ? "resume" : "startup", configuredModel, controller.signal);
+      await confinementChecked;
     },
     initMessage: () => ({
       type: "system",
@@ -560,7 +567,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       apiKeySource: account().apiKeySource,
       claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
       goat_version: GOAT_VERSION,
-      goat_confinement: confinement.support.ok ? confinement.support.launcher : "none",
+      ...(confinement.support.ok
+        ? { goat_confinement: confinement.support.launcher }
+        : { goat_confinement: "none", goat_confinement_problem: confinement.support.problem }),
       output_style: "default",
       skills: [],
       plugins: [],

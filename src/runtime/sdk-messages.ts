@@ -26,10 +26,12 @@ export interface SDKSystemInitMessage {
   goat_version: string;
   /**
    * What confines the Bash commands Goat allows without asking: the sandbox launcher's path
-   * (bubblewrap, sandbox-exec), or `none` where no sandbox can run (they then run unconfined, and a
-   * warning said so at start).
+   * (bubblewrap, sandbox-exec), or `none` where no sandbox can run (they then run unconfined, with
+   * Goat's analysis as the only line; `goat_confinement_problem` says why).
    */
   goat_confinement?: string;
+  /** Why no sandbox can run here, when `goat_confinement` is `none`. */
+  goat_confinement_problem?: string;
   output_style: string;
   agents?: string[];
   skills: string[];

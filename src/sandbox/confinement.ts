@@ -29,8 +29,16 @@ export type ConfinementSupport = { ok: true; launcher: string } | { ok: false; p
 
 /** Runs auto-allowed Bash commands confined. One per session; the machine check is shared. */
 export interface Confinement {
-  /** The cheap check made at start: the launcher is there (bwrap on PATH, sandbox-exec), or why not. */
+  /**
+   * Whether confinement can run here: the launcher is there (bwrap on PATH, sandbox-exec), and, once
+   * `check()` has resolved, bubblewrap really made a sandbox; or why not.
+   */
   readonly support: ConfinementSupport;
+  /**
+   * Checks once per process that the sandbox starts here (bubblewrap's namespaces may be refused) and
+   * resolves to the result, which `support` then holds. Cheap after the first call.
+   */
+  check(): Promise<ConfinementSupport>;
   /**
    * The wrapper for a command at `level` starting in `cwd`, or undefined when no sandbox can start
    * here (the first such failure is passed to `onUnavailable`; the command then runs unconfined,
@@ -65,7 +73,7 @@ const probes = new Map<string, Promise<BwrapProbe>>();
  */
 export function createConfinement(options: ConfinementOptions = {}): Confinement {
   const platform = options.platform ?? process.platform;
-  const support = checkSupport(platform, options.envPath);
+  let support = checkSupport(platform, options.envPath);
   let told = false;
   const unavailable = (problem: string): undefined => {
     if (!told) options.onUnavailable?.(problem);
@@ -75,9 +83,13 @@ export function createConfinement(options: ConfinementOptions = {}): Confinement
   const dirsFor = (cwd: string) =>
     existingDirs([realOrSelf(cwd), ...(options.directories?.() ?? [])].map(realOrSelf));
 
-  const prepareLinux = async (level: ConfinementLevel, cwd: string, bwrap: string) => {
+  const probe = (bwrap: string): Promise<BwrapProbe> => {
     if (!probes.has(bwrap)) probes.set(bwrap, probeBwrap(bwrap));
-    const found = await (probes.get(bwrap) as Promise<BwrapProbe>);
+    return probes.get(bwrap) as Promise<BwrapProbe>;
+  };
+
+  const prepareLinux = async (level: ConfinementLevel, cwd: string, bwrap: string) => {
+    const found = await probe(bwrap);
     if (!found.ok) return unavailable(found.problem);
     if (!canFilterUnixSockets())
       return unavailable(`no Unix-socket filter for the ${process.arch} architecture`);
@@ -135,7 +147,23 @@ export function createConfinement(options: ConfinementOptions = {}): Confinement
   };
 
   return {
-    support,
+    get support() {
+      return support;
+    },
+    async check() {
+      if (!support.ok && platform === "linux") return support;
+      if (support.ok && platform === "linux") {
+        const found = await probe(support.launcher);
+        if (!found.ok) {
+          support = {
+            ok: false,
+            problem: `bubblewrap cannot make a sandbox here, so commands allowed without asking run unconfined: ${found.problem}`,
+          };
+          told = true; // said by whoever asked for the check
+        }
+      }
+      return support;
+    },
     writableDirs: dirsFor,
     async prepare(level, cwd) {
       if (!support.ok) return undefined;

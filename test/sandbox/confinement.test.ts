@@ -257,6 +257,37 @@ describe.skipIf(!bwrap)("query(): auto-allowed Bash runs confined without the sa
     expect(init.goat_confinement).toBe(bwrap);
     const result = toolResultsSent(mock.requests[1].body)[0];
     expect(JSON.stringify(result.content)).toMatch(/ran confined: a read-only filesystem/);
-    fs.rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it("where no sandbox can run, system/init says so and why, and the analysis is the only line", async () => {
+    const cwd = tempDir("goat-confine-none-");
+    // A PATH with the shell and ls but no bwrap.
+    const bin = tempDir("goat-confine-bin-");
+    for (const tool of ["bash", "ls"]) fs.symlinkSync(findExecutable(tool) as string, path.join(bin, tool));
+    mock.requests.length = 0;
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: "ls missing-dir" }, id: "b1" }]),
+      reply.text("ok"),
+    );
+    const messages = await collect(
+      query({
+        prompt: "go",
+        options: mockOptions(mock, "anthropic", {
+          cwd,
+          tools: ["Bash"],
+          permissionMode: "default",
+          env: { ...process.env, PATH: bin },
+        }),
+      }),
+    );
+    const init = messages.find((m) => m.type === "system" && m.subtype === "init") as {
+      goat_confinement?: string;
+      goat_confinement_problem?: string;
+    };
+    expect(init.goat_confinement).toBe("none");
+    expect(init.goat_confinement_problem).toMatch(/bubblewrap \(bwrap\) is not installed/);
+    const result = toolResultsSent(mock.requests[1].body)[0];
+    expect(JSON.stringify(result.content)).toContain("No such file or directory");
+    expect(JSON.stringify(result.content)).not.toMatch(/ran confined/);
   });
 });
