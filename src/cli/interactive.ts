@@ -21,10 +21,10 @@ import { createStatusLine } from "./status-line.js";
 import { colorOutput, createStyle, cursorControl } from "./style.js";
 import { createPlainInput } from "./terminal/plain-input.js";
 import { createRawInput } from "./terminal/raw-input.js";
+import { terminalSafe } from "./terminal/safe-text.js";
 import { createScreen } from "./terminal/screen.js";
 import type { UserInput } from "./terminal/user-input.js";
 import { createThinkingView } from "./thinking-view.js";
-import { safe } from "./tool-output.js";
 import { REPLAYED, replayTranscript } from "./transcript-replay.js";
 
 interface Session {
@@ -78,14 +78,20 @@ export async function runInteractive(
     args.permissionPrompts === "none"
       ? undefined
       : createPermissionPrompt(
-          (question, keys, signal) => {
-            status.hide();
-            renderer.endLine();
-            return user.choose(question, keys, signal).finally(() => {
-              if (!signal.aborted) status.show("Running…");
-            });
+          {
+            choose: (question, keys, signal) => {
+              status.hide();
+              renderer.endLine();
+              return user.choose(question, keys, signal).finally(() => {
+                if (!signal.aborted) status.show("Running…");
+              });
+            },
+            show: (block) => {
+              status.hide();
+              screen.printBlock(block);
+            },
+            columns: () => screen.columns,
           },
-          config.cwd,
           style,
           interrupt,
         );
@@ -181,7 +187,7 @@ export async function runInteractive(
     // The prompt stays in the transcript, as typed.
     renderer.endLine();
     if (live) {
-      const [first, ...rest] = safe(text).split("\n");
+      const [first, ...rest] = terminalSafe(text).split("\n");
       screen.print(`${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`);
     }
     pendingTurns++;
@@ -207,7 +213,7 @@ export async function runInteractive(
           );
         return;
       }
-      if (live) screen.print(`${style.bold(">")} ${safe(trimmed)}\n`);
+      if (live) screen.print(`${style.bold(">")} ${terminalSafe(trimmed)}\n`);
       user.setPromptVisible(false);
       void runSlashCommand(trimmed, {
         query: () => current().q,
