@@ -86,11 +86,9 @@ export async function runInteractive(
                 if (!signal.aborted) status.show("Running…");
               });
             },
-            show: (block) => {
-              status.hide();
-              screen.printBlock(block);
-            },
+            show: (block) => screen.printBlock(block),
             columns: () => screen.columns,
+            rows: () => screen.rows,
           },
           style,
           interrupt,

@@ -2,8 +2,8 @@
  * The interactive permission question, one line answered by one key:
  *   `Allow Bash(npm test)?  y yes · n no · a always: Bash(npm test:*) · esc cancel`
  * The call is shown whole and exactly (`call-view.ts`): a short plain call inside the question, any
- * other (several fields, long, several lines, escaped characters) printed above it in full, or, past
- * a screen's worth of rows, its first and last rows with `v` to print it all.
+ * other (several fields, long, several lines, escaped characters) in full in the lines above it, or,
+ * past a screen's worth of rows, its first and last rows with `v` to print it all into the scrollback.
  * "Always" applies the engine's suggestion for this call (a Bash prefix rule as Claude Code offers, the
  * acceptEdits mode for an edit, a directory outside the scope…), shown in the question, for the rest of
  * the session. Esc or Ctrl-C cancel the whole turn: the run is interrupted, not told "no", so the model
@@ -24,14 +24,15 @@ type CanUseTool = NonNullable<QueryOptions["canUseTool"]>;
 /** Asks a one-key question; resolves with the key, "escape" or "ctrl-c". */
 export type Choose = (question: string, keys: string[], signal: AbortSignal) => Promise<Choice>;
 
-/** Where the question is asked: `choose` asks, `show` prints a block above it, `columns` is the width. */
+/** Where the question is asked: `choose` asks, `show` prints above it, and the screen's size. */
 export interface QuestionArea {
   choose: Choose;
   show(block: Block): void;
   columns(): number;
+  rows(): number;
 }
 
-/** An "always" longer than this is shown above the question instead of inside it. */
+/** An "always" longer than this is shown with the call instead of inside the question line. */
 const ALWAYS_INLINE_MAX = 60;
 
 /** Builds the `canUseTool` callback of the interactive mode; `cancelTurn` interrupts the run. */
@@ -39,28 +40,31 @@ export function createPermissionPrompt(area: QuestionArea, style: Style, cancelT
   // Stand-ins for escaped characters in reverse video: literal text cannot look like one.
   const mark = (s: string) => (style.enabled ? `\x1b[7m${s}\x1b[27m` : s);
   return async (toolName, input, { signal, suggestions }) => {
-    const name = terminalSafe(toolName, { mode: "exact", mark });
-    const view = callView(toolName, input, mark);
     const always = describeUpdates(suggestions ?? [], mark);
-    const alwaysAbove = textWidth(always) > ALWAYS_INLINE_MAX;
-    if (view.inline === undefined) area.show((columns) => view.render(columns, false));
-    if (alwaysAbove) area.show(() => `  ${style.bold("a")} always allows: ${always}\n`);
-    const what =
-      view.inline !== undefined
-        ? style.bold(terminalSafe(view.inline, { mode: "exact", mark }))
-        : `${style.bold(name)} (the call above)`;
+    const alwaysInline = textWidth(always) <= ALWAYS_INLINE_MAX;
+    const extra = alwaysInline
+      ? []
+      : [{ name: "a always allows", value: describeUpdates(suggestions ?? []) }];
+    const view = callView(toolName, input, mark, extra);
+    // A short plain call is named in the question line; any other is shown in full above it.
+    const shown = view.inline === undefined || !alwaysInline;
+    const what = shown
+      ? `${style.bold(terminalSafe(toolName, { mode: "exact", mark }))} (the call above)`
+      : style.bold(terminalSafe(view.inline ?? toolName, { mode: "exact", mark }));
     const keys = ["y", "n", "a"];
     let answer: Choice;
     for (;;) {
-      const cut = view.inline === undefined && view.isCut(area.columns());
+      // The call and the question are drawn together at the bottom of the screen, within its rows.
+      const maxRows = Math.max(4, area.rows() - 4);
+      const cut = shown && view.isCut(area.columns(), maxRows);
       const question =
-        `${style.yellow("?")} Allow ${what}?  ` +
-        `${style.bold("y")} yes · ${style.bold("n")} no · ${style.bold("a")} always${always && !alwaysAbove ? `: ${always}` : ""}` +
+        `${shown ? view.render(area.columns(), maxRows) : ""}${style.yellow("?")} Allow ${what}?  ` +
+        `${style.bold("y")} yes · ${style.bold("n")} no · ${style.bold("a")} always${always && alwaysInline ? `: ${always}` : ""}` +
         `${cut ? ` · ${style.bold("v")} view it all` : ""} · ${style.bold("esc")} cancel `;
       answer = await area.choose(question, cut ? [...keys, "v"] : keys, signal);
       if (answer !== "v") break;
       // The whole call, printed into the scrollback, then the same question again.
-      area.show((columns) => view.render(columns, true));
+      area.show((columns) => view.render(columns));
     }
     if (answer === "y") return { behavior: "allow", updatedInput: input };
     if (answer === "a") {

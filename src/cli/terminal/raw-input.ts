@@ -216,7 +216,7 @@ export function createRawInput(
     },
     choose(question, keys, signal) {
       return takeOver<Choice>(
-        () => [question],
+        () => question.split("\n"),
         (key, done) => {
           if (key.name === "escape") done("escape");
           else if (key.ctrl && key.name === "c") done("ctrl-c");
