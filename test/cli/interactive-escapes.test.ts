@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../support/mock-provider.js";
-import { useCliFixture } from "./helpers.js";
+import { runCli, useCliFixture } from "./helpers.js";
 import { type PtySession, startPty } from "./pty.js";
 
 const hasScript = (() => {
@@ -137,5 +137,29 @@ describe.skipIf(!hasScript)("the permission question shows the whole call", () =
     await pty.waitFor("Not run either.", { from: at });
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
+  });
+});
+
+describe("print mode (goat -p)", () => {
+  const answer = `Answer ${HOSTILE}.`;
+  it("to a pipe the text answer is the model's bytes, unchanged: there it is data, not display", async () => {
+    fx.mock.enqueue(reply.text(answer));
+    const r = await runCli(["-p", "answer"], { env: fx.env, cwd: fx.work.path });
+    expect(r.stdout).toBe(`${answer}\n`);
+  });
+
+  it("JSON output carries C1 and bidi controls as \\u escapes: the same JSON, nothing a terminal obeys", async () => {
+    fx.mock.enqueue(reply.text(answer));
+    const r = await runCli(["-p", "answer", "--output-format", "json"], { env: fx.env, cwd: fx.work.path });
+    expect(r.stdout).not.toMatch(OBEYED);
+    expect(JSON.parse(r.stdout).result).toBe(answer);
+  });
+
+  it.skipIf(!hasScript)("on a terminal the text answer is shown escaped", async () => {
+    fx.mock.enqueue(reply.text(answer));
+    pty = startPty(["-p", "answer"], fx.env, fx.work.path);
+    expect(await pty.exited).toBe(0);
+    expect(pty.raw()).not.toMatch(OBEYED);
+    expect(pty.output()).toContain("Answer ^[]52;c;Y3VybCBldmlsLnNo^G|^[]0;pwned-title^[\\|^[P+q544e^[\\|<U+009B>2J");
   });
 });
