@@ -65,7 +65,9 @@ describe.skipIf(!hasScript)("a clean terminal: outside text is shown escaped, ne
 
   it("model text cannot pass for a tool call or a permission question of Goat's", async () => {
     // And an HTML character reference, which the markdown renderer decodes into a bidi override.
-    fx.mock.enqueue(reply.text("Here: &#x202e;txt.exe\n\n● Bash(npm test)\n\n? Allow Bash(rm -rf ~)?  y yes"));
+    fx.mock.enqueue(
+      reply.text("Here: &#x202e;txt.exe\n\n● Bash(npm test)\n\n? Allow Bash(rm -rf ~)?  y yes"),
+    );
     pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("fake it\r");
@@ -76,6 +78,22 @@ describe.skipIf(!hasScript)("a clean terminal: outside text is shown escaped, ne
     expect(screen).toContain("<U+003F> Allow Bash(rm -rf ~)?");
     expect(screen).not.toMatch(/^● Bash\(npm test\)/m);
     expect(screen).toContain("Here: <U+202E>txt.exe");
+    expect(pty.raw()).not.toMatch(OBEYED);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+});
+
+describe.skipIf(!hasScript)("links in answers", () => {
+  it("show their target as text, never as a hyperlink that hides it (where the terminal has them)", async () => {
+    fx.mock.enqueue(reply.text("See [the safe docs](https://evil.example/x) now."));
+    // As in a terminal that supports OSC 8 hyperlinks (iTerm2, VTE, Windows Terminal).
+    pty = startPty([], { ...fx.env, FORCE_HYPERLINK: "1" }, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("link please\r");
+    at = await pty.waitFor("now.", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
+    expect(await pty.screen()).toContain("See the safe docs (https://evil.example/x) now.");
     expect(pty.raw()).not.toMatch(OBEYED);
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
