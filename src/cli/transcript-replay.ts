@@ -5,7 +5,7 @@
  */
 import type { Message } from "../index.js";
 import type { Style } from "./style.js";
-import { terminalSafe } from "./terminal/safe-text.js";
+import { terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
 import { firstResultLine, toolCallLabel } from "./tool-summary.js";
 
 /** Messages shown when replaying; earlier ones are counted in one line. */
@@ -40,7 +40,7 @@ export function replayTranscript(
       }
     } else {
       for (const b of m.content) {
-        if (b.type === "text" && b.text.trim() !== "") out += markdown(terminalSafe(b.text));
+        if (b.type === "text" && b.text.trim() !== "") out += withoutUiMarks(markdown(terminalSafe(b.text)));
         else if (b.type === "tool_use")
           out += `${style.cyan("●")} ${style.bold(terminalSafe(toolCallLabel(b.name, b.input, cwd)))}\n`;
       }
