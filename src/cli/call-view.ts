@@ -61,8 +61,15 @@ export function callView(
         : undefined;
   const totals = fields.reduce((n, f) => n + f.value.split("\n").length, 0);
   const size = fields.reduce((n, f) => n + f.value.length, 0);
-  const rowsAt = (columns: number) =>
-    [...fields, ...extra].flatMap((f) => fieldRows(f, Math.max(20, columns - 1), mark));
+  // Wrapped once per width: a large call (a whole file to Write) is asked about, then maybe shown whole.
+  let wrappedAt: { columns: number; rows: string[] } | undefined;
+  const rowsAt = (columns: number) => {
+    if (wrappedAt?.columns !== columns) {
+      const rows = [...fields, ...extra].flatMap((f) => fieldRows(f, Math.max(20, columns - 1), mark));
+      wrappedAt = { columns, rows };
+    }
+    return wrappedAt.rows;
+  };
   return {
     inline,
     isCut: (columns, maxRows) => rowsAt(columns).length > maxRows,
@@ -108,6 +115,8 @@ function fieldRows(field: Field, width: number, mark: (s: string) => string): st
   ];
 }
 
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** One line of a value wrapped at `width` cells, stand-ins kept whole and styled by `mark`. */
 function wrapped(
   first: string,
@@ -129,6 +138,18 @@ function wrapped(
       if (used + segment.text.length > width && used > textWidth(next)) breakRow();
       row += mark(segment.text);
       used += segment.text.length;
+      continue;
+    }
+    if (ASCII.test(segment.text)) {
+      // One cell a character: cut in slices (a file of megabytes is wrapped in milliseconds).
+      let at = 0;
+      while (at < segment.text.length) {
+        if (used >= width) breakRow();
+        const piece = segment.text.slice(at, at + width - used);
+        row += piece;
+        used += piece.length;
+        at += piece.length;
+      }
       continue;
     }
     for (const ch of segment.text) {
