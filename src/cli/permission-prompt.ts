@@ -40,11 +40,14 @@ export function createPermissionPrompt(area: QuestionArea, style: Style, cancelT
   // Stand-ins for escaped characters in reverse video: literal text cannot look like one.
   const mark = (s: string) => (style.enabled ? `\x1b[7m${s}\x1b[27m` : s);
   return async (toolName, input, { signal, suggestions }) => {
-    const always = describeUpdates(suggestions ?? [], mark);
+    // Without a suggestion from the engine, "always" allows the tool itself, and says so.
+    const updates: PermissionUpdate[] =
+      suggestions && suggestions.length > 0
+        ? suggestions
+        : [{ type: "addRules", rules: [{ toolName }], behavior: "allow", destination: "session" }];
+    const always = describeUpdates(updates, mark);
     const alwaysInline = textWidth(always) <= ALWAYS_INLINE_MAX;
-    const extra = alwaysInline
-      ? []
-      : [{ name: "a always allows", value: describeUpdates(suggestions ?? []) }];
+    const extra = alwaysInline ? [] : [{ name: "a always allows", value: describeUpdates(updates) }];
     const view = callView(toolName, input, mark, extra);
     // A short plain call is named in the question line; any other is shown in full above it.
     const shown = view.inline === undefined || !alwaysInline;
@@ -59,7 +62,7 @@ export function createPermissionPrompt(area: QuestionArea, style: Style, cancelT
       const cut = shown && view.isCut(area.columns(), maxRows);
       const question =
         `${shown ? view.render(area.columns(), maxRows) : ""}${style.yellow("?")} Allow ${what}?  ` +
-        `${style.bold("y")} yes · ${style.bold("n")} no · ${style.bold("a")} always${always && alwaysInline ? `: ${always}` : ""}` +
+        `${style.bold("y")} yes · ${style.bold("n")} no · ${style.bold("a")} always${alwaysInline ? `: ${always}` : ""}` +
         `${cut ? ` · ${style.bold("v")} view it all` : ""} · ${style.bold("esc")} cancel `;
       answer = await area.choose(question, cut ? [...keys, "v"] : keys, signal);
       if (answer !== "v") break;
@@ -67,13 +70,7 @@ export function createPermissionPrompt(area: QuestionArea, style: Style, cancelT
       area.show((columns) => view.render(columns));
     }
     if (answer === "y") return { behavior: "allow", updatedInput: input };
-    if (answer === "a") {
-      const updates: PermissionUpdate[] =
-        suggestions && suggestions.length > 0
-          ? suggestions
-          : [{ type: "addRules", rules: [{ toolName }], behavior: "allow", destination: "session" }];
-      return { behavior: "allow", updatedInput: input, updatedPermissions: updates };
-    }
+    if (answer === "a") return { behavior: "allow", updatedInput: input, updatedPermissions: updates };
     if (answer === "n") return { behavior: "deny", message: "The user said no to this tool call." };
     // Esc, Ctrl-C, or the run was interrupted meanwhile: end the turn rather than answer "no".
     cancelTurn();
