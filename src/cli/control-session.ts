@@ -25,6 +25,7 @@ import { createSessionState } from "./control-session-state.js";
 import { createUsageTracker } from "./control-usage.js";
 import { createInputQueue } from "./input-queue.js";
 import type { CliQueryOptions } from "./sdk-options.js";
+import { jsonText } from "./terminal/safe-text.js";
 
 /**
  * Claude Code's protocol capabilities Goat has: `interrupt` answers with `still_queued`, and
@@ -69,7 +70,7 @@ export async function openControlSession(
 ): Promise<ControlSession> {
   const options: CliQueryOptions = { ...baseOptions };
   const warn = (text: string) => io.stderr.write(`goat: ${text}\n`);
-  const write = (line: object) => io.stdout.write(`${JSON.stringify(line)}\n`);
+  const write = (line: object) => io.stdout.write(`${jsonText(line)}\n`);
   let attach!: (q: Query) => void;
   const queryReady = new Promise<Query>((resolve) => {
     attach = resolve;

@@ -15,6 +15,8 @@
 import { parseArgs } from "node:util";
 import type { SDKMessage } from "../index.js";
 import { UsageError } from "./args.js";
+import { jsonText, terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
+import { toolCallLabel } from "./tool-summary.js";
 import { keepWasmOnBaselineTier } from "./wasm-tier.js";
 
 type DbosModule = typeof import("../dbos/index.js");
@@ -157,7 +159,7 @@ async function follow(
   try {
     for await (const message of client.follow(workflowId, { signal: stop.signal })) {
       last = message;
-      if (format === "stream-json") process.stdout.write(`${JSON.stringify(message)}\n`);
+      if (format === "stream-json") process.stdout.write(`${jsonText(message)}\n`);
       else writeText(message);
     }
   } finally {
@@ -169,20 +171,21 @@ async function follow(
   return last?.type === "result" && last.subtype === "success" && status === "SUCCESS" ? 0 : 1;
 }
 
-/** The readable view: the model's text, one line per tool call, errors on stderr. */
+/**
+ * The readable view: the model's text, one line per tool call, errors on stderr. A view for a person,
+ * so escaped as the interactive mode's (`terminal/safe-text.ts`).
+ */
 function writeText(message: SDKMessage): void {
   if (message.type === "assistant") {
     for (const block of message.message.content) {
-      if (block.type === "text" && block.text.trim() !== "") process.stdout.write(`${block.text}\n`);
-      else if (block.type === "tool_use") {
-        const input = JSON.stringify(block.input);
-        process.stdout.write(`● ${block.name}(${input.length > 120 ? `${input.slice(0, 119)}…` : input})\n`);
-      }
+      if (block.type === "text" && block.text.trim() !== "")
+        process.stdout.write(`${withoutUiMarks(terminalSafe(block.text))}\n`);
+      else if (block.type === "tool_use")
+        process.stdout.write(`● ${toolCallLabel(block.name, block.input, process.cwd())}\n`);
     }
   } else if (message.type === "result" && message.subtype !== "success") {
-    process.stderr.write(
-      `goat: ${message.subtype}${"errors" in message ? `: ${message.errors.join("; ")}` : ""}\n`,
-    );
+    const errors = "errors" in message ? `: ${terminalSafe(message.errors.join("; "))}` : "";
+    process.stderr.write(`goat: ${message.subtype}${errors}\n`);
   }
 }
 

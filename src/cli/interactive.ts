@@ -21,10 +21,10 @@ import { createStatusLine } from "./status-line.js";
 import { colorOutput, createStyle, cursorControl } from "./style.js";
 import { createPlainInput } from "./terminal/plain-input.js";
 import { createRawInput } from "./terminal/raw-input.js";
+import { terminalSafe } from "./terminal/safe-text.js";
 import { createScreen } from "./terminal/screen.js";
 import type { UserInput } from "./terminal/user-input.js";
 import { createThinkingView } from "./thinking-view.js";
-import { safe } from "./tool-output.js";
 import { REPLAYED, replayTranscript } from "./transcript-replay.js";
 
 interface Session {
@@ -78,14 +78,18 @@ export async function runInteractive(
     args.permissionPrompts === "none"
       ? undefined
       : createPermissionPrompt(
-          (question, keys, signal) => {
-            status.hide();
-            renderer.endLine();
-            return user.choose(question, keys, signal).finally(() => {
-              if (!signal.aborted) status.show("Running…");
-            });
+          {
+            choose: (question, keys, signal) => {
+              status.hide();
+              renderer.endLine();
+              return user.choose(question, keys, signal).finally(() => {
+                if (!signal.aborted) status.show("Running…");
+              });
+            },
+            show: (block) => screen.printBlock(block),
+            columns: () => screen.columns,
+            rows: () => screen.rows,
           },
-          config.cwd,
           style,
           interrupt,
         );
@@ -117,7 +121,9 @@ export async function runInteractive(
           else status.begin("Thinking…");
         }
       }
-    })().catch((error) => renderer.note(style.red(`session error: ${(error as Error).message}`)));
+    })().catch((error) =>
+      renderer.note(style.red(`session error: ${terminalSafe((error as Error).message)}`)),
+    );
     return { q, input, consumed };
   };
   // Started once the user has picked a session (`goat --resume` without an id), else right away.
@@ -181,7 +187,7 @@ export async function runInteractive(
     // The prompt stays in the transcript, as typed.
     renderer.endLine();
     if (live) {
-      const [first, ...rest] = safe(text).split("\n");
+      const [first, ...rest] = terminalSafe(text).split("\n");
       screen.print(`${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`);
     }
     pendingTurns++;
@@ -207,13 +213,14 @@ export async function runInteractive(
           );
         return;
       }
-      if (live) screen.print(`${style.bold(">")} ${safe(trimmed)}\n`);
+      if (live) screen.print(`${style.bold(">")} ${terminalSafe(trimmed)}\n`);
       user.setPromptVisible(false);
       void runSlashCommand(trimmed, {
         query: () => current().q,
         cwd: config.cwd,
         model: () => renderer.model ?? config.model,
-        note: (t) => renderer.note(t),
+        // Slash commands quote servers, models and errors: escaped, as all outside text is.
+        note: (t) => renderer.note(terminalSafe(t)),
         pick: (title, items) => user.pick(title, items),
         restart: async (opts) => {
           await stop(session);

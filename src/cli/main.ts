@@ -6,6 +6,7 @@
 import module from "node:module";
 import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
 import { type CliArgs, parseCliArgs, UsageError } from "./args.js";
+import { terminalSafe } from "./terminal/safe-text.js";
 import { keepWasmOnBaselineTier } from "./wasm-tier.js";
 
 // Node 22.1+ keeps V8's compiled code of the files loaded from here on (the mode's chunks) in a cache
@@ -121,7 +122,8 @@ function takeBareResume(argv: string[]): { next?: string } | undefined {
 /** Prints an error as one line (a stack trace only with --debug) and returns exit status 1. */
 function fail(error: unknown): number {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`goat: ${message}\n`);
+  // The message may quote a file, a server or a provider: escaped as everything else shown.
+  process.stderr.write(`goat: ${terminalSafe(message)}\n`);
   if (!(error instanceof UsageError) && process.argv.includes("--debug") && error instanceof Error) {
     process.stderr.write(`${error.stack}\n`);
   }

@@ -1,6 +1,9 @@
 /**
  * The interactive permission question, one line answered by one key:
  *   `Allow Bash(npm test)?  y yes · n no · a always: Bash(npm test:*) · esc cancel`
+ * The call is shown whole and exactly (`call-view.ts`): a short plain call inside the question, any
+ * other (several fields, long, several lines, escaped characters) in full in the lines above it, or,
+ * past a screen's worth of rows, its first and last rows with `v` to print it all into the scrollback.
  * "Always" applies the engine's suggestion for this call (a Bash prefix rule as Claude Code offers, the
  * acceptEdits mode for an edit, a directory outside the scope…), shown in the question, for the rest of
  * the session. Esc or Ctrl-C cancel the whole turn: the run is interrupted, not told "no", so the model
@@ -9,38 +12,65 @@
 
 import type { PermissionUpdate, QueryOptions } from "../index.js";
 import { formatRule } from "../permissions/index.js";
+import { callView } from "./call-view.js";
 import type { Style } from "./style.js";
+import { terminalSafe } from "./terminal/safe-text.js";
+import { textWidth } from "./terminal/text-width.js";
+import type { Block } from "./terminal/transcript.js";
 import type { Choice } from "./terminal/user-input.js";
-import { safe } from "./tool-output.js";
-import { toolCallLabel } from "./tool-summary.js";
 
 type CanUseTool = NonNullable<QueryOptions["canUseTool"]>;
 
 /** Asks a one-key question; resolves with the key, "escape" or "ctrl-c". */
 export type Choose = (question: string, keys: string[], signal: AbortSignal) => Promise<Choice>;
 
+/** Where the question is asked: `choose` asks, `show` prints above it, and the screen's size. */
+export interface QuestionArea {
+  choose: Choose;
+  show(block: Block): void;
+  columns(): number;
+  rows(): number;
+}
+
+/** An "always" longer than this is shown with the call instead of inside the question line. */
+const ALWAYS_INLINE_MAX = 60;
+
 /** Builds the `canUseTool` callback of the interactive mode; `cancelTurn` interrupts the run. */
-export function createPermissionPrompt(
-  choose: Choose,
-  cwd: string,
-  style: Style,
-  cancelTurn: () => void,
-): CanUseTool {
+export function createPermissionPrompt(area: QuestionArea, style: Style, cancelTurn: () => void): CanUseTool {
+  // Stand-ins for escaped characters in reverse video: literal text cannot look like one.
+  const mark = (s: string) => (style.enabled ? `\x1b[7m${s}\x1b[27m` : s);
   return async (toolName, input, { signal, suggestions }) => {
-    const label = safe(toolCallLabel(toolName, input, cwd));
-    const always = describeUpdates(suggestions ?? []);
-    const question =
-      `${style.yellow("?")} Allow ${style.bold(label)}?  ` +
-      `${style.bold("y")} yes · ${style.bold("n")} no · ${style.bold("a")} always${always ? `: ${always}` : ""} · ${style.bold("esc")} cancel `;
-    const answer = await choose(question, ["y", "n", "a"], signal);
-    if (answer === "y") return { behavior: "allow", updatedInput: input };
-    if (answer === "a") {
-      const updates: PermissionUpdate[] =
-        suggestions && suggestions.length > 0
-          ? suggestions
-          : [{ type: "addRules", rules: [{ toolName }], behavior: "allow", destination: "session" }];
-      return { behavior: "allow", updatedInput: input, updatedPermissions: updates };
+    // Without a suggestion from the engine, "always" allows the tool itself, and says so.
+    const updates: PermissionUpdate[] =
+      suggestions && suggestions.length > 0
+        ? suggestions
+        : [{ type: "addRules", rules: [{ toolName }], behavior: "allow", destination: "session" }];
+    const always = describeUpdates(updates, mark);
+    const alwaysInline = textWidth(always) <= ALWAYS_INLINE_MAX;
+    const extra = alwaysInline ? [] : [{ name: "a always allows", value: describeUpdates(updates) }];
+    const view = callView(toolName, input, mark, extra);
+    // A short plain call is named in the question line; any other is shown in full above it.
+    const shown = view.inline === undefined || !alwaysInline;
+    const what = shown
+      ? `${style.bold(terminalSafe(toolName, { mode: "exact", mark }))} (the call above)`
+      : style.bold(terminalSafe(view.inline ?? toolName, { mode: "exact", mark }));
+    const keys = ["y", "n", "a"];
+    let answer: Choice;
+    for (;;) {
+      // The call and the question are drawn together at the bottom of the screen, within its rows.
+      const maxRows = Math.max(4, area.rows() - 4);
+      const cut = shown && view.isCut(area.columns(), maxRows);
+      const question =
+        `${shown ? view.render(area.columns(), maxRows) : ""}${style.yellow("?")} Allow ${what}?  ` +
+        `${style.bold("y")} yes · ${style.bold("n")} no · ${style.bold("a")} always${alwaysInline ? `: ${always}` : ""}` +
+        `${cut ? ` · ${style.bold("v")} view it all` : ""} · ${style.bold("esc")} cancel `;
+      answer = await area.choose(question, cut ? [...keys, "v"] : keys, signal);
+      if (answer !== "v") break;
+      // The whole call, printed into the scrollback, then the same question again.
+      area.show((columns) => view.render(columns));
     }
+    if (answer === "y") return { behavior: "allow", updatedInput: input };
+    if (answer === "a") return { behavior: "allow", updatedInput: input, updatedPermissions: updates };
     if (answer === "n") return { behavior: "deny", message: "The user said no to this tool call." };
     // Esc, Ctrl-C, or the run was interrupted meanwhile: end the turn rather than answer "no".
     cancelTurn();
@@ -49,12 +79,13 @@ export function createPermissionPrompt(
 }
 
 /** What "always" will add, in the words of settings files: `Bash(npm test:*)`, `acceptEdits mode`. */
-export function describeUpdates(updates: PermissionUpdate[]): string {
+export function describeUpdates(updates: PermissionUpdate[], mark?: (s: string) => string): string {
+  const exact = (s: string) => terminalSafe(s, { mode: "exact", mark });
   const parts: string[] = [];
   for (const u of updates) {
-    if (u.type === "addRules") parts.push(...u.rules.map((r) => safe(formatRule(r))));
-    else if (u.type === "setMode") parts.push(`${u.mode} mode`);
-    else if (u.type === "addDirectories") parts.push(...u.directories.map((d) => `dir ${safe(d)}`));
+    if (u.type === "addRules") parts.push(...u.rules.map((r) => exact(formatRule(r))));
+    else if (u.type === "setMode") parts.push(`${exact(u.mode)} mode`);
+    else if (u.type === "addDirectories") parts.push(...u.directories.map((d) => `dir ${exact(d)}`));
   }
   return parts.join(", ");
 }

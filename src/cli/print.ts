@@ -5,6 +5,12 @@
  * run interrupted, every tool process group killed, the transcript flushed), 141 when stdout's reader
  * went away (`goat -p … | head -1`), silently.
  * With `--input-format stream-json`, stdin also carries control requests (`control-session.ts`).
+ *
+ * What reaches a terminal is escaped as in the interactive mode (`terminal/safe-text.ts`): the text
+ * answer when stdout is a terminal (written as is to a pipe or file, where it is data: `goat -p …
+ * > script.sh` must get the model's bytes), and every diagnostic on stderr. JSON output carries C1
+ * and bidi controls as `\u` escapes, which JSON.stringify leaves raw: the same JSON, and nothing a
+ * terminal would obey when a user runs `--output-format json` in one.
  */
 import type { Readable, Writable } from "node:stream";
 import type { SDKResultMessage } from "../index.js";
@@ -14,11 +20,12 @@ import { type CliArgs, UsageError } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import type { ControlSession } from "./control-session.js";
 import { retryLine } from "./renderer.js";
+import { jsonText, terminalSafe } from "./terminal/safe-text.js";
 
 /** The streams and process hooks print mode uses (the real ones in the program). */
 export interface PrintIO {
   stdin: Readable & { isTTY?: boolean };
-  stdout: Writable;
+  stdout: Writable & { isTTY?: boolean };
   stderr: Writable;
   /** Registers the handler of SIGINT, SIGTERM and SIGHUP; returns a function that removes it. */
   onSignal: (handler: (signal: StopSignal) => void) => () => void;
@@ -90,20 +97,22 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
   const write = (text: string): void => {
     if (!stdoutGone) io.stdout.write(text);
   };
+  const shownWrite = (text: string): void => write(terminalSafe(text));
 
   let last: SDKResultMessage | undefined;
   try {
     for await (const message of q) {
       control?.observe(message);
       if (args.outputFormat === "stream-json") {
-        write(`${JSON.stringify(message)}\n`);
+        write(`${jsonText(message)}\n`);
         control?.written(message);
-      } else if (message.type === "result") writeResult(message, args.outputFormat, write, io.stderr);
+      } else if (message.type === "result")
+        writeResult(message, args.outputFormat, io.stdout.isTTY === true ? shownWrite : write, io.stderr);
       else if (message.type === "system" && message.subtype === "informational") {
-        io.stderr.write(`goat: ${message.content}\n`);
+        io.stderr.write(`goat: ${terminalSafe(message.content)}\n`);
       } else if (message.type === "system" && message.subtype === "api_retry") {
         // A stalled or overloaded provider: say why the answer is late instead of sitting silent.
-        io.stderr.write(`goat: ${retryLine(message)}\n`);
+        io.stderr.write(`goat: ${terminalSafe(retryLine(message))}\n`);
       }
       if (message.type === "result") {
         last = message;
@@ -138,11 +147,11 @@ function writeResult(
   stderr: Writable,
 ): void {
   if (format === "json") {
-    write(`${JSON.stringify(result)}\n`);
+    write(`${jsonText(result)}\n`);
     return;
   }
   if (result.is_error) {
-    stderr.write(`goat: ${resultErrorText(result)}\n`);
+    stderr.write(`goat: ${terminalSafe(resultErrorText(result))}\n`);
     return;
   }
   // With --json-schema the answer is the structured output (the run ends on the tool call, often with

@@ -12,11 +12,12 @@ import { richFailed, richIfLoaded } from "./rich-loader.js";
 import type { StatusLine } from "./status-line.js";
 import { compact } from "./status-line.js";
 import type { Style } from "./style.js";
+import { terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
 import type { Screen } from "./terminal/screen.js";
 import { clipEnd } from "./terminal/text-width.js";
 import type { Block } from "./terminal/transcript.js";
 import type { ThinkingView } from "./thinking-view.js";
-import { formatToolResult, safe, type ToolCallInfo } from "./tool-output.js";
+import { formatToolResult, type ToolCallInfo } from "./tool-output.js";
 import { toolCallLabel } from "./tool-summary.js";
 
 /** Renders messages through `screen`. */
@@ -68,9 +69,14 @@ export function createRenderer(
 
   // Markdown is rendered once the lazily loaded renderer is there (the interactive mode waits for it
   // before handing over answer text); until then, or if it failed to load, text shows as written.
-  const renderMarkdown = (markdown: string, columns: number) =>
-    richIfLoaded()?.renderMarkdown(markdown, columns - 1, style.enabled) ??
-    (richFailed() ? `${markdown.replace(/\s+$/, "")}\n` : undefined);
+  // The answer starts its lines where Goat's own lines do: a line of it starting with one of Goat's
+  // marks (a tool call's `●`, a result's `⎿`, a question's `? Allow`) has the mark escaped.
+  const renderMarkdown = (markdown: string, columns: number) => {
+    const text =
+      richIfLoaded()?.renderMarkdown(markdown, columns - 1, style.enabled) ??
+      (richFailed() ? `${markdown.replace(/\s+$/, "")}\n` : undefined);
+    return text === undefined ? undefined : withoutUiMarks(text);
+  };
   /**
    * A block of markdown rendered at the screen's width (undefined while the renderer is not loaded),
    * rendered again only when the width changes.
@@ -83,7 +89,7 @@ export function createRenderer(
     return (width) => {
       if (width !== columns) {
         columns = width;
-        text = `${before}${renderMarkdown(markdown, width) ?? `${markdown}\n`}`;
+        text = `${before}${renderMarkdown(markdown, width) ?? `${withoutUiMarks(markdown)}\n`}`;
       }
       return text;
     };
@@ -94,10 +100,12 @@ export function createRenderer(
     if (block) screen.printBlock(block);
     return block !== undefined;
   };
-  const markdown = createMarkdownStream(printMarkdown, (lines) => screen.setLive("preview", lines));
+  const markdown = createMarkdownStream(printMarkdown, (lines) =>
+    screen.setLive("preview", lines.map(withoutUiMarks)),
+  );
   /** A whole markdown text (an answer that was not streamed, a plan), as written if it cannot render. */
   const printWhole = (text: string) => {
-    if (!printMarkdown(text)) screen.printBlock(() => `${text}\n`);
+    if (!printMarkdown(text)) screen.printBlock(() => `${withoutUiMarks(text)}\n`);
   };
   const line = (text: string) => {
     screen.endLine();
@@ -156,13 +164,13 @@ export function createRenderer(
       streamedText = true;
       callChars += d.text.length;
       status.hide();
-      markdown.push(safe(d.text));
+      markdown.push(terminalSafe(d.text));
     } else if (d.type === "thinking_delta" && d.thinking) {
       if (!thinking.active) startThinking();
       callChars += d.thinking.length;
       // Shown in full, the thinking streams where the answer does; collapsed, the status line stays.
       if (thinking.expanded) status.hide();
-      thinking.push(safe(d.thinking));
+      thinking.push(terminalSafe(d.thinking));
     } else if (d.type === "input_json_delta" && d.partial_json) {
       callChars += d.partial_json.length;
       updateTokens();
@@ -177,7 +185,7 @@ export function createRenderer(
       if (m.exit_reason === "interrupted") line(`  ⎿ ${style.yellow("Interrupted by user")}`);
       else {
         const text = "errors" in m && m.errors.length > 0 ? m.errors.join("; ") : m.result || m.subtype;
-        line(style.red(`error: ${text}`));
+        line(style.red(`error: ${terminalSafe(text)}`));
       }
     }
     const cost = m.total_cost_usd - previousCost;
@@ -213,7 +221,9 @@ export function createRenderer(
               line(style.yellow(`! No sandbox here: ${m.goat_confinement_problem ?? "unknown reason"}`));
             }
             // Said once per session, so a missing tool is not a mystery; /mcp has the details.
-            const failed = m.mcp_servers.filter((s) => s.status === "failed").map((s) => s.name);
+            const failed = m.mcp_servers
+              .filter((s) => s.status === "failed")
+              .map((s) => terminalSafe(s.name));
             if (failed.length > 0 && !mcpWarned) {
               mcpWarned = true;
               line(
@@ -222,11 +232,11 @@ export function createRenderer(
                 ),
               );
             }
-          } else if (m.subtype === "informational") line(style.yellow(`! ${m.content}`));
+          } else if (m.subtype === "informational") line(style.yellow(`! ${terminalSafe(m.content)}`));
           else if (m.subtype === "api_retry") {
             const why = retryReason(m.error_status, m.error);
-            status.retry(why, m.attempt, m.max_retries, m.retry_delay_ms);
-            if (!screen.live) line(style.dim(retryLine({ ...m, error: why })));
+            status.retry(terminalSafe(why), m.attempt, m.max_retries, m.retry_delay_ms);
+            if (!screen.live) line(style.dim(retryLine({ ...m, error: terminalSafe(why) })));
           } else if (m.subtype === "compact_boundary") {
             // The one line a compaction gets, /compact or automatic.
             const { pre_tokens: before, post_tokens: after } = m.compact_metadata;
@@ -259,9 +269,9 @@ export function createRenderer(
           }
           for (const block of m.message.content) {
             // Blocks that were not streamed (a provider that sends them whole) are shown now.
-            if (block.type === "thinking" && !streamedThinking) thinking.whole(safe(block.thinking));
+            if (block.type === "thinking" && !streamedThinking) thinking.whole(terminalSafe(block.thinking));
             if (block.type === "redacted_thinking" && !streamedThinking) thinking.redacted();
-            if (block.type === "text" && !streamedText && block.text) printWhole(safe(block.text));
+            if (block.type === "text" && !streamedText && block.text) printWhole(terminalSafe(block.text));
             if (block.type === "tool_use" && block.name === "TodoWrite") {
               // The task list as a checklist instead of a JSON label; its result line adds nothing.
               const todos = (block.input as { todos?: unknown })?.todos;
@@ -269,7 +279,7 @@ export function createRenderer(
               line(`${style.cyan("●")} ${style.bold("Update Todos")}`);
               for (const [i, item] of formatTodoChecklist(items).entries())
                 line(
-                  `  ${i === 0 ? "⎿" : " "} ${items[i].status === "completed" ? style.dim(safe(item)) : safe(item)}`,
+                  `  ${i === 0 ? "⎿" : " "} ${items[i].status === "completed" ? style.dim(terminalSafe(item)) : terminalSafe(item)}`,
                 );
               calls.set(block.id, { name: block.name, input: {}, label: "Update Todos", quiet: true });
               running.add(block.id);
@@ -277,7 +287,7 @@ export function createRenderer(
               // The plan is what the user is asked to approve: show it whole, as markdown.
               const plan = (block.input as { plan?: unknown })?.plan;
               line(`${style.cyan("●")} ${style.bold("Plan")}`);
-              printWhole(safe(typeof plan === "string" ? plan : ""));
+              printWhole(terminalSafe(typeof plan === "string" ? plan : ""));
               calls.set(block.id, { name: block.name, input: {}, label: "ExitPlanMode" });
               running.add(block.id);
             } else if (block.type === "tool_use") {
@@ -297,7 +307,7 @@ export function createRenderer(
         case "tool_progress":
           if (m.parent_tool_use_id !== null) return;
           if (!calls.has(m.tool_use_id))
-            calls.set(m.tool_use_id, { name: m.tool_name, input: {}, label: m.tool_name });
+            calls.set(m.tool_use_id, { name: m.tool_name, input: {}, label: terminalSafe(m.tool_name) });
           running.add(m.tool_use_id);
           showRunning();
           return;
@@ -331,12 +341,12 @@ export function createRenderer(
  * preamble (the call is named on the line above) or its advice for SDK callers.
  */
 export function denialLine(message: string, style: Style): string {
-  let why = safe(message.split("\n")[0])
+  let why = terminalSafe(message.split("\n")[0])
     .replace(/^Permission to use .*? was denied(?::\s*)?/, "")
     .replace(/\s*To allow it, .*$/, "")
     .replace(/\.$/, "")
     .trim();
-  if (why === "") why = safe(message.split("\n")[0]);
+  if (why === "") why = terminalSafe(message.split("\n")[0]);
   return `  ⎿ ${style.red("denied")}${why.startsWith("by ") ? " " : ": "}${why}`;
 }
 

@@ -8,6 +8,7 @@ import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionEntry } from "../session/index.js";
 import { goatHome, isSubagentSessionId, projectKey, promptPreview } from "../session/index.js";
+import { terminalSafe } from "./terminal/safe-text.js";
 
 /** Bytes read from each end of a transcript. */
 const CHUNK = 64 * 1024;
@@ -144,6 +145,7 @@ export function formatSize(bytes: number): string {
 /** One line of a listing or picker: when, turns, cost, size, first prompt. */
 export function describeSession(s: SessionSummary): string {
   const more = s.complete ? "" : "+";
-  const prompt = s.firstPrompt.replace(/[\x00-\x1f\x7f]/g, " ") || "(no prompt)";
+  // One line per session: a newline or tab of the prompt becomes a space, anything else is escaped.
+  const prompt = terminalSafe(s.firstPrompt.replace(/[\n\t]/g, " ")) || "(no prompt)";
   return `${formatWhen(s.modified)}  ${`${s.turns}${more}`.padStart(4)} turns  ${`$${s.costUsd.toFixed(4)}${more}`.padStart(9)}  ${formatSize(s.size).padStart(7)}  ${prompt}`;
 }

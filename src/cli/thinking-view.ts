@@ -11,6 +11,7 @@
  * stays next to the thinking that led to it. Redacted thinking is one line saying so.
  */
 import type { Style } from "./style.js";
+import { withoutUiMarks } from "./terminal/safe-text.js";
 import type { Screen } from "./terminal/screen.js";
 import { wordWrap } from "./terminal/text-width.js";
 
@@ -70,7 +71,9 @@ export function createThinkingView(
   const preview = () =>
     screen.setLive(
       "preview",
-      expanded && pending !== "" ? pending.split("\n").map((line) => `  ${style.dim(line)}`) : [],
+      expanded && pending !== ""
+        ? pending.split("\n").map((line) => `  ${style.dim(withoutUiMarks(line))}`)
+        : [],
     );
 
   /** Prints the paragraphs that are complete (all of them when `all`). */
@@ -149,6 +152,6 @@ function indented(text: string, columns: number, style: Style): string {
   const lines = text.replace(/\n$/, "").split("\n");
   return lines
     .flatMap((line) => (line === "" ? [""] : wordWrap(line, width)))
-    .map((row) => (row === "" ? "" : `  ${style.dim(row)}`))
+    .map((row) => (row === "" ? "" : `  ${style.dim(withoutUiMarks(row))}`))
     .join("\n");
 }

@@ -1,13 +1,15 @@
 /**
  * How a tool's outcome is shown under its call: an error's first line in red, Bash output as its first
  * lines with a count of the hidden rest, Edit and Write as a coloured diff, other tools as their first
- * line. Tool output is hostile input: control characters are made visible before anything is printed.
+ * line. Tool output is hostile input: control characters are made visible before anything is printed
+ * (`terminal/safe-text.ts`), and an output line cannot start with one of Goat's own marks.
  * The outcome is a block that renders for a width (Bash lines are clipped to it), keeping only what
  * it shows, not the whole output.
  */
 import { isAbsolute, relative } from "node:path";
 import { richIfLoaded } from "./rich-loader.js";
 import type { Style } from "./style.js";
+import { terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
 import { clipEnd } from "./terminal/text-width.js";
 import type { Block } from "./terminal/transcript.js";
 import { firstResultLine } from "./tool-summary.js";
@@ -37,7 +39,7 @@ export function formatToolResult(
     () =>
       text;
   const text = resultText(content);
-  if (isError) return fixed(`  ⎿ ${style.red("error")}: ${safe(firstResultLine(text))}\n`);
+  if (isError) return fixed(`  ⎿ ${style.red("error")}: ${terminalSafe(firstResultLine(text))}\n`);
   if (call?.name === "Bash") return bashOutput(text, style);
   const rich = richIfLoaded();
   const input = call?.input ?? {};
@@ -45,12 +47,12 @@ export function formatToolResult(
   if (rich && filePath !== undefined) {
     const shown = shownPath(filePath, cwd);
     if (call?.name === "Edit" && typeof input.old_string === "string" && typeof input.new_string === "string")
-      return fixed(rich.editDiff(filePath, input.old_string, input.new_string, shown, style, safe));
+      return fixed(rich.editDiff(filePath, input.old_string, input.new_string, shown, style, terminalSafe));
     if (call?.name === "Write" && typeof input.content === "string")
-      return fixed(rich.writeView(input.content, shown, style, safe));
+      return fixed(rich.writeView(input.content, shown, style, terminalSafe));
   }
   const first = firstResultLine(text);
-  return fixed(`  ⎿ ${style.green("ok")}${first ? `: ${safe(first)}` : ""}\n`);
+  return fixed(`  ⎿ ${style.green("ok")}${first ? `: ${terminalSafe(first)}` : ""}\n`);
 }
 
 /** The first lines of command output, clipped to the width, then how many lines were left out. */
@@ -58,7 +60,7 @@ function bashOutput(text: string, style: Style): Block {
   const lines = text.replace(/\n+$/, "").split("\n");
   if (lines.length === 1 && lines[0].trim() === "") return () => `  ⎿ ${style.dim("(no output)")}\n`;
   // Only what is shown is kept, not the whole output.
-  const shown = lines.slice(0, BASH_LINES_SHOWN).map(safe);
+  const shown = lines.slice(0, BASH_LINES_SHOWN).map((l) => withoutUiMarks(terminalSafe(l)));
   const hidden = lines.length - shown.length;
   return (columns) => {
     let out = "";
@@ -87,11 +89,4 @@ export function resultText(content: unknown): string {
         : "",
     )
     .join("\n");
-}
-
-/** Escape sequences and other control characters from a tool or model, made harmless and visible. */
-export function safe(text: string): string {
-  return text
-    .replace(/\t/g, "  ")
-    .replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, (c) => `^${String.fromCharCode((c.charCodeAt(0) + 64) % 128)}`);
 }

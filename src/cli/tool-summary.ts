@@ -1,8 +1,11 @@
 /**
  * Short one-line forms of tool calls and results for the terminal: `Bash(npm test)`,
- * `Read(src/a.ts)`, and the first line of a result.
+ * `Read(src/a.ts)`, and the first line of a result. A call's label is escaped exactly, as the
+ * permission question shows calls (`terminal/safe-text.ts`): padding is counted (`[300 spaces]`), so
+ * a clipped label still shows what follows it; the question itself shows the whole call.
  */
 import { relative } from "node:path";
+import { terminalSafe } from "./terminal/safe-text.js";
 
 const MAX = 80;
 
@@ -29,9 +32,10 @@ export function toolCallLabel(name: string, input: unknown, cwd: string): string
     // WebFetch(https://…) and WebSearch("query"): what the call sends out is what the user checks.
     (typeof i.url === "string" ? i.url : undefined) ??
     (typeof i.query === "string" ? JSON.stringify(i.query) : undefined);
-  if (main !== undefined) return `${name}(${clip(main)})`;
+  const exact = (s: string) => terminalSafe(s, { mode: "exact" });
+  if (main !== undefined) return `${exact(name)}(${clip(exact(main))})`;
   const json = JSON.stringify(input ?? {});
-  return json === "{}" ? name : `${name}(${clip(json)})`;
+  return json === "{}" ? exact(name) : `${exact(name)}(${clip(exact(json))})`;
 }
 
 /** The first non-empty line of a tool result's content (a string or content blocks). */

@@ -5,7 +5,7 @@
  */
 import type { Message } from "../index.js";
 import type { Style } from "./style.js";
-import { safe } from "./tool-output.js";
+import { terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
 import { firstResultLine, toolCallLabel } from "./tool-summary.js";
 
 /** Messages shown when replaying; earlier ones are counted in one line. */
@@ -31,18 +31,18 @@ export function replayTranscript(
       const blocks = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
       for (const b of blocks) {
         if (b.type === "text" && b.text.trim() !== "") {
-          const [first, ...rest] = safe(b.text).split("\n");
+          const [first, ...rest] = terminalSafe(b.text).split("\n");
           out += `${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`;
         } else if (b.type === "tool_result") {
-          const line = safe(firstResultLine(b.content));
+          const line = terminalSafe(firstResultLine(b.content));
           out += `  ⎿ ${b.is_error ? style.red("error") : style.green("ok")}${line ? `: ${line}` : ""}\n`;
         }
       }
     } else {
       for (const b of m.content) {
-        if (b.type === "text" && b.text.trim() !== "") out += markdown(safe(b.text));
+        if (b.type === "text" && b.text.trim() !== "") out += withoutUiMarks(markdown(terminalSafe(b.text)));
         else if (b.type === "tool_use")
-          out += `${style.cyan("●")} ${style.bold(safe(toolCallLabel(b.name, b.input, cwd)))}\n`;
+          out += `${style.cyan("●")} ${style.bold(terminalSafe(toolCallLabel(b.name, b.input, cwd)))}\n`;
       }
     }
   }

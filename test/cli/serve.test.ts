@@ -89,7 +89,12 @@ beforeAll(async () => {
     "<script>window.__pwned = 'prompt'</script><img src=x onerror=\"window.__pwned='img'\">",
     ["Bash"],
     reply.toolCalls([
-      { name: "Bash", input: { command: "printf '<script>window.__pwned=1</script>'" }, id: "b1" },
+      // The comment holds a right-to-left override, which would show "exe.txt" reversed on the page.
+      {
+        name: "Bash",
+        input: { command: "printf '<script>window.__pwned=1</script>' # \u202etxt.exe" },
+        id: "b1",
+      },
     ]),
     reply.text(
       "[click me](javascript:window.__pwned='link') <iframe src=\"javascript:parent.__pwned='frame'\"></iframe> <b onmouseover=\"window.__pwned='b'\">bold</b>",
@@ -242,6 +247,9 @@ describe.skipIf(!haveChromium)("goat serve", () => {
       "<script>window.__pwned = 'prompt'</script>",
     );
     expect(await page.locator(".result").textContent()).toContain("<script>window.__pwned=1</script>");
+    // Bidi overrides show as what they are, as in the terminal.
+    expect(await page.locator("details.tool summary .arg").textContent()).toContain("# <U+202E>txt.exe");
+    expect(await page.locator("details.tool pre.input").textContent()).not.toContain("\u202e");
   });
 
   it("follows a running session: a new turn appears without reloading", async () => {

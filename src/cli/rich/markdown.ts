@@ -10,13 +10,36 @@ import { stripAnsi } from "../terminal/text-width.js";
 
 const parsers = new Map<number, Marked>();
 
+/** A markdown link as marked hands it to the renderer. */
+interface LinkToken {
+  href: string;
+  tokens: unknown[];
+}
+
+/**
+ * A link shows its target: `text (https://…)`. marked-terminal makes it an OSC 8 hyperlink where the
+ * terminal supports them, which shows the text alone and hides where a click goes; Goat's screen
+ * lets no OSC through anyway (`terminal/safe-text.ts`), so it would print as escaped noise.
+ */
+function visibleLink(this: { parser: { parseInline(tokens: unknown[]): string } }, token: LinkToken): string {
+  const text = this.parser.parseInline(token.tokens);
+  const href = `\x1b[4m${token.href}\x1b[24m`;
+  return text === "" || text === token.href ? href : `${text} (${href})`;
+}
+
 function parserFor(width: number): Marked {
   let parser = parsers.get(width);
   if (!parser) {
-    parser = new Marked(
-      // marked-terminal's types lag behind marked's extension type; the object is what marked.use takes.
-      markedTerminal({ width, reflowText: true, showSectionPrefix: false, tab: 2, emoji: false }) as never,
-    );
+    const extension = markedTerminal({
+      width,
+      reflowText: true,
+      showSectionPrefix: false,
+      tab: 2,
+      emoji: false,
+    }) as unknown as { renderer: Record<string, unknown> };
+    extension.renderer.link = visibleLink;
+    // marked-terminal's types lag behind marked's extension type; the object is what marked.use takes.
+    parser = new Marked(extension as never);
     parsers.set(width, parser);
   }
   return parser;

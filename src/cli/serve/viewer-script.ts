@@ -17,18 +17,27 @@ export const VIEWER_SCRIPT = String.raw`
   var app = document.getElementById("app");
 
   // ---- DOM helpers: text only ----------------------------------------------------------------
+  // Controls and bidi overrides show as what they are (<U+202E>), as in the terminal: an override
+  // would otherwise reorder a command on the page (the page shows text, it obeys no escape).
+  var HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  function shown(text) {
+    return String(text).replace(HIDDEN, function (c) {
+      return "<U+" + ("000" + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4) + ">";
+    });
+  }
+  function textNode(text) { return document.createTextNode(shown(text)); }
   function el(tag, className, children) {
     var node = document.createElement(tag);
     if (className) node.className = className;
     (children || []).forEach(function (child) {
       if (child === null || child === undefined) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+      node.appendChild(typeof child === "string" ? textNode(child) : child);
     });
     return node;
   }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
   function safeLink(text, url) {
-    if (!/^https?:\/\//i.test(url)) return document.createTextNode(text + " (" + url + ")");
+    if (!/^https?:\/\//i.test(url)) return textNode(text + " (" + url + ")");
     var a = el("a", "", [text]);
     a.href = url; a.rel = "noopener noreferrer nofollow"; a.target = "_blank";
     return a;
@@ -49,7 +58,7 @@ export const VIEWER_SCRIPT = String.raw`
     var pattern = /(\x60[^\x60]+\x60)|(\*\*[^*]+\*\*)|(\[[^\]]+\]\([^)\s]+\))/g;
     var last = 0, m;
     while ((m = pattern.exec(text))) {
-      if (m.index > last) frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+      if (m.index > last) frag.appendChild(textNode(text.slice(last, m.index)));
       var t = m[0];
       if (m[1]) frag.appendChild(el("code", "", [t.slice(1, -1)]));
       else if (m[2]) frag.appendChild(el("strong", "", [t.slice(2, -2)]));
@@ -59,7 +68,7 @@ export const VIEWER_SCRIPT = String.raw`
       }
       last = m.index + t.length;
     }
-    if (last < text.length) frag.appendChild(document.createTextNode(text.slice(last)));
+    if (last < text.length) frag.appendChild(textNode(text.slice(last)));
     return frag;
   }
   function markdown(text) {
@@ -103,7 +112,7 @@ export const VIEWER_SCRIPT = String.raw`
     var pre = el("pre", className || "out", [text.length > LIMIT ? text.slice(0, LIMIT) : text]);
     if (text.length <= LIMIT) return pre;
     var more = el("button", "more", ["show all (" + text.length + " characters)"]);
-    more.addEventListener("click", function () { pre.textContent = text; more.remove(); });
+    more.addEventListener("click", function () { pre.textContent = shown(text); more.remove(); });
     return el("div", "", [pre, more]);
   }
   function diff(oldText, newText) {

@@ -4,6 +4,7 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { terminalSafe } from "./safe-text.js";
 import type { Choice, InputHandlers, UserInput } from "./user-input.js";
 
 /** Creates line-based input over `stdin`, writing its prompts to `out`. */
@@ -50,7 +51,7 @@ export function createPlainInput(stdin: Readable, out: Writable): UserInput {
     },
     async choose(question, keys, signal): Promise<Choice> {
       for (;;) {
-        out.write(`${question}\n`);
+        out.write(`${terminalSafe(question, { mode: "styled" })}\n`);
         const line = await nextLine(signal);
         if (line === undefined) return "escape";
         if (line.trim() === "" && keys.includes("enter")) return "enter";
@@ -59,8 +60,9 @@ export function createPlainInput(stdin: Readable, out: Writable): UserInput {
       }
     },
     async pick(title, items, signal) {
-      out.write(`${title}\n`);
-      for (const [i, item] of items.entries()) out.write(`${String(i + 1).padStart(2)}. ${item}\n`);
+      out.write(`${terminalSafe(title, { mode: "styled" })}\n`);
+      for (const [i, item] of items.entries())
+        out.write(`${String(i + 1).padStart(2)}. ${terminalSafe(item, { mode: "styled" })}\n`);
       out.write(`which? [1-${items.length}, Enter to cancel] `);
       const line = (await nextLine(signal))?.trim();
       const n = Number(line);

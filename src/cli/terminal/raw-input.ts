@@ -8,6 +8,7 @@ import type { ReadStream } from "node:tty";
 import type { Style } from "../style.js";
 import { createEditBuffer } from "./edit-buffer.js";
 import { createKeyDecoder, type Key } from "./keys.js";
+import { terminalSafe } from "./safe-text.js";
 import type { Screen } from "./screen.js";
 import { clipEnd, textWidth } from "./text-width.js";
 import type { Choice, InputHandlers, UserInput } from "./user-input.js";
@@ -41,12 +42,13 @@ export function createRawInput(
       screen.setLive("input", []);
       return;
     }
+    // A paste may hold control characters: drawn as their stand-ins, the cursor placed after those.
     const lines = buffer.text.split("\n");
     const before = buffer.text.slice(0, buffer.cursor).split("\n");
-    const rendered = lines.map((l, i) => `${i === 0 ? promptMark : "  "}${l}`);
+    const rendered = lines.map((l, i) => `${i === 0 ? promptMark : "  "}${terminalSafe(l)}`);
     screen.setLive("input", rendered, {
       line: before.length - 1,
-      column: 2 + textWidth(before[before.length - 1]),
+      column: 2 + textWidth(terminalSafe(before[before.length - 1])),
     });
   };
 
@@ -216,7 +218,7 @@ export function createRawInput(
     },
     choose(question, keys, signal) {
       return takeOver<Choice>(
-        () => [question],
+        () => question.split("\n"),
         (key, done) => {
           if (key.name === "escape") done("escape");
           else if (key.ctrl && key.name === "c") done("ctrl-c");

@@ -7,8 +7,13 @@
  *
  * Finished output is kept as blocks (`transcript.ts`): when the width changes, once the resizing has
  * settled, the screen and its scrollback are cleared and the blocks drawn again for the new width.
+ *
+ * Everything printed or drawn passes `terminalSafe`'s `styled` mode: callers escape outside text
+ * where it enters, and this is the last line of defence, so a path that forgot cannot send the
+ * terminal anything but Goat's colours (an OSC, DCS or C1 control is shown escaped, never obeyed).
  */
 import type { Writable } from "node:stream";
+import { terminalSafe } from "./safe-text.js";
 import { clipStart, stripAnsi, textWidth } from "./text-width.js";
 import { type Block, createTranscript, REDRAW_ROWS, type Transcript } from "./transcript.js";
 
@@ -77,6 +82,8 @@ export function createScreen(
   // What the live region held when last drawn, to find its rows again after a resize.
   let lastDrawn: DrawnRegion | undefined;
 
+  /** Text as it may reach the terminal: SGR styling kept, any other control shown escaped. */
+  const clean = (text: string) => terminalSafe(text, { mode: "styled" });
   const columns = () => Math.max(10, out.columns || Number(env.COLUMNS) || 80);
   const rows = () => Math.max(5, out.rows || Number(env.LINES) || 24);
   // A line of w cells takes floor(w / cols) + 1 rows: a line exactly filling the width gets its cursor
@@ -189,8 +196,9 @@ export function createScreen(
     get rows() {
       return rows();
     },
-    print(text) {
-      if (text === "") return;
+    print(raw) {
+      if (raw === "") return;
+      const text = clean(raw);
       if (!live) {
         out.write(text);
         return;
@@ -206,7 +214,8 @@ export function createScreen(
       keep(all.slice(0, cut + 1));
       redraw(all.slice(0, cut + 1));
     },
-    printBlock(block, keeps = 0) {
+    printBlock(unsafe, keeps = 0) {
+      const block: Block = (width) => clean(unsafe(width));
       if (!live) {
         out.write(block(columns()));
         return;
@@ -223,7 +232,7 @@ export function createScreen(
     },
     setLive(section, lines, spot) {
       if (lines.length === 0) sections.delete(section);
-      else sections.set(section, lines);
+      else sections.set(section, lines.map(clean));
       if (section === "input") cursor = lines.length > 0 ? spot : undefined;
       if (live) redraw();
     },

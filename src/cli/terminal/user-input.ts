@@ -25,7 +25,8 @@ export interface UserInput {
   start(handlers: InputHandlers): void;
   /**
    * Asks a question answered by one key among `keys` (lower case; `"enter"` stands for the Enter key,
-   * an empty line in plain mode), Esc or Ctrl-C.
+   * an empty line in plain mode), Esc or Ctrl-C. The question may have several lines (the last one
+   * asks); they fit on the screen.
    */
   choose(question: string, keys: string[], signal?: AbortSignal): Promise<Choice>;
   /** Lets the user pick one of `items` (up/down and Enter, or its number); undefined when cancelled. */

@@ -10,10 +10,10 @@
 import { colorOutput, createStyle, cursorControl, type Style } from "../style.js";
 import { createPlainInput } from "../terminal/plain-input.js";
 import { createRawInput } from "../terminal/raw-input.js";
+import { terminalSafe } from "../terminal/safe-text.js";
 import { createScreen } from "../terminal/screen.js";
 import { clipEnd } from "../terminal/text-width.js";
 import type { UserInput } from "../terminal/user-input.js";
-import { safe } from "../tool-output.js";
 import type { McpjsonApprovals } from "./mcp-approvals.js";
 import type { McpjsonServer, ProjectConfig } from "./project-config.js";
 
@@ -71,8 +71,8 @@ export function openTrustQuestions(
     },
     async useServer(server) {
       screen.print(
-        `${style.bold("New MCP server in .mcp.json:")} ${safe(server.name)}\n` +
-          `  ${clipEnd(safe(server.description), screen.columns - 3)}\n`,
+        `${style.bold("New MCP server in .mcp.json:")} ${terminalSafe(server.name)}\n` +
+          `  ${clipEnd(terminalSafe(server.description), screen.columns - 3)}\n`,
       );
       const answer = await user.choose(
         `${style.yellow("?")} Use it?  ${keys([
@@ -87,7 +87,7 @@ export function openTrustQuestions(
       return answer === "y" ? "use" : answer === "a" ? "all" : answer === "n" ? "never" : "not-now";
     },
     note(text) {
-      screen.print(`${style.dim(safe(text))}\n`);
+      screen.print(`${style.dim(terminalSafe(text))}\n`);
     },
     close() {
       user.close();
@@ -110,7 +110,7 @@ export function trustFolderText(
   const clip = (line: string) => clipEnd(line, Math.max(20, columns));
   const lines = [
     style.bold("Do you trust the files in this folder?"),
-    clip(safe(project.cwd)),
+    clip(terminalSafe(project.cwd)),
     "",
     "Its configuration would run commands on this machine or allow more than goat does by default:",
   ];
@@ -119,14 +119,14 @@ export function trustFolderText(
     const shown = project.mcpjsonServers.slice(0, MAX_ITEMS).map((s) => {
       const where = approvals.approvedIn(s.name);
       const approved = where ? ` (approved in ${where})` : approvals.rejected(s.name) ? " (rejected)" : "";
-      return clip(`    MCP server ${safe(s.name)}${approved}: ${safe(s.description)}`);
+      return clip(`    MCP server ${terminalSafe(s.name)}${approved}: ${terminalSafe(s.description)}`);
     });
     lines.push(...shown, ...more(project.mcpjsonServers.length, style));
   }
   for (const { file, items } of project.declaring) {
-    lines.push(`  ${style.bold(safe(file))}`);
+    lines.push(`  ${style.bold(terminalSafe(file))}`);
     lines.push(
-      ...items.slice(0, MAX_ITEMS).map((item) => clip(`    ${safe(item)}`)),
+      ...items.slice(0, MAX_ITEMS).map((item) => clip(`    ${terminalSafe(item)}`)),
       ...more(items.length, style),
     );
   }

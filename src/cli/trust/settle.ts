@@ -22,7 +22,7 @@
  */
 import { relative, resolve } from "node:path";
 import type { CliArgs } from "../args.js";
-import { safe } from "../tool-output.js";
+import { terminalSafe } from "../terminal/safe-text.js";
 import type { McpjsonApprovals } from "./mcp-approvals.js";
 import { readMcpjsonApprovals, recordMcpjsonChoice } from "./mcp-approvals.js";
 import { needsTrust, type ProjectConfig, readProjectConfig } from "./project-config.js";
@@ -104,16 +104,18 @@ function headless(project: ProjectConfig, approvals: McpjsonApprovals, ctx: Trus
     ];
     // The items quote the project's files: control characters are made visible, as on screen.
     ctx.stderr.write(
-      safe(`goat: ${ctx.cwd} is not a trusted folder (GOAT_REQUIRE_TRUST=1): left out ${what.join("; ")}. `) +
-        "Run goat there interactively once to trust it.\n",
+      `${terminalSafe(
+        `goat: ${ctx.cwd} is not a trusted folder (GOAT_REQUIRE_TRUST=1): left out ${what.join("; ")}. `,
+      )}Run goat there interactively once to trust it.\n`,
     );
     return restricted(project);
   }
   for (const s of project.mcpjsonServers) {
     if (!approvals.rejected(s.name) && approvals.approvedIn(s.name) === undefined) {
       ctx.stderr.write(
-        safe(`goat: MCP server ${s.name} of .mcp.json is not approved (GOAT_REQUIRE_TRUST=1): left out. `) +
-          "Approve it in interactive goat, or list it in enabledMcpjsonServers.\n",
+        `${terminalSafe(
+          `goat: MCP server ${s.name} of .mcp.json is not approved (GOAT_REQUIRE_TRUST=1): left out. `,
+        )}Approve it in interactive goat, or list it in enabledMcpjsonServers.\n`,
       );
     }
   }
