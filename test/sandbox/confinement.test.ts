@@ -12,6 +12,10 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createRenderer } from "../../src/cli/renderer.js";
+import { createStyle } from "../../src/cli/style.js";
+import { createScreen } from "../../src/cli/terminal/screen.js";
+import { createThinkingView } from "../../src/cli/thinking-view.js";
 import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.js";
 import { createBashSandbox } from "../../src/sandbox/bash-sandbox.js";
 import { findExecutable } from "../../src/sandbox/bwrap.js";
@@ -289,5 +293,39 @@ describe.skipIf(!bwrap)("query(): auto-allowed Bash runs confined without the sa
     const result = toolResultsSent(mock.requests[1].body)[0];
     expect(JSON.stringify(result.content)).toContain("No such file or directory");
     expect(JSON.stringify(result.content)).not.toMatch(/ran confined/);
+  });
+});
+
+describe("the interactive goat says once that nothing confines", () => {
+  it("prints the reason from system/init, once per session", () => {
+    let out = "";
+    const screen = createScreen(
+      {
+        columns: 100,
+        write: (t: string) => {
+          out += t;
+          return true;
+        },
+      } as unknown as NodeJS.WriteStream,
+      false,
+    );
+    const status = { show() {}, hide() {}, end() {}, tokens() {}, retry() {} };
+    const style = createStyle(false);
+    const thinking = createThinkingView(screen, style, { expanded: false, live: false });
+    const renderer = createRenderer(screen, style, status as never, "/tmp", thinking);
+    const init = {
+      type: "system",
+      subtype: "init",
+      model: "m",
+      mcp_servers: [],
+      goat_confinement: "none",
+      goat_confinement_problem: "bubblewrap (bwrap) is not installed",
+    };
+    renderer.handle(init as never);
+    renderer.handle(init as never);
+    expect(out.match(/No sandbox here: bubblewrap \(bwrap\) is not installed/g)).toHaveLength(1);
+    out = "";
+    renderer.handle({ ...init, goat_confinement: "/usr/bin/bwrap" } as never);
+    expect(out).not.toContain("No sandbox");
   });
 });
