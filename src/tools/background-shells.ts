@@ -7,6 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, describeByteCap } from "./command-output.js";
 import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone } from "./process-tree.js";
 import type { ToolSessionState } from "./types.js";
 
@@ -53,6 +54,8 @@ export interface StartShellOptions {
   /** Kill the shell after this long; no limit when absent. */
   timeoutMs?: number;
   maxBufferChars?: number;
+  /** Bytes of output after which the shell is stopped (default `DEFAULT_MAX_OUTPUT_BYTES`). */
+  maxOutputBytes?: number;
   /** Runs the shell inside this (the sandbox). */
   wrap?: ShellWrapper;
 }
@@ -109,7 +112,18 @@ export function adoptBackgroundShell(
   }
 
   const decoder = new StringDecoder("utf8");
-  const onData = (chunk: Buffer) => appendOutput(shell, decoder.write(chunk));
+  const maxBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  let bytes = 0;
+  const onData = (chunk: Buffer) => {
+    appendOutput(shell, decoder.write(chunk));
+    bytes += chunk.length;
+    // The buffer drops old output, so memory is bounded; the cap bounds the work (and BashOutput's
+    // spill files) of a shell that floods forever.
+    if (bytes > maxBytes && shell.status === "running") {
+      shell.note = `output exceeded ${describeByteCap(maxBytes)}; the command was stopped`;
+      void killBackgroundShell(shell);
+    }
+  };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
   child.on("error", (err) => {
