@@ -88,7 +88,8 @@ export const bashOutputTool = defineTool<BashOutputInput, BashOutputDetails>({
         read.text = await keepMatchingLines(read.text, filter, ctx.signal, ctx.env ?? process.env);
       } catch (err) {
         unreadShellOutput(shell, read);
-        if (err instanceof RegexTimeLimitError) return { content: `${err.message} No output was consumed.`, isError: true };
+        if (err instanceof RegexTimeLimitError)
+          return { content: `${err.message} No output was consumed.`, isError: true };
         throw err;
       }
     }

@@ -8,12 +8,7 @@ import * as path from "node:path";
 import type { BashSandbox, ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { SandboxUnavailableError } from "../sandbox/errors.js";
 import { adoptBackgroundShell, startBackgroundShell } from "./background-shells.js";
-import {
-  describeSpill,
-  MAX_OUTPUT_CHARS,
-  maxOutputBytesFrom,
-  sessionTempDir,
-} from "./command-output.js";
+import { describeSpill, MAX_OUTPUT_CHARS, maxOutputBytesFrom, sessionTempDir } from "./command-output.js";
 import { defineTool } from "./define-tool.js";
 import { registerForegroundTask } from "./foreground-tasks.js";
 import { type CommandOutcome, runCommand } from "./run-command.js";

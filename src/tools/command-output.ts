@@ -170,7 +170,8 @@ export function limitText(text: string, spillPath: () => string, limit = MAX_OUT
 export function describeSpill(output: CollectedOutput): string {
   if (output.capBytes !== undefined) {
     const cap = describeByteCap(output.capBytes);
-    const where = output.outputFile && !output.spillError ? ` Its first ${cap} are saved to ${output.outputFile}.` : "";
+    const where =
+      output.outputFile && !output.spillError ? ` Its first ${cap} are saved to ${output.outputFile}.` : "";
     return `Output exceeded ${cap}; the command was stopped, with every process it started.${where}`;
   }
   if (!output.truncated) return "";

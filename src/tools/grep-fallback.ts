@@ -31,7 +31,8 @@ export async function builtinSearch(
     before: q.before,
     after: q.after,
   };
-  const hits = files.length === 0 ? [] : ((await runRegexTask(task, { timeLimitMs, signal: q.signal })) as FileHits[]);
+  const hits =
+    files.length === 0 ? [] : ((await runRegexTask(task, { timeLimitMs, signal: q.signal })) as FileHits[]);
   const found = files.flatMap((file, i) => {
     const h = hits[i];
     return h && h.count > 0 ? [{ path: file, hits: h }] : [];

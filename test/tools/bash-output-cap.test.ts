@@ -15,7 +15,13 @@ import {
   maxOutputBytesFrom,
 } from "../../src/tools/command-output.js";
 import { runTool } from "../../src/tools/define-tool.js";
-import { createTestSession, groupBecomesDead, type TestSession, textOf, waitFor } from "./bash-test-context.js";
+import {
+  createTestSession,
+  groupBecomesDead,
+  type TestSession,
+  textOf,
+  waitFor,
+} from "./bash-test-context.js";
 
 const CAP = 1024 * 1024;
 

@@ -107,7 +107,9 @@ describe("BashOutput's filter and a catastrophic regular expression", () => {
     expect(textOf(value.content)).toContain(`stopped after ${LIMIT_MS} ms`);
     expect(textOf(value.content)).toContain("No output was consumed");
     expect(ticks).toBeGreaterThanOrEqual(Math.floor(LIMIT_MS / 10 / 4));
-    const filtered = textOf((await runTool(bashOutputTool, { bash_id: id, filter: "^first" }, ctx())).content);
+    const filtered = textOf(
+      (await runTool(bashOutputTool, { bash_id: id, filter: "^first" }, ctx())).content,
+    );
     expect(filtered).toContain("<output>\nfirst line\n</output>");
   });
 });
