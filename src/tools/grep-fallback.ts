@@ -4,6 +4,7 @@
  * the same raw findings as the ripgrep backend, so the model sees identical output.
  */
 import { promises as fsp } from "node:fs";
+import { globMayBacktrack } from "./glob-risk.js";
 import { makePathFilter } from "./grep-filters.js";
 import type { GrepQuery, GrepRaw } from "./grep-format.js";
 import { DEFAULT_REGEX_TIME_LIMIT_MS, runRegexTask } from "./regex-worker.js";
@@ -20,6 +21,13 @@ export async function builtinSearch(
   timeLimitMs: number = DEFAULT_REGEX_TIME_LIMIT_MS,
 ): Promise<GrepRaw> {
   const regex = compilePattern(q.pattern, q.ignoreCase, q.multiline);
+  // The walk applies globs on this thread, file by file; one that could backtrack for minutes is refused.
+  const risky = q.globs.find((g) => globMayBacktrack(g.replace(/^!/, "")));
+  if (risky !== undefined) {
+    throw new Error(
+      `The glob "${risky}" could take exponential time to match (more than three * in one path segment, many ** segments, or an extglob group). Simplify it, or search without glob and narrow with path.`,
+    );
+  }
   const files = await listFiles(q);
   const task = {
     kind: "search" as const,

@@ -1,7 +1,8 @@
 /**
  * Model-supplied regular expressions never freeze the process: the built-in Grep and BashOutput's
- * filter run them in a worker, so a catastrophic pattern ends at the time limit or at an abort while
- * timers keep firing on the main thread. On the old code these patterns ran on the main thread for
+ * filter run them in a worker, and so does Glob for a pattern whose regex could backtrack badly, so a
+ * catastrophic pattern ends at the time limit or at an abort while timers keep firing on the main
+ * thread. On the old code these patterns ran on the main thread for
  * minutes (2^40 backtracking steps), and no timer fired until they finished.
  */
 import fs from "node:fs";
@@ -12,6 +13,8 @@ import { getBackgroundShell } from "../../src/tools/background-shells.js";
 import { bashTool } from "../../src/tools/bash.js";
 import { bashOutputTool } from "../../src/tools/bash-output.js";
 import { runTool } from "../../src/tools/define-tool.js";
+import { globTool } from "../../src/tools/glob.js";
+import { globMayBacktrack } from "../../src/tools/glob-risk.js";
 import { createGrepTool } from "../../src/tools/grep.js";
 import { createToolSessionState, disposeToolSessionState, type ToolContext } from "../../src/tools/types.js";
 import { textOf, waitFor } from "./bash-test-context.js";
@@ -111,5 +114,40 @@ describe("BashOutput's filter and a catastrophic regular expression", () => {
       (await runTool(bashOutputTool, { bash_id: id, filter: "^first" }, ctx())).content,
     );
     expect(filtered).toContain("<output>\nfirst line\n</output>");
+  });
+});
+
+describe("Glob patterns whose regular expression could backtrack", () => {
+  it("tells cheap patterns from costly ones", () => {
+    for (const cheap of ["**/*.ts", "src/**/*.{ts,tsx}", "*a*a*b", "*.test.*", "a/**/b/**/c"]) {
+      expect(globMayBacktrack(cheap), cheap).toBe(false);
+    }
+    for (const costly of ["*a*a*a*b", "+(a|aa)b", "**/a/**/a/**/a/**/b", "src/*x*y*z*"]) {
+      expect(globMayBacktrack(costly), costly).toBe(true);
+    }
+  });
+
+  it("a costly pattern against a hostile file name ends at the time limit, the event loop free", async () => {
+    // picomatch's regex for this pattern takes seconds per 60-character name of a's, more each star.
+    fs.writeFileSync(path.join(dir, "a".repeat(60)), "");
+    const pattern = `${"*a".repeat(10)}*b`;
+    const { value, ticks, ms } = await countingTicks(() => runTool(globTool, { pattern }, ctx()));
+    expect(value.isError).toBe(true);
+    expect(textOf(value.content)).toContain(`stopped after ${LIMIT_MS} ms`);
+    expect(ms).toBeLessThan(LIMIT_MS + 3000);
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(LIMIT_MS / 10 / 4));
+  });
+
+  it("a costly pattern still finds its files", async () => {
+    fs.writeFileSync(path.join(dir, "xaxaxa.txt"), "");
+    fs.writeFileSync(path.join(dir, "ab.txt"), "");
+    const result = await runTool(globTool, { pattern: "*a*a*a*.txt" }, ctx());
+    expect(textOf(result.content)).toBe(path.join(dir, "xaxaxa.txt"));
+  });
+
+  it("the built-in Grep refuses a costly glob instead of matching it on the main thread", async () => {
+    const result = await runTool(grep, { pattern: "a", glob: "*a*a*a*a*b" }, ctx());
+    expect(result.isError).toBe(true);
+    expect(textOf(result.content)).toMatch(/could take exponential time/);
   });
 });
