@@ -52,9 +52,13 @@ export interface RunTally {
 
 /** A subagent's parent: its session (with the run tally) and the limits the subagent shares. */
 export interface ParentRun {
+  /** The parent's session: its ledger (cost) and its current run's tally. */
   session: LoopSession;
+  /** The parent's `maxTurns`: model calls of its run, its subagents' included. */
   maxTurns?: number;
+  /** The parent's `maxBudgetUsd`, checked against the parent session's cost. */
   maxBudgetUsd?: number;
+  /** The parent's stop conditions, checked on its steps followed by the subagent's. */
   stopWhen?: StopCondition[];
 }
 
