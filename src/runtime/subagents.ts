@@ -7,6 +7,7 @@
  * Task calls of one answer run. Its events reach the parent's stream marked with the Task call's id.
  */
 import { randomUUID } from "node:crypto";
+import { getMaxListeners, setMaxListeners } from "node:events";
 import { expandModelAlias } from "../llm/resolve.js";
 import { createLoopSession, type LoopSession } from "../loop/context.js";
 import type { AgentEvent } from "../loop/events.js";
@@ -186,7 +187,13 @@ export async function runSubagent(
   const stop = new AbortController();
   const stopWithParent = () => stop.abort();
   if (signal.aborted) stop.abort();
-  else signal.addEventListener("abort", stopWithParent, { once: true });
+  else {
+    // The Task calls of one answer may share this signal: up to MAX_TASKS_PER_ANSWER listeners, each
+    // removed when its child ends, beside the scheduler's own. Node warns of a leak past 10.
+    const wanted = MAX_TASKS_PER_ANSWER + 10;
+    if (getMaxListeners(signal) < wanted) setMaxListeners(wanted, signal);
+    signal.addEventListener("abort", stopWithParent, { once: true });
+  }
   let stoppedByHost = false;
   const unregister = parent.registerTask?.(toolUseId, agentId, () => {
     stoppedByHost = true;
