@@ -171,7 +171,9 @@ export function describeSpill(output: CollectedOutput): string {
   if (output.capBytes !== undefined) {
     const cap = describeByteCap(output.capBytes);
     const where =
-      output.outputFile && !output.spillError ? ` Its first ${cap} are saved to ${output.outputFile}.` : "";
+      output.outputFile && !output.spillError
+        ? ` Its first ${cap} are saved to ${output.outputFile} (read it with Read using offset/limit, or grep it).`
+        : "";
     return `Output exceeded ${cap}; the command was stopped, with every process it started.${where}`;
   }
   if (!output.truncated) return "";
