@@ -18,6 +18,7 @@ import { createRenderer } from "./renderer.js";
 import { loadRich, richIfLoaded } from "./rich-loader.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { createStatusLine } from "./status-line.js";
+import { SIGNAL_KILL_GRACE_MS } from "./stop-grace.js";
 import { colorOutput, createStyle, cursorControl } from "./style.js";
 import { createPlainInput } from "./terminal/plain-input.js";
 import { createRawInput } from "./terminal/raw-input.js";
@@ -161,13 +162,13 @@ export async function runInteractive(
     await s.consumed;
   };
   let exiting = false;
-  const exit = (code: number) => {
+  const exit = (code: number, graceMs?: number) => {
     if (exiting) return;
     exiting = true;
     status.end();
     user.close();
     void stop(session)
-      .then(() => killTrackedGroups())
+      .then(() => killTrackedGroups(graceMs))
       .then(() => {
         process.off("SIGTERM", onTerm);
         process.off("SIGHUP", onHup);
@@ -177,8 +178,8 @@ export async function runInteractive(
   };
   // A process manager's SIGTERM or the terminal closing (SIGHUP): end the session as /exit does,
   // which interrupts the run and kills its tools, and exit with the conventional status.
-  const onTerm = () => exit(143);
-  const onHup = () => exit(129);
+  const onTerm = () => exit(143, SIGNAL_KILL_GRACE_MS);
+  const onHup = () => exit(129, SIGNAL_KILL_GRACE_MS);
   process.once("SIGTERM", onTerm);
   process.once("SIGHUP", onHup);
   process.once("exit", killTrackedGroupsNow);

@@ -20,6 +20,7 @@ import { type CliArgs, UsageError } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import type { ControlSession } from "./control-session.js";
 import { retryLine } from "./renderer.js";
+import { SIGNAL_KILL_GRACE_MS } from "./stop-grace.js";
 import { jsonText, terminalSafe } from "./terminal/safe-text.js";
 
 /** The streams and process hooks print mode uses (the real ones in the program). */
@@ -124,7 +125,7 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
     control?.close();
     // The session killed its tools' groups as it ended; this waits for any still dying (a
     // SIGTERM-deaf child gets SIGKILL), so the program never exits with a tool process left behind.
-    await killTrackedGroups();
+    await killTrackedGroups(stoppedBy ? SIGNAL_KILL_GRACE_MS : undefined);
     removeSignals();
   }
   if (stoppedBy) return SIGNAL_EXIT[stoppedBy];

@@ -5,6 +5,7 @@
 import type { AssistantMessage, Message, Usage } from "../llm/types.js";
 import { emptyUsage } from "../llm/types.js";
 import type { AgentMessage } from "./events.js";
+import type { StepResult, StopCondition } from "./stop-conditions.js";
 
 /** Running totals for one model, in the Claude Agent SDK's `modelUsage` shape. */
 export interface ModelUsage {
@@ -31,6 +32,34 @@ export interface LoopSession {
   lastCallUsage?: Usage;
   /** History length when `lastCallUsage` was measured. */
   lastCallMessageCount: number;
+  /** The run in progress (or the last one): what it has used, set by `agentLoop` at its start. */
+  run?: RunTally;
+  /** On a subagent's session: the parent run it draws from (see loop/parent-run.ts). */
+  parentRun?: ParentRun;
+}
+
+/** What a run has used, as the subagents it starts see it: they draw from the same limits. */
+export interface RunTally {
+  /** Model calls started in this run, its subagents' included (what `maxTurns` limits). */
+  modelCalls: number;
+  /** A subagent met this run's stop condition: the run ends once the current tools are answered. */
+  stopRequested: boolean;
+  /** The run's own steps (the loop's list; read-only to others). */
+  steps: readonly StepResult[];
+  /** The session's cost when the run began. */
+  costAtStart: number;
+}
+
+/** A subagent's parent: its session (with the run tally) and the limits the subagent shares. */
+export interface ParentRun {
+  /** The parent's session: its ledger (cost) and its current run's tally. */
+  session: LoopSession;
+  /** The parent's `maxTurns`: model calls of its run, its subagents' included. */
+  maxTurns?: number;
+  /** The parent's `maxBudgetUsd`, checked against the parent session's cost. */
+  maxBudgetUsd?: number;
+  /** The parent's stop conditions, checked on its steps followed by the subagent's. */
+  stopWhen?: StopCondition[];
 }
 
 /** A new, empty session history. */
@@ -157,6 +186,8 @@ export function recordUsage(
   m.cacheReadInputTokens += usage.cache_read_input_tokens;
   m.cacheCreationInputTokens += usage.cache_creation_input_tokens;
   m.costUSD += costUsd;
+  // A subagent's calls are its parent's as they happen, so a shared budget sees them at once.
+  if (session.parentRun) recordUsage(session.parentRun.session, model, usage, costUsd, limits);
 }
 
 /** The text of the last assistant message, the run's answer. */

@@ -14,7 +14,7 @@
 // ---- Running the loop ----
 
 export { compactSession } from "./compact-session.js";
-export type { LoopSession, ModelUsage } from "./context.js";
+export type { LoopSession, ModelUsage, ParentRun, RunTally } from "./context.js";
 export { createLoopSession, defaultConvertToLlm, estimateMessageTokens } from "./context.js";
 export type { RunControl, RunOutcome } from "./loop.js";
 export { agentLoop } from "./loop.js";

@@ -28,6 +28,13 @@ import {
 import type { AgentMessage, ExitReason, TurnEndReason } from "./events.js";
 import type { LoopConfig, PermissionDenial } from "./loop-config.js";
 import { systemReminder } from "./model-framing.js";
+import {
+  chargeModelCalls,
+  hasParentStopConditions,
+  parentBudgetSpent,
+  parentLimitReached,
+  parentStopConditionMet,
+} from "./parent-run.js";
 import { type StepResult, shouldStop } from "./stop-conditions.js";
 import { errorResult, runToolBatch, type ToolBatchOutcome } from "./tool-scheduler.js";
 
@@ -114,6 +121,7 @@ export async function agentLoop(
     lastCallCost: 0,
     sessionCostAtStart: session.totalCostUsd,
   };
+  session.run = { modelCalls: 0, stopRequested: false, steps: run.steps, costAtStart: session.totalCostUsd };
   config.emit({ type: "agent_start", sessionId: config.sessionId });
   appendMessages(run, input);
 
@@ -126,11 +134,18 @@ export async function agentLoop(
         const prepared = await prepareContext(run);
         if (prepared.exit) return finishRun(run, prepared.exit);
         if (estimatedCallWouldExceedBudget(run, prepared.tokens)) return finishRun(run, "max_budget");
+        // Checked again and charged in one synchronous step: subagents side by side share the turns.
+        const lastCheck = checkTermination(run);
+        if (lastCheck) return finishRun(run, lastCheck);
+        chargeModelCalls(session, 1);
 
         const step = run.turns + 1;
         config.emit({ type: "turn_start", step });
         const answer = await callModel(run, prepared.messages, step);
-        if (answer.kind === "retry_after_compaction") continue;
+        if (answer.kind === "retry_after_compaction") {
+          chargeModelCalls(session, -1); // the same turn, asked again after compaction
+          continue;
+        }
         if (answer.kind === "failed") {
           config.emit({
             type: "turn_end",
@@ -159,9 +174,11 @@ export async function agentLoop(
         if (calls.length > 0) {
           await config.persistBarrier?.();
           config.state.set("tool_executing", step);
+          // Recorded before the tools run: a subagent's check of this run's stopWhen counts this step.
+          const recorded = recordStep(run, step, message, []);
           const batch = await runToolBatch(calls, config, signal);
           appendToolResults(run, batch);
-          recordStep(run, step, message, batch.results);
+          recorded.toolResults = batch.results;
           if (batch.permissionDenials.length > 0) run.denials.push(...batch.permissionDenials);
           const reason: TurnEndReason = signal.aborted
             ? "aborted"
@@ -201,19 +218,32 @@ export async function agentLoop(
 
 // ---- Phases -------------------------------------------------------------------------------------
 
-/** Seed 000 checkTermination: abort, then maxTurns, then maxBudgetUsd. */
+/**
+ * Seed 000 checkTermination: abort, then maxTurns (model calls of this run and its subagents), then
+ * maxBudgetUsd, then a stop asked by a subagent, then the limits of the parent run of a subagent.
+ */
 function checkTermination(run: RunState): ExitReason | undefined {
-  const { config } = run;
+  const { config, session } = run;
   if (run.signal.aborted) return abortReason(run);
-  if (config.maxTurns !== undefined && config.maxTurns > 0 && run.turns >= config.maxTurns)
-    return "max_turns";
-  if (budgetSpent(run)) return "max_budget";
-  return undefined;
+  const calls = session.run?.modelCalls ?? run.turns;
+  if (config.maxTurns !== undefined && config.maxTurns > 0 && calls >= config.maxTurns) return "max_turns";
+  if (ownBudgetSpent(run)) return "max_budget";
+  if (session.run?.stopRequested) return "predicate";
+  if (!session.parentRun) return undefined;
+  const parent = parentLimitReached(session);
+  if (!parent) return undefined;
+  run.errors.push(parent.message);
+  return parent.exit;
 }
 
-function budgetSpent(run: RunState): boolean {
+function ownBudgetSpent(run: RunState): boolean {
   const budget = run.config.maxBudgetUsd;
   return budget !== undefined && run.session.totalCostUsd >= budget;
+}
+
+/** This run's budget, or (for a subagent) a parent's, is spent. */
+function budgetSpent(run: RunState): boolean {
+  return ownBudgetSpent(run) || (run.session.parentRun !== undefined && parentBudgetSpent(run.session));
 }
 
 function budgetExhaustedText(run: RunState): string {
@@ -424,18 +454,23 @@ async function deliverSteering(run: RunState): Promise<boolean> {
 }
 
 function hasStopConditions(run: RunState): boolean {
-  return run.config.stopWhen !== undefined && run.config.stopWhen.length > 0;
+  const own = run.config.stopWhen !== undefined && run.config.stopWhen.length > 0;
+  return own || (run.session.parentRun !== undefined && hasParentStopConditions(run.session));
 }
 
+/** This run's stop conditions, then (for a subagent) its parent's on the steps of both. */
 async function stopConditionMet(run: RunState): Promise<boolean> {
-  const conditions = run.config.stopWhen ?? [];
-  if (conditions.length === 0) return false;
-  return shouldStop(conditions, run.steps, (error, index) =>
+  const onError = (error: unknown, index: number) =>
     run.config.emit({
       type: "warning",
       message: `stopWhen[${index}] threw and was treated as "don't stop": ${errorText(error)}`,
-    }),
-  );
+    });
+  const conditions = run.config.stopWhen ?? [];
+  if (conditions.length > 0 && (await shouldStop(conditions, run.steps, onError))) return true;
+  if (!run.session.parentRun) return false;
+  if (!(await parentStopConditionMet(run.session, run.steps, onError))) return false;
+  run.errors.push("The parent agent's stop condition (stopWhen) was met.");
+  return true;
 }
 
 /** The Stop hook point: a hook may keep the loop going with a reason that becomes the next message. */
@@ -448,9 +483,11 @@ async function stopHookContinues(run: RunState): Promise<boolean> {
 
 function finishRun(run: RunState, exitReason: ExitReason): RunOutcome {
   const { config, session } = run;
-  if (exitReason === "max_turns")
+  // A parent's limit has already said which limit it was.
+  if (exitReason === "max_turns" && run.errors.length === 0)
     run.errors.push(`Reached the maximum number of turns (${config.maxTurns}).`);
-  if (exitReason === "max_budget") run.errors.push(`Reached the maximum budget ($${config.maxBudgetUsd}).`);
+  if (exitReason === "max_budget" && run.errors.length === 0)
+    run.errors.push(`Reached the maximum budget ($${config.maxBudgetUsd}).`);
   if (exitReason === "interrupted" && run.errors.length === 0) run.errors.push("Interrupted by the user.");
   if (exitReason === "interrupted") appendMessages(run, [interruptionMark(session.messages)]);
   if (exitReason === "aborted" && run.errors.length === 0) run.errors.push("Aborted by the caller's signal.");
@@ -492,9 +529,9 @@ function recordStep(
   step: number,
   message: AssistantMessage,
   toolResults: ToolResultBlock[],
-): void {
+): StepResult {
   const usage = message.usage ?? emptyUsage();
-  run.steps.push({
+  const recorded: StepResult = {
     step,
     message,
     toolCalls: toolCallsOf(message),
@@ -502,7 +539,9 @@ function recordStep(
     usage,
     costUsd: run.lastCallCost,
     totalCostUsd: run.costUsd,
-  });
+  };
+  run.steps.push(recorded);
+  return recorded;
 }
 
 /**

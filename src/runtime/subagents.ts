@@ -1,13 +1,15 @@
 /**
  * Subagents: the Task tool runs a child loop with its own context, system prompt, tool subset and
  * model. The child shares the parent's permissions and hooks (through the same before/after tool
- * call functions), its abort signal (interrupting the parent stops the child) and its cost ledger
- * (the child's usage is added to the parent's totals). Its events reach the parent's stream marked
- * with the Task call's id.
+ * call functions), its abort signal (interrupting the parent stops the child), its cost ledger (each
+ * child call is added to the parent's totals as it finishes) and its limits: the parent's maxTurns,
+ * maxBudgetUsd and stopWhen bind the child too (loop/parent-run.ts). At most `MAX_TASKS_PER_ANSWER`
+ * Task calls of one answer run. Its events reach the parent's stream marked with the Task call's id.
  */
 import { randomUUID } from "node:crypto";
+import { getMaxListeners, setMaxListeners } from "node:events";
 import { expandModelAlias } from "../llm/resolve.js";
-import { createLoopSession, type LoopSession, recordUsage } from "../loop/context.js";
+import { createLoopSession, type LoopSession } from "../loop/context.js";
 import type { AgentEvent } from "../loop/events.js";
 import { agentLoop } from "../loop/loop.js";
 import type { LoopConfig } from "../loop/loop-config.js";
@@ -65,6 +67,13 @@ export interface SubagentParent {
   ) => Promise<{ onMessage: LoopConfig["onMessage"]; close: () => Promise<void> }>;
 }
 
+/**
+ * Most Task calls of one model answer that run: 10. Each is a whole agent loop, so an answer asking for
+ * thirty would start thirty loops at once; the calls past the cap are answered with an error asking
+ * the model to start fewer at a time.
+ */
+export const MAX_TASKS_PER_ANSWER = 10;
+
 /** Input of the Task tool. */
 const taskInput = jsonSchema<{ description: string; prompt: string; subagent_type: string }>(
   {
@@ -99,9 +108,33 @@ export function createTaskTool(agents: Record<string, AgentDefinition>, parent: 
           isError: true,
         };
       }
-      return runSubagent(parent(), input.subagent_type, def, input.prompt, ctx.signal, ctx.toolUseId);
+      const from = parent();
+      const position = taskCallPosition(from.session, ctx.toolUseId);
+      if (position > MAX_TASKS_PER_ANSWER) {
+        return {
+          content: `Not run: at most ${MAX_TASKS_PER_ANSWER} Task calls of one answer run, and this was Task call ${position}. Start at most ${MAX_TASKS_PER_ANSWER} agents at once; start the others after these have answered.`,
+          isError: true,
+        };
+      }
+      return runSubagent(from, input.subagent_type, def, input.prompt, ctx.signal, ctx.toolUseId);
     },
   });
+}
+
+/** The 1-based position of the Task call `toolUseId` among the Task calls of the latest answer (0: not found). */
+function taskCallPosition(session: LoopSession, toolUseId: string): number {
+  for (let i = session.messages.length - 1; i >= 0; i--) {
+    const message = session.messages[i];
+    if (message.role !== "assistant") continue;
+    let position = 0;
+    for (const block of message.content) {
+      if (block.type !== "tool_use" || block.name !== "Task") continue;
+      position++;
+      if (block.id === toolUseId) return position;
+    }
+    return 0;
+  }
+  return 0;
 }
 
 /** Runs one subagent to the end and returns its final answer as a tool result. */
@@ -143,11 +176,24 @@ export async function runSubagent(
       parentConfig.emit({ type: "subagent_event", parentToolUseId: toolUseId, agentId, agentType, event }),
   };
   const childSession = createLoopSession();
+  // The child draws from the parent's run: its turns, budget and stop conditions (loop/parent-run.ts).
+  childSession.parentRun = {
+    session: parent.session,
+    maxTurns: parentConfig.maxTurns,
+    maxBudgetUsd: parentConfig.maxBudgetUsd,
+    stopWhen: parentConfig.stopWhen,
+  };
   // The child stops with the parent's call, or alone when the host stops this task.
   const stop = new AbortController();
   const stopWithParent = () => stop.abort();
   if (signal.aborted) stop.abort();
-  else signal.addEventListener("abort", stopWithParent, { once: true });
+  else {
+    // The Task calls of one answer may share this signal: up to MAX_TASKS_PER_ANSWER listeners, each
+    // removed when its child ends, beside the scheduler's own. Node warns of a leak past 10.
+    const wanted = MAX_TASKS_PER_ANSWER + 10;
+    if (getMaxListeners(signal) < wanted) setMaxListeners(wanted, signal);
+    signal.addEventListener("abort", stopWithParent, { once: true });
+  }
   let stoppedByHost = false;
   const unregister = parent.registerTask?.(toolUseId, agentId, () => {
     stoppedByHost = true;
@@ -158,21 +204,6 @@ export async function runSubagent(
     const outcome = await agentLoop(child, childSession, [{ role: "user", content: prompt }], stop.signal, {
       interrupted: () => stop.signal.aborted,
     });
-    // The parent's ledger counts the child's calls, per model.
-    for (const [name, usage] of Object.entries(childSession.modelUsage)) {
-      recordUsage(
-        parent.session,
-        name,
-        {
-          input_tokens: usage.inputTokens,
-          output_tokens: usage.outputTokens,
-          cache_read_input_tokens: usage.cacheReadInputTokens,
-          cache_creation_input_tokens: usage.cacheCreationInputTokens,
-        },
-        usage.costUSD,
-        { contextWindow: usage.contextWindow, maxOutputTokens: usage.maxOutputTokens },
-      );
-    }
     await parent.fireSubagentHook(
       "SubagentStop",
       {

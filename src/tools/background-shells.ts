@@ -7,6 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, describeByteCap } from "./command-output.js";
 import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone } from "./process-tree.js";
 import type { ToolSessionState } from "./types.js";
 
@@ -53,6 +54,8 @@ export interface StartShellOptions {
   /** Kill the shell after this long; no limit when absent. */
   timeoutMs?: number;
   maxBufferChars?: number;
+  /** Bytes of output after which the shell is stopped (default `DEFAULT_MAX_OUTPUT_BYTES`). */
+  maxOutputBytes?: number;
   /** Runs the shell inside this (the sandbox). */
   wrap?: ShellWrapper;
 }
@@ -109,7 +112,18 @@ export function adoptBackgroundShell(
   }
 
   const decoder = new StringDecoder("utf8");
-  const onData = (chunk: Buffer) => appendOutput(shell, decoder.write(chunk));
+  const maxBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  let bytes = 0;
+  const onData = (chunk: Buffer) => {
+    appendOutput(shell, decoder.write(chunk));
+    bytes += chunk.length;
+    // The buffer drops old output, so memory is bounded; the cap bounds the work (and BashOutput's
+    // spill files) of a shell that floods forever.
+    if (bytes > maxBytes && shell.status === "running") {
+      shell.note = `output exceeded ${describeByteCap(maxBytes)}; the command was stopped`;
+      void killBackgroundShell(shell);
+    }
+  };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
   child.on("error", (err) => {
@@ -160,18 +174,17 @@ export interface ShellRead {
 }
 
 /**
- * Returns the output since the last read and marks it read. With `filter`, only lines matching it are
- * returned and the rest are discarded; while the shell runs, a trailing partial line is kept for the
- * next read so a line is never judged before it is complete.
+ * Returns the output since the last read and marks it read. With `wholeLines` (a filtered read), while
+ * the shell runs a trailing partial line is kept for the next read, so a line is never judged before
+ * it is complete.
  */
-export function readShellOutput(shell: BackgroundShell, filter?: RegExp): ShellRead {
+export function readShellOutput(shell: BackgroundShell, wholeLines = false): ShellRead {
   let text = shell.unread.join("");
   const droppedChars = shell.droppedChars;
   shell.unread = [];
   shell.unreadChars = 0;
   shell.droppedChars = 0;
-  if (!filter) return { text, droppedChars };
-  if (shell.status === "running") {
+  if (wholeLines && shell.status === "running") {
     const cut = text.lastIndexOf("\n") + 1;
     if (cut < text.length) {
       shell.unread = [text.slice(cut)];
@@ -179,13 +192,16 @@ export function readShellOutput(shell: BackgroundShell, filter?: RegExp): ShellR
       text = text.slice(0, cut);
     }
   }
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  const kept = lines.filter((line) => {
-    filter.lastIndex = 0;
-    return filter.test(line);
-  });
-  return { text: kept.length > 0 ? `${kept.join("\n")}\n` : "", droppedChars };
+  return { text, droppedChars };
+}
+
+/** Puts a read's text back in front of the unread output (a filtered read that failed consumes nothing). */
+export function unreadShellOutput(shell: BackgroundShell, read: ShellRead): void {
+  if (read.text !== "") {
+    shell.unread.unshift(read.text);
+    shell.unreadChars += read.text.length;
+  }
+  shell.droppedChars += read.droppedChars;
 }
 
 /**

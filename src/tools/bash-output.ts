@@ -8,9 +8,11 @@ import {
   getBackgroundShell,
   listBackgroundShells,
   readShellOutput,
+  unreadShellOutput,
 } from "./background-shells.js";
 import { describeSpill, limitText, sessionTempDir } from "./command-output.js";
 import { defineTool } from "./define-tool.js";
+import { RegexTimeLimitError, regexTimeLimitFrom, runRegexTask } from "./regex-worker.js";
 import { jsonSchema } from "./tool-schema.js";
 
 /** Structured result details for programs. */
@@ -63,7 +65,7 @@ export const bashOutputTool = defineTool<BashOutputInput, BashOutputDetails>({
   description,
   inputSchema,
   sideEffect: "none",
-  execute: (input, ctx) => {
+  execute: async (input, ctx) => {
     const shell = getBackgroundShell(ctx.state, input.bash_id);
     if (!shell) {
       const known = listBackgroundShells(ctx.state).map((s) => s.id);
@@ -80,7 +82,17 @@ export const bashOutputTool = defineTool<BashOutputInput, BashOutputDetails>({
         return { content: `Invalid filter regex: ${reason}. No output was consumed.`, isError: true };
       }
     }
-    const read = readShellOutput(shell, filter);
+    const read = readShellOutput(shell, filter !== undefined);
+    if (filter) {
+      try {
+        read.text = await keepMatchingLines(read.text, filter, ctx.signal, ctx.env ?? process.env);
+      } catch (err) {
+        unreadShellOutput(shell, read);
+        if (err instanceof RegexTimeLimitError)
+          return { content: `${err.message} No output was consumed.`, isError: true };
+        throw err;
+      }
+    }
     const output = limitText(read.text, () =>
       path.join(sessionTempDir(ctx.state, ctx.sessionId), `${shell.id}-read-${Date.now()}.log`),
     );
@@ -107,3 +119,18 @@ export const bashOutputTool = defineTool<BashOutputInput, BashOutputDetails>({
     };
   },
 });
+
+/** The lines of `text` that `filter` matches, matched in a worker within the regex time limit. */
+async function keepMatchingLines(
+  text: string,
+  filter: RegExp,
+  signal: AbortSignal,
+  env: Record<string, string | undefined>,
+): Promise<string> {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  if (lines.length === 0) return "";
+  const task = { kind: "filter" as const, lines, source: filter.source, flags: filter.flags };
+  const kept = (await runRegexTask(task, { timeLimitMs: regexTimeLimitFrom(env), signal })) as string[];
+  return kept.length > 0 ? `${kept.join("\n")}\n` : "";
+}

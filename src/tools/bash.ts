@@ -10,7 +10,7 @@ import type { Confinement, ConfinementLevel } from "../sandbox/confinement.js";
 import { SandboxUnavailableError } from "../sandbox/errors.js";
 import { missingProtectedPaths, removeCreatedProtectedPaths, sweepNote } from "../sandbox/protected-sweep.js";
 import { adoptBackgroundShell, getBackgroundShell, startBackgroundShell } from "./background-shells.js";
-import { describeSpill, MAX_OUTPUT_CHARS, sessionTempDir } from "./command-output.js";
+import { describeSpill, MAX_OUTPUT_CHARS, maxOutputBytesFrom, sessionTempDir } from "./command-output.js";
 import { defineTool } from "./define-tool.js";
 import { registerForegroundTask } from "./foreground-tasks.js";
 import { type CommandOutcome, runCommand } from "./run-command.js";
@@ -28,6 +28,8 @@ export interface BashDetails {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   interrupted: boolean;
+  /** True when the output passed the byte cap (`GOAT_BASH_MAX_OUTPUT_BYTES`) and the command was stopped. */
+  outputCapped?: boolean;
   /** File with the whole output, when it was too long to show inline. */
   outputFile?: string;
   truncated: boolean;
@@ -247,6 +249,7 @@ async function runBash(
       cwd: ctx.cwd,
       env: ctx.env,
       timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
+      maxOutputBytes: maxOutputBytesFrom(ctx.env ?? process.env),
       signal: ctx.signal,
       spillPath: () =>
         path.join(
@@ -287,6 +290,7 @@ function startInBackground(
     env: ctx.env,
     description: input.description,
     timeoutMs: input.timeout,
+    maxOutputBytes: maxOutputBytesFrom(ctx.env ?? process.env),
   });
   return {
     content: `Command running in background with ID: ${shell.id}. Read its output with BashOutput (bash_id "${shell.id}"); stop it with KillShell (shell_id "${shell.id}").`,
@@ -329,6 +333,7 @@ function formatOutcome(outcome: CommandOutcome, timeoutMs: number): ToolResult<B
     signal: outcome.signal,
     timedOut: outcome.timedOut,
     interrupted: outcome.interrupted,
+    outputCapped: outcome.outputCapped || undefined,
     outputFile: output.outputFile,
     truncated: output.truncated,
     totalBytes: output.totalBytes,
@@ -344,6 +349,8 @@ function formatOutcome(outcome: CommandOutcome, timeoutMs: number): ToolResult<B
     );
   } else if (outcome.interrupted) {
     notes.push("Command was interrupted by the user; it and every process it started were stopped.");
+  } else if (outcome.outputCapped) {
+    // describeSpill below says so, and where the saved part is.
   } else if (outcome.signal) {
     notes.push(`Command was killed by signal ${outcome.signal}.`);
   } else if (outcome.exitCode !== 0 && outcome.exitCode !== null) {
@@ -358,7 +365,12 @@ function formatOutcome(outcome: CommandOutcome, timeoutMs: number): ToolResult<B
   if (spill) notes.push(spill);
 
   const body = output.text.replace(/\n+$/, "");
-  const failed = outcome.timedOut || outcome.interrupted || outcome.signal !== null || outcome.exitCode !== 0;
+  const failed =
+    outcome.timedOut ||
+    outcome.interrupted ||
+    outcome.outputCapped ||
+    outcome.signal !== null ||
+    outcome.exitCode !== 0;
   let text: string;
   if (body === "") {
     const ran = outcome.timedOut || outcome.interrupted ? "" : "(no output)";

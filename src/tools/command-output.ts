@@ -12,6 +12,27 @@ import type { ToolSessionState } from "./types.js";
 /** Characters of output the model sees inline (Claude Code's default `bashOutputMaxChars`). */
 export const MAX_OUTPUT_CHARS = 30_000;
 
+/**
+ * Bytes of output a command may produce before it is stopped: 64 MiB. Far above any build or test
+ * log a model reads (it sees 30,000 characters and pages through the spill file with Read and Grep),
+ * yet small enough that a flood (`yes`, `seq inf`, `cat /dev/zero`, which fill a disk at gigabytes a
+ * second) costs at most this much disk per call. A command that really makes more output can write it
+ * to a file itself. `GOAT_BASH_MAX_OUTPUT_BYTES` changes it.
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/** The output cap: `GOAT_BASH_MAX_OUTPUT_BYTES` when it is a positive integer, else the default. */
+export function maxOutputBytesFrom(env: Record<string, string | undefined>): number {
+  const value = Number(env.GOAT_BASH_MAX_OUTPUT_BYTES);
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_OUTPUT_BYTES;
+}
+
+/** "64 MiB", or the exact byte count when it is not a whole number of MiB. */
+export function describeByteCap(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes.toLocaleString("en-US")} bytes`;
+}
+
 /** What a collector ends with. */
 export interface CollectedOutput {
   /** The output, or its head and tail around a marker saying how much was cut. */
@@ -23,19 +44,28 @@ export interface CollectedOutput {
   outputFile?: string;
   /** Why the whole output could not be saved, if it could not. */
   spillError?: string;
+  /** Set when the output passed the byte cap: the cap. Only bytes up to it were saved. */
+  capBytes?: number;
 }
 
 /** Accumulates raw output chunks; `push` returns the chunk decoded as UTF-8 (bad bytes become U+FFFD). */
 export interface OutputCollector {
   push(chunk: Buffer): string;
+  /** True once more than the byte cap was pushed: the producer must be stopped. */
+  readonly overCap: boolean;
   finish(): CollectedOutput;
 }
 
 /**
  * Creates a collector. `spillPath` is called once, when the output first passes `limit`; the file it
- * names receives every byte from the start.
+ * names receives every byte from the start, up to `maxBytes`. Memory stays bounded whatever arrives:
+ * the head, a rolling tail, and before the spill at most `limit` characters.
  */
-export function createOutputCollector(spillPath: () => string, limit = MAX_OUTPUT_CHARS): OutputCollector {
+export function createOutputCollector(
+  spillPath: () => string,
+  limit = MAX_OUTPUT_CHARS,
+  maxBytes = DEFAULT_MAX_OUTPUT_BYTES,
+): OutputCollector {
   const headChars = Math.floor(limit / 2);
   const tailChars = limit - headChars;
   const decoder = new StringDecoder("utf8");
@@ -87,14 +117,19 @@ export function createOutputCollector(spillPath: () => string, limit = MAX_OUTPU
   };
 
   return {
+    get overCap() {
+      return totalBytes > maxBytes;
+    },
     push(chunk) {
+      const savedBefore = Math.min(totalBytes, maxBytes);
       totalBytes += chunk.length;
       const s = decoder.write(chunk);
       totalChars += s.length;
       if (spilled) {
         // Written synchronously: the pipe is not read again until the bytes are on disk, so a fast
-        // producer is slowed to the disk's pace instead of piling up in memory.
-        writeOut(chunk);
+        // producer is slowed to the disk's pace instead of piling up in memory. Nothing past the cap.
+        const room = maxBytes - savedBefore;
+        if (room > 0) writeOut(room < chunk.length ? chunk.subarray(0, room) : chunk);
         appendTail(s);
       } else {
         raw.push(chunk);
@@ -108,14 +143,15 @@ export function createOutputCollector(spillPath: () => string, limit = MAX_OUTPU
       totalChars += rest.length;
       closeQuietly(fd);
       fd = undefined;
+      const capBytes = totalBytes > maxBytes ? maxBytes : undefined;
       if (!spilled) {
         whole += rest;
-        return { text: whole, truncated: false, totalChars, totalBytes };
+        return { text: whole, truncated: false, totalChars, totalBytes, capBytes };
       }
       appendTail(rest);
       const kept = sliceFrom(tail, Math.max(0, tail.length - tailChars));
       const text = joinHeadTail(head, kept, totalChars - head.length - kept.length);
-      return { text, truncated: true, totalChars, totalBytes, outputFile: file, spillError };
+      return { text, truncated: true, totalChars, totalBytes, outputFile: file, spillError, capBytes };
     },
   };
 }
@@ -132,6 +168,14 @@ export function limitText(text: string, spillPath: () => string, limit = MAX_OUT
 
 /** The line telling the model where the whole output is, or why it could not be saved. */
 export function describeSpill(output: CollectedOutput): string {
+  if (output.capBytes !== undefined) {
+    const cap = describeByteCap(output.capBytes);
+    const where =
+      output.outputFile && !output.spillError
+        ? ` Its first ${cap} are saved to ${output.outputFile} (read it with Read using offset/limit, or grep it).`
+        : "";
+    return `Output exceeded ${cap}; the command was stopped, with every process it started.${where}`;
+  }
   if (!output.truncated) return "";
   const size = `${output.totalChars.toLocaleString("en-US")} characters, ${output.totalBytes.toLocaleString("en-US")} bytes`;
   if (output.outputFile && !output.spillError) {

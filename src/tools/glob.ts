@@ -7,6 +7,13 @@ import { promises as fsp, lstatSync, statSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { defineTool } from "./define-tool.js";
+import { globMayBacktrack } from "./glob-risk.js";
+import {
+  DEFAULT_REGEX_TIME_LIMIT_MS,
+  RegexTimeLimitError,
+  regexTimeLimitFrom,
+  runRegexTask,
+} from "./regex-worker.js";
 import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
 import { mapInSlices, walkFiles } from "./walk.js";
@@ -41,6 +48,8 @@ export interface GlobSearchOptions {
   signal?: AbortSignal;
   /** Most files returned (default 100). */
   limit?: number;
+  /** Time limit of matching a pattern that could backtrack badly, in the regex worker (default 30 s). */
+  timeLimitMs?: number;
 }
 
 /**
@@ -54,16 +63,14 @@ export async function globSearch(
 ): Promise<GlobSearchResult> {
   const { root, glob } = splitPattern(pattern, dir);
   const limit = options.limit ?? GLOB_RESULT_LIMIT;
-  const matcher = picomatch(glob, { dot: true });
   // Without "**" a pattern cannot match deeper than it has segments: don't walk further.
   const maxDepth = glob.includes("**") || glob.includes("{") ? undefined : glob.split("/").length;
-  const found: string[] = [];
   if (!(await isDirectory(root)) || throughSymlinkBelow(dir, root)) {
     return { files: [], totalMatches: 0, truncated: false };
   }
-  await walkFiles(root, { signal: options.signal, maxDepth }, (abs, rel) => {
-    if (matcher(rel)) found.push(abs);
-  });
+  const found = globMayBacktrack(glob)
+    ? await matchOffThread(glob, root, maxDepth, options)
+    : await matchHere(glob, root, maxDepth, options.signal);
   // Stat only the matches, for their modification time; a file gone since the walk is dropped.
   const stamped = await mapInSlices(
     found,
@@ -76,6 +83,48 @@ export async function globSearch(
   const files = stamped.filter((m): m is GlobMatch => m !== undefined);
   files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files: files.slice(0, limit), totalMatches: files.length, truncated: files.length > limit };
+}
+
+/** Walks and matches on this thread: the usual case, a pattern cheap to match. */
+async function matchHere(
+  glob: string,
+  root: string,
+  maxDepth: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  const matcher = picomatch(glob, { dot: true });
+  const found: string[] = [];
+  await walkFiles(root, { signal, maxDepth }, (abs, rel) => {
+    if (matcher(rel)) found.push(abs);
+  });
+  return found;
+}
+
+/**
+ * Walks here, matches in the regex worker within the time limit: a pattern whose regular expression
+ * could backtrack for minutes on a hostile file name (see glob-risk.ts).
+ */
+async function matchOffThread(
+  glob: string,
+  root: string,
+  maxDepth: number | undefined,
+  options: GlobSearchOptions,
+): Promise<string[]> {
+  const regex = picomatch.makeRe(glob, { dot: true });
+  const absOf = new Map<string, string>();
+  await walkFiles(root, { signal: options.signal, maxDepth }, (abs, rel) => {
+    absOf.set(rel, abs);
+  });
+  if (absOf.size === 0) return [];
+  const task = {
+    kind: "filter" as const,
+    lines: [...absOf.keys()],
+    source: regex.source,
+    flags: regex.flags,
+  };
+  const timeLimitMs = options.timeLimitMs ?? DEFAULT_REGEX_TIME_LIMIT_MS;
+  const kept = (await runRegexTask(task, { timeLimitMs, signal: options.signal })) as string[];
+  return kept.map((rel) => absOf.get(rel) as string);
 }
 
 /**
@@ -162,7 +211,17 @@ export const globTool = defineTool<GlobInput, GlobDetails>({
     }
     const problem = await checkDirectory(dir);
     if (problem) return { content: problem, isError: true };
-    const result = await globSearch(input.pattern, dir, { signal: ctx.signal });
+    let result: GlobSearchResult;
+    try {
+      const timeLimitMs = regexTimeLimitFrom(ctx.env ?? process.env);
+      result = await globSearch(input.pattern, dir, { signal: ctx.signal, timeLimitMs });
+    } catch (err) {
+      if (!(err instanceof RegexTimeLimitError)) throw err;
+      return {
+        content: `Matching the pattern was stopped after ${err.limitMs} ms: it took too long. Many * in one path segment, or many ** segments, can take exponential time on long names. Use at most three * per segment, or narrow the search with path.`,
+        isError: true,
+      };
+    }
     const filenames = result.files.map((f) => f.path);
     const details: GlobDetails = {
       filenames,

@@ -3,35 +3,44 @@
  * ripgrep-style glob and type filters, JavaScript regular expressions, binary files skipped. It returns
  * the same raw findings as the ripgrep backend, so the model sees identical output.
  */
-import { promises as fsp, readFileSync } from "node:fs";
+import { promises as fsp } from "node:fs";
+import { globMayBacktrack } from "./glob-risk.js";
 import { makePathFilter } from "./grep-filters.js";
-import type { GrepLine, GrepQuery, GrepRaw } from "./grep-format.js";
-import { mapInSlices, walkFiles } from "./walk.js";
+import type { GrepQuery, GrepRaw } from "./grep-format.js";
+import { DEFAULT_REGEX_TIME_LIMIT_MS, runRegexTask } from "./regex-worker.js";
+import type { FileHits } from "./regex-worker-main.js";
+import { walkFiles } from "./walk.js";
 
-/** One file's findings. */
-interface FileHits {
-  lines: GrepLine[];
-  count: number;
-}
-
-/** Searches like ripgrep would, with the built-in walker and JavaScript regular expressions. */
-export async function builtinSearch(q: GrepQuery): Promise<GrepRaw> {
+/**
+ * Searches like ripgrep would, with the built-in walker and JavaScript regular expressions. The files
+ * are read and matched in a worker thread (regex-worker.ts), so a catastrophic pattern never freezes
+ * this thread, and the search ends with `RegexTimeLimitError` after `timeLimitMs`.
+ */
+export async function builtinSearch(
+  q: GrepQuery,
+  timeLimitMs: number = DEFAULT_REGEX_TIME_LIMIT_MS,
+): Promise<GrepRaw> {
   const regex = compilePattern(q.pattern, q.ignoreCase, q.multiline);
+  // The walk applies globs on this thread, file by file; one that could backtrack for minutes is refused.
+  const risky = q.globs.find((g) => globMayBacktrack(g.replace(/^!/, "")));
+  if (risky !== undefined) {
+    throw new Error(
+      `The glob "${risky}" could take exponential time to match (more than three * in one path segment, many ** segments, or an extglob group). Simplify it, or search without glob and narrow with path.`,
+    );
+  }
   const files = await listFiles(q);
-  const hits = await mapInSlices(
+  const task = {
+    kind: "search" as const,
     files,
-    (file) => {
-      let buf: Buffer;
-      try {
-        buf = readFileSync(file);
-      } catch {
-        return undefined; // unreadable or vanished: skipped, as ripgrep does
-      }
-      if (buf.includes(0)) return undefined; // binary
-      return searchText(buf.toString("utf8"), regex, q);
-    },
-    q.signal,
-  );
+    source: regex.source,
+    flags: regex.flags,
+    multiline: q.multiline,
+    mode: q.mode,
+    before: q.before,
+    after: q.after,
+  };
+  const hits =
+    files.length === 0 ? [] : ((await runRegexTask(task, { timeLimitMs, signal: q.signal })) as FileHits[]);
   const found = files.flatMap((file, i) => {
     const h = hits[i];
     return h && h.count > 0 ? [{ path: file, hits: h }] : [];
@@ -76,68 +85,4 @@ export function compilePattern(pattern: string, ignoreCase: boolean, multiline: 
       throw new Error(`Invalid regular expression /${pattern}/: ${detail}`);
     }
   }
-}
-
-/** Finds matches in one file's text. Without multiline, a match never crosses a line, as in ripgrep. */
-function searchText(text: string, regex: RegExp, q: GrepQuery): FileHits | undefined {
-  regex.lastIndex = 0;
-  // Cheap whole-file test first: most files don't match. With "m" it is a superset of per-line matches.
-  if (!regex.test(text)) return undefined;
-  const lines = text.split("\n");
-  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  const matched = q.multiline ? multilineMatches(text, regex) : lineMatches(lines, regex);
-  if (matched.count === 0) return undefined;
-  if (q.mode !== "content") return { lines: [], count: matched.count };
-  return { lines: withContext(lines, matched.lines, q.before, q.after), count: matched.count };
-}
-
-function lineMatches(lines: string[], regex: RegExp): { lines: Set<number>; count: number } {
-  // Per line, without "m": "^" and "$" anchor at the line's own ends, and "\r" stays part of the line.
-  const single = new RegExp(regex.source, regex.flags.replace(/[gm]/g, ""));
-  const hit = new Set<number>();
-  for (let i = 0; i < lines.length; i++) if (single.test(lines[i])) hit.add(i);
-  return { lines: hit, count: hit.size };
-}
-
-/** Every line a match touches is a matching line; the count is of distinct lines where matches start. */
-function multilineMatches(text: string, regex: RegExp): { lines: Set<number>; count: number } {
-  const starts: number[] = [0];
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  const lineOf = (offset: number): number => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
-  const hit = new Set<number>();
-  const startLines = new Set<number>();
-  regex.lastIndex = 0;
-  for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
-    const first = lineOf(m.index);
-    const end = m[0].length > 0 ? m.index + m[0].length - 1 : m.index;
-    const last = lineOf(end);
-    startLines.add(first);
-    for (let l = first; l <= last; l++) hit.add(l);
-    if (m[0].length === 0) regex.lastIndex++;
-  }
-  return { lines: hit, count: startLines.size };
-}
-
-function withContext(lines: string[], matched: Set<number>, before: number, after: number): GrepLine[] {
-  const shown = new Map<number, boolean>();
-  for (const i of [...matched].sort((a, b) => a - b)) {
-    for (let j = Math.max(0, i - before); j <= Math.min(lines.length - 1, i + after); j++) {
-      if (!shown.has(j)) shown.set(j, false);
-    }
-    shown.set(i, true);
-  }
-  return [...shown].map(([i, match]) => {
-    let text = lines[i];
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    return { n: i + 1, text, match };
-  });
 }

@@ -15,6 +15,7 @@ import {
   type GrepQuery,
   type GrepRaw,
 } from "./grep-format.js";
+import { regexTimeLimitFrom } from "./regex-worker.js";
 import { findRipgrep, ripgrepSearch } from "./ripgrep.js";
 import { jsonSchema } from "./tool-schema.js";
 import type { Tool, ToolResult } from "./types.js";
@@ -164,7 +165,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput, G
       const backend = pickBackend(options.backend, ctx.env ?? process.env);
       let raw: GrepRaw;
       try {
-        raw = backend.rg ? await ripgrepSearch(query, backend.rg) : await builtinSearch(query);
+        raw = backend.rg
+          ? await ripgrepSearch(query, backend.rg)
+          : await builtinSearch(query, regexTimeLimitFrom(ctx.env ?? process.env));
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         return { content: (err as Error).message, isError: true };

@@ -6,7 +6,7 @@
 
 import type { ChildProcess } from "node:child_process";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
-import { type CollectedOutput, createOutputCollector } from "./command-output.js";
+import { type CollectedOutput, createOutputCollector, MAX_OUTPUT_CHARS } from "./command-output.js";
 import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone } from "./process-tree.js";
 
 /** After the shell exits, how long processes it left behind may keep its output open. */
@@ -28,6 +28,8 @@ export interface RunCommandOptions {
   signal: AbortSignal;
   /** Where the whole output goes if it passes the inline limit (called at most once). */
   spillPath: () => string;
+  /** Bytes of output after which the command is stopped (default `DEFAULT_MAX_OUTPUT_BYTES`). */
+  maxOutputBytes?: number;
   /** Receives new output, throttled. */
   onOutput?: (text: string) => void;
   /** Runs the shell inside this (the sandbox). */
@@ -52,6 +54,8 @@ export interface CommandOutcome {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   interrupted: boolean;
+  /** The output passed `maxOutputBytes`, so the command's process group was killed. */
+  outputCapped: boolean;
   /** The shell exited but left processes holding its output open; they were killed. */
   strayProcessesKilled: boolean;
   /** The shell could not be started. */
@@ -64,13 +68,14 @@ export interface CommandOutcome {
 /** Runs `command` and resolves when it (and its process group) is done. Never rejects. */
 export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
   const started = Date.now();
-  const collector = createOutputCollector(opts.spillPath);
+  const collector = createOutputCollector(opts.spillPath, MAX_OUTPUT_CHARS, opts.maxOutputBytes);
   const progress = throttle(opts.onOutput);
   const outcome = {
     exitCode: null as number | null,
     signal: null as NodeJS.Signals | null,
     timedOut: false,
     interrupted: false,
+    outputCapped: false,
     strayProcessesKilled: false,
     spawnError: undefined as string | undefined,
   };
@@ -118,6 +123,11 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
     const onData = (chunk: Buffer) => {
       if (finished) return;
       progress.push(collector.push(chunk));
+      // A flood (`yes`, `seq inf`) is stopped like a timeout, not saved until the disk is full.
+      if (collector.overCap && !outcome.outputCapped) {
+        outcome.outputCapped = true;
+        void stopGroup();
+      }
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
