@@ -154,8 +154,29 @@ export function commandMatches(pattern: CommandPattern, command: string): boolea
       // `npm test:*` matches `npm test` and `npm test --watch`, never `npm testx`.
       return text === pattern.value || text.startsWith(`${pattern.value} `);
     case "wildcard":
-      return pattern.regex.test(text);
+      return text === pattern.bare || wildcardMatches(pattern.parts, text);
   }
+}
+
+/**
+ * True when `text` is `parts[0]`, anything, `parts[1]`, anything, …, the last part. Each middle part is
+ * placed at its leftmost fit, which leaves the most room for the rest, so one pass decides it.
+ */
+export function wildcardMatches(parts: readonly string[], text: string): boolean {
+  const first = parts[0] ?? "";
+  const last = parts.length > 1 ? (parts[parts.length - 1] ?? "") : "";
+  if (parts.length === 1) return text === first;
+  if (text.length < first.length + last.length || !text.startsWith(first) || !text.endsWith(last)) {
+    return false;
+  }
+  const end = text.length - last.length;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found === -1 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
 function pathMatches(pattern: PathPattern, target: string, form: "lexical" | "real"): boolean {

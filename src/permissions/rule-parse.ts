@@ -16,7 +16,12 @@ import type { PermissionBehavior, PermissionRuleValue, PermissionUpdateDestinati
 export type CommandPattern =
   | { type: "prefix"; value: string }
   | { type: "exact"; value: string }
-  | { type: "wildcard"; regex: RegExp };
+  /**
+   * `git * main`: the text is the literal `parts` in order with anything (`*`) between them. Matched
+   * by a linear scan, never a regular expression: the text is the model's, and a `^a.*b.*c$` regex
+   * backtracks in the cube of its length. `bare` is the text a lone trailing ` *` also accepts (`git`).
+   */
+  | { type: "wildcard"; parts: string[]; bare?: string };
 
 /** A compiled path pattern: paths under `root` (lexical and real form) that match the glob. */
 export interface PathPattern {
@@ -150,12 +155,12 @@ export function compileCommandPattern(text: string, content: string): CommandPat
   }
   const normalised = collapseSpaces(content);
   if (!normalised.includes("*")) return { type: "exact", value: normalised };
-  const stars = normalised.split("*").length - 1;
-  const parts = normalised.split("*").map(escapeRegex);
-  let source = parts.join(".*");
+  const parts = normalised.split("*");
   // `git *` also matches a bare `git`: a single trailing wildcard after a space is optional.
-  if (stars === 1 && normalised.endsWith(" *")) source = `${parts[0].slice(0, -1)}( .*)?`;
-  return { type: "wildcard", regex: new RegExp(`^${source}$`, "s") };
+  if (parts.length === 2 && normalised.endsWith(" *")) {
+    return { type: "wildcard", parts, bare: parts[0].slice(0, -1) };
+  }
+  return { type: "wildcard", parts };
 }
 
 function compilePathPattern(text: string, content: string, ctx: RuleContext): PathPattern {
@@ -201,8 +206,4 @@ function compilePathPattern(text: string, content: string, ctx: RuleContext): Pa
 
 function collapseSpaces(s: string): string {
   return s.trim().replace(/\s+/g, " ");
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { splitBashCommand } from "../../src/permissions/bash-split.js";
 import { isReadOnlyCommand } from "../../src/permissions/command-effects.js";
 import { PermissionRuleError } from "../../src/permissions/errors.js";
-import { type CallFacts, matchRules } from "../../src/permissions/rule-match.js";
-import { compileRule, parseRuleValue } from "../../src/permissions/rule-parse.js";
+import { type CallFacts, commandMatches, matchRules } from "../../src/permissions/rule-match.js";
+import { compileCommandPattern, compileRule, parseRuleValue } from "../../src/permissions/rule-parse.js";
 import type { PermissionBehavior } from "../../src/permissions/types.js";
 
 const ctx = { cwd: "/work/project", projectRoot: "/work/project" };
@@ -68,6 +68,39 @@ describe("matching Bash rules", () => {
     expect(await bash([["allow", "Bash(git *)"]], "git")).toBe("allow");
     expect(await bash([["allow", "Bash(git * main)"]], "git push origin main")).toBe("allow");
     expect(await bash([["allow", "Bash(git * main)"]], "git push origin dev")).toBe("none");
+  });
+
+  it("wildcard rules match exactly what the anchored `.*` regex of the pieces matches", () => {
+    // Differential check against the definition: `a * b` means /^a .* b$/s (with `x *` also `x`).
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const word = (len: number) => Array.from({ length: len }, () => "ab *"[random(4)]).join("");
+    const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    for (let i = 0; i < 3000; i++) {
+      const rule = word(1 + random(6))
+        .replace(/\s+/g, " ")
+        .trim();
+      if (!rule.includes("*") || rule.includes(":*")) continue;
+      const pattern = compileCommandPattern("r", rule);
+      const parts = rule.split("*");
+      const bare = parts.length === 2 && rule.endsWith(" *") ? parts[0].slice(0, -1) : undefined;
+      const definition = new RegExp(`^${parts.map(escape).join(".*")}$`, "s");
+      const command = word(random(9)).trim();
+      const want = command === bare || definition.test(command);
+      expect(commandMatches(pattern, command), `${rule} vs ${JSON.stringify(command)}`).toBe(want);
+    }
+  });
+
+  it("a wildcard rule decides a huge hostile command in linear time (no regex backtracking)", () => {
+    // With `^a.*b.*c.*d$` an 8,000-character command of a's took 1.65 s on the main thread.
+    const pattern = compileCommandPattern("r", "a * a * a * d");
+    const hostile = `a ${"a ".repeat(20_000)}x`;
+    const t0 = performance.now();
+    expect(commandMatches(pattern, hostile)).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(50);
   });
 
   it("a compound command is allowed only when every part is", async () => {
