@@ -9,10 +9,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { judgeBashPath, realDirectory } from "./bash-paths.js";
 import type { SimpleCommand } from "./bash-split.js";
 import { type CommandEffects, commandEffects, isReadOnlyCommand } from "./command-effects.js";
 import { gitRepositoryProblem } from "./git-commands.js";
-import { firstOutsideScope, isInsideDir, type ResolvedPath, resolvePath } from "./path-scope.js";
+import { resolveLikeKernel } from "./kernel-path.js";
+import { firstOutsideScope, isInsideDir, type ResolvedPath } from "./path-scope.js";
 import { protectedPathReason } from "./protected-paths.js";
 import type { CallFacts } from "./rule-match.js";
 import type { PermissionRule } from "./rule-parse.js";
@@ -97,6 +99,7 @@ function decideBash(
   }
   if (split.opaque) return { behavior: "ask", why: `the command has ${split.opaque}` };
   let usedMode = false;
+  const mover = split.commands.findIndex((c) => RELINKERS.has(c.argv[0] ?? ""));
   for (const [i, cmd] of split.commands.entries()) {
     if (partRules?.[i]) continue;
     const what = `\`${cmd.text || "(redirection)"}\``;
@@ -107,12 +110,22 @@ function decideBash(
     }
     const effects = commandEffects(cmd);
     if (typeof effects === "string") return { behavior: "ask", why: `no rule allows ${what}: ${effects}` };
+    // Every part is judged before any runs: a copy or move that lands a symlink (or renames a directory)
+    // changes where a later (or concurrent) part's paths lead, so such a line is not judged part by part.
+    const touchesPaths = effects.reads.length + effects.writes.length > 0 || effects.destination;
+    if (mover !== -1 && i !== mover && (i > mover || split.concurrent) && touchesPaths) {
+      const by = `\`${split.commands[mover].text}\``;
+      return { behavior: "ask", why: `${what} uses paths that ${by}, another part of the line, may relink` };
+    }
     const verdict = judgeEffects(ctx, cmd, effects);
     if (verdict === "write") usedMode = true;
     else if (verdict !== "read") return { ...verdict, why: `${what} ${verdict.why}` };
   }
   return { behavior: "allow", reason: usedMode ? "mode" : "read-only" };
 }
+
+/** Programs that can create a symlink or move a directory, changing what a later path leads to. */
+const RELINKERS = new Set(["cp", "mv"]);
 
 /**
  * Why `program` may not be the system's: a PATH entry the agent can write (empty or relative, or inside
@@ -136,31 +149,21 @@ function judgeEffects(
   cmd: SimpleCommand,
   effects: CommandEffects,
 ): "read" | "write" | { behavior: "ask"; why: string; blockedPath?: string } {
-  const base = cmd.cdTarget === undefined ? ctx.cwd : resolvePath(cmd.cdTarget, ctx.cwd).real;
+  const base = cmd.cdTarget === undefined ? ctx.cwd : realDirectory(cmd.cdTarget, ctx.cwd);
   const shadowed =
     cmd.argv[0] === undefined ? undefined : searchPathProblem(cmd.argv[0], base, ctx.scopeDirs);
   if (shadowed) return { behavior: "ask", why: shadowed };
   for (const p of effects.reads) {
-    const outside = outsideScope(ctx, p, base);
-    if (outside)
-      return {
-        behavior: "ask",
-        why: `reads ${outside}, outside the allowed directories`,
-        blockedPath: outside,
-      };
+    const refused = judgeBashPath(p, base, ctx.scopeDirs, "read");
+    if (refused) return { behavior: "ask", ...refused };
   }
   const writes = [...effects.writes, ...destinationPaths(effects, base)];
   for (const p of writes) {
-    const outside = outsideScope(ctx, p, base);
-    if (outside)
-      return {
-        behavior: "ask",
-        why: `writes ${outside}, outside the allowed directories`,
-        blockedPath: outside,
-      };
+    const refused = judgeBashPath(p, base, ctx.scopeDirs, "write");
+    if (refused) return { behavior: "ask", ...refused };
   }
   for (const p of writes) {
-    const guarded = protectedWrite([resolvePath(p, base)], ctx.startupFiles);
+    const guarded = protectedWrite([resolveLikeKernel(p, base)], ctx.startupFiles);
     if (guarded) return { behavior: "ask", why: `writes ${guarded.path}: ${guarded.why}` };
   }
   if (effects.git) {
@@ -171,14 +174,6 @@ function judgeEffects(
   if (ctx.mode !== "acceptEdits")
     return { behavior: "ask", why: "changes files, which needs approval in this mode" };
   return "write";
-}
-
-/** The real path when `p` (relative to `base`) is outside the scope or under /proc, else undefined. */
-function outsideScope(ctx: ModeContext, p: string, base: string): string | undefined {
-  const resolved = resolvePath(p, base);
-  // /proc/self/… means the shell's process there, not ours: resolving it here would judge the wrong place.
-  if (isInsideDir(resolved.lexical, "/proc") || isInsideDir(resolved.real, "/proc")) return resolved.lexical;
-  return firstOutsideScope([resolved], ctx.scopeDirs);
 }
 
 /** The first path a write would need approval for even in acceptEdits (protected-paths), with why. */
@@ -197,12 +192,14 @@ export function protectedWrite(
 function destinationPaths(effects: CommandEffects, base: string): string[] {
   const d = effects.destination;
   if (d === undefined) return [];
-  const target = resolvePath(d.target, base).real;
+  const target = resolveLikeKernel(d.target, base).real;
   let isDir = false;
   try {
     isDir = !d.exact && fs.statSync(target).isDirectory();
   } catch {
     isDir = false;
   }
-  return isDir ? d.sources.map((src) => path.join(target, path.basename(src))) : [target];
+  // The name a source keeps is its last component as the kernel resolves it (`src/..` is the parent's).
+  const landing = (src: string) => path.join(target, path.basename(resolveLikeKernel(src, base).real));
+  return isDir ? d.sources.map(landing) : [target];
 }

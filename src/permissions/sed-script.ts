@@ -4,7 +4,8 @@
  * is parsed command by command (as GNU sed's compiler scans it) and any command that writes a file
  * (`w`, `W`, the `w` flag of `s`), runs one (`e`, the `e` flag), or reads another file (`r`, `R`)
  * refuses it, as does anything this parser does not recognise. `-i` turns the file operands into
- * writes (acceptEdits judges those).
+ * writes (acceptEdits judges those); `-i` with a backup suffix asks, since the backup's name is made
+ * from the suffix, not written out.
  */
 
 /** What a sed command line touches, or why it is refused. */
@@ -25,8 +26,11 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
         const script = inline ?? args[++i];
         if (script === undefined) return "`--expression` needs a script";
         scripts.push(script);
-      } else if (name === "in-place") inPlace = true;
-      else if (name === "line-length") {
+      } else if (name === "in-place") {
+        // A backup suffix names a second file (`*` in it is the file's name, `/` a directory).
+        if (inline) return "`--in-place=SUFFIX` writes a backup file whose name is not written out";
+        inPlace = true;
+      } else if (name === "line-length") {
         if (inline === undefined) i++;
       } else if (
         inline !== undefined ||
@@ -48,7 +52,9 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j];
         if (letter === "i") {
-          inPlace = true; // the rest of the bundle is a backup suffix
+          // The rest of the bundle is a backup suffix: `-irc` on `.bash` writes `.bashrc`.
+          if (j + 1 < arg.length) return "`-iSUFFIX` writes a backup file whose name is not written out";
+          inPlace = true;
           break;
         }
         if (letter === "e" || letter === "l") {

@@ -1,0 +1,281 @@
+/**
+ * The Bash analysis as a closed world (issue #29, part 2): each class of line an outside probe got
+ * through the real permission engine without canUseTool, so every "ask" here was a denial there.
+ * Words bash evaluates as arithmetic or names, heredoc bodies, options that read lists of files,
+ * secrets, symlinks folded lexically, one part of a line changing what a later part touches,
+ * protected names created indirectly, removing the project itself, and flags accepted too loosely.
+ * Each line must ask in default and in acceptEdits; the typical lines at the end still run.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type CanUseTool,
+  createPermissionEngine,
+  type PermissionEngineOptions,
+  type PermissionMode,
+} from "../../src/permissions/index.js";
+
+let root: string;
+let project: string;
+let home: string;
+const savedHome = process.env.HOME;
+
+beforeAll(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "goat-closed-")));
+  project = path.join(root, "project");
+  home = path.join(root, "home");
+  const outside = path.join(root, "outside");
+  fs.mkdirSync(path.join(project, "src"), { recursive: true });
+  fs.mkdirSync(path.join(project, "deep", "sub"), { recursive: true });
+  fs.mkdirSync(path.join(outside, "sub"), { recursive: true });
+  fs.writeFileSync(path.join(outside, "secret.txt"), "s3cret");
+  fs.writeFileSync(path.join(project, "src", "a.ts"), "export {}\n");
+  fs.writeFileSync(path.join(project, ".bash"), "x\n");
+  // A link to a directory outside: `dirlink/..` is `outside` to the kernel, `project` lexically.
+  fs.symlinkSync(path.join(outside, "sub"), path.join(project, "dirlink"));
+  // A relative link that stays inside where it is, and points out once copied one level up.
+  fs.symlinkSync("../..", path.join(project, "deep", "sub", "up"));
+  execFileSync("git", ["init", "-q", project]);
+  for (const dir of [".ssh", ".aws"]) fs.mkdirSync(path.join(home, dir), { recursive: true });
+  fs.writeFileSync(path.join(home, ".ssh", "id_rsa"), "KEY");
+  fs.writeFileSync(path.join(home, ".aws", "credentials"), "KEY");
+  fs.writeFileSync(path.join(home, ".netrc"), "KEY");
+  process.env.HOME = home;
+});
+
+afterAll(() => {
+  process.env.HOME = savedHome;
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function decide(
+  command: string,
+  mode: PermissionMode = "default",
+  options: Partial<PermissionEngineOptions> = {},
+): Promise<"allow" | "ask" | "deny"> {
+  let asked = false;
+  const canUseTool: CanUseTool = async () => {
+    asked = true;
+    return { behavior: "deny", message: "no" };
+  };
+  const engine = createPermissionEngine({ cwd: project, mode, canUseTool, ...options });
+  const d = await engine.decide({
+    toolName: "Bash",
+    input: { command },
+    sideEffect: "mutating",
+    toolUseID: "t",
+    signal: new AbortController().signal,
+  });
+  return asked ? "ask" : d.behavior;
+}
+
+const asksInBothModes = async (command: string, options: Partial<PermissionEngineOptions> = {}) => {
+  expect(await decide(command, "default", options), `default: ${command}`).toBe("ask");
+  expect(await decide(command, "acceptEdits", options), `acceptEdits: ${command}`).toBe("ask");
+};
+
+describe("words bash evaluates as names or arithmetic", () => {
+  it.each([
+    "printf -v 'x[$(id)]' y",
+    "printf -v'x[$(id)]' y",
+    "printf -v x y",
+    "printf -v PATH /tmp; ls",
+    "printf -vPATH /tmp && ls",
+    "(( a[$(id)] ))",
+    "echo $(( a[$(id)] ))",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
+    "echo ${a[$(id)]}",
+    "declare 'a[$(id)]=1'",
+    "HOME=/tmp; cat ~/x",
+    "export HOME=/tmp && ls",
+  ])("%s", async (command) => {
+    await asksInBothModes(command);
+  });
+
+  it("a rule for a builtin that takes a name does not cover a subscript in it", async () => {
+    for (const [command, rule] of [
+      ["test -v 'a[$(id)]'", "Bash(test:*)"],
+      ["[ -v 'a[$(id)]' ]", "Bash([:*)"],
+      ["read 'a[$(id)]' < /dev/null", "Bash(read:*)"],
+      ["unset 'a[$(id)]'", "Bash(unset:*)"],
+      ["mapfile -C id arr < src/a.ts", "Bash(mapfile:*)"],
+      ["printf -v 'a[$(id)]' x", "Bash(printf:*)"],
+    ]) {
+      expect(await decide(command, "default", { allowedTools: [rule] }), command).toBe("ask");
+    }
+  });
+
+  it("a part that sets variables makes later parts unprovable, even with a rule for it", async () => {
+    const allowedTools = ["Bash(printf:*)"];
+    expect(await decide("printf -v PATH /tmp; ls", "default", { allowedTools })).toBe("ask");
+  });
+});
+
+describe("heredoc bodies", () => {
+  it.each([
+    "cat <<-EOF\n\t$(id)\n\tEOF",
+    "cat <<-EOF\n\t`id`\n\tEOF",
+    "cat <<-EOF\n\t$HOME\n\tEOF",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
+    "cat <<-EOF\n\t${x:-$(id)}\n\tEOF",
+    "cat <<EOF\n$(id)\nEOF",
+    "cat <<EOF | cat\n`id`\nEOF",
+  ])("%j asks", async (command) => {
+    await asksInBothModes(command);
+  });
+
+  it.each([
+    "cat <<'EOF'\n$(id)\nEOF",
+    'cat <<"EOF"\n$(id) `id`\nEOF',
+    "cat <<\\EOF\n$(id)\nEOF",
+    "cat <<-'EOF'\n\t$(id)\n\tEOF",
+    "cat <<EOF\nplain text\nEOF",
+  ])("%j is literal and runs", async (command) => {
+    expect(await decide(command)).toBe("allow");
+  });
+});
+
+describe("options that name lists of files", () => {
+  it.each([
+    "wc --files0-from=list.txt",
+    "wc -l --files0-from=-",
+    "sort --files0-from=list.txt",
+    "du --files0-from list.txt",
+    "wc --files0=-",
+    "sort --files0-f=-",
+    "sort --comp=sh src/a.ts",
+    "sort --out=x src/a.ts",
+    "ls --derefer -R dirlink",
+    "ls --dereference -R dirlink",
+    "file -f list.txt",
+    "tar -T list.txt -cf out.tar",
+    "xargs cat < list.txt",
+  ])("%s", async (command) => {
+    await asksInBothModes(command);
+  });
+});
+
+describe("secrets", () => {
+  it.each([
+    "jq -n '$ ENV'",
+    "jq -n '$\tENV.HOME'",
+    "jq -n '$ # hidden\nENV'",
+    "jq -n '$ENV'",
+    "jq -n 'env'",
+    "jq -n '{} | env.HOME'",
+    "jq -n '$__prog_args'",
+    "jq -n '$ __prog_args'",
+    "printenv",
+    "env",
+    "cat /proc/self/environ",
+    "cat /proc/1/environ",
+    "ls /proc/self/",
+  ])("%s", async (command) => {
+    await asksInBothModes(command);
+  });
+
+  it("key files under the home directory ask even when the home directory is in scope", async () => {
+    for (const command of [
+      "cat ~/.ssh/id_rsa",
+      "cat ~/.aws/credentials",
+      "cat ~/.netrc",
+      "grep -r KEY ~",
+      "head ../home/.ssh/id_rsa",
+    ]) {
+      await asksInBothModes(command, { additionalDirectories: [home] });
+    }
+  });
+});
+
+describe("symlinks are followed the way the kernel does", () => {
+  it.each([
+    "cat dirlink/../secret.txt",
+    "ls dirlink/..",
+    "grep -r s3cret dirlink/..",
+    "echo x > dirlink/../pwned",
+    "touch dirlink/../pwned",
+    "cp src/a.ts dirlink/../copy.ts",
+  ])("%s", async (command) => {
+    await asksInBothModes(command);
+  });
+
+  it("a path that only looks like it climbs through a link in scope still runs", async () => {
+    expect(await decide("cat deep/sub/up/src/a.ts")).toBe("allow");
+    expect(await decide("cat deep/sub/../sub/up/src/a.ts")).toBe("allow");
+  });
+});
+
+describe("one part changing what a later part touches", () => {
+  it.each([
+    "cp -P deep/sub/up . && cat up/outside/secret.txt",
+    "cp -a deep/sub/up . ; echo x > up/outside/pwned",
+    "cp -r deep/sub x && cat x/up/../outside/secret.txt",
+    "mv deep/sub/up . && cat up/outside/secret.txt",
+    "mv deep/sub/up new && touch new/outside/pwned",
+    "cat up/outside/secret.txt | cp -P deep/sub/up .",
+  ])("%s", async (command) => {
+    await asksInBothModes(command);
+  });
+
+  it("a copy on its own, or after the parts it could affect, still runs in acceptEdits", async () => {
+    expect(await decide("cp src/a.ts src/b.ts", "acceptEdits")).toBe("allow");
+    expect(await decide("mkdir -p build && cp src/a.ts build/", "acceptEdits")).toBe("allow");
+  });
+});
+
+describe("protected names created indirectly", () => {
+  it.each([
+    "cp -b -S rc src/a.ts .bash",
+    "cp -bSrc src/a.ts .bash",
+    "mv --backup --suffix=rc src/a.ts .bash",
+    "mv --suffix rc -b src/a.ts .bash",
+    "cp --backup=simple src/a.ts .bash",
+    "sed -irc 's/x/y/' .bash",
+    "sed -i'.claude/*' 's/x/y/' src/a.ts",
+    "sed --in-place=rc 's/x/y/' .bash",
+    "cp src/a.ts .mcp.json",
+    "mv src .goat",
+    "cp -r src -T .claude",
+    "cp -t .claude src/a.ts",
+  ])("%s", async (command) => {
+    await asksInBothModes(command);
+  });
+});
+
+describe("removing an allowed directory itself", () => {
+  it.each([
+    "rm -rf .",
+    "rm -rf ../project",
+    'rm -rf "$PWD"',
+    "rm -r src/..",
+    "rmdir ../project",
+    "mv . ../elsewhere",
+    "rm -rf ..",
+  ])("%s", async (command) => {
+    await asksInBothModes(command);
+  });
+
+  it("removing something inside still runs in acceptEdits", async () => {
+    expect(await decide("rm -rf build", "acceptEdits")).toBe("allow");
+  });
+});
+
+describe("typical lines still run", () => {
+  it.each([
+    "ls -la",
+    "git status",
+    "grep -rn foo src",
+    "cat src/a.ts | head",
+    "find . -name x",
+    "wc -l src/a.ts",
+    "sort src/a.ts | uniq -c",
+    "jq '.env' package.json",
+    "printf '%s\\n' hello",
+    "du -sh src",
+  ])("%s", async (command) => {
+    expect(await decide(command)).toBe("allow");
+  });
+});
