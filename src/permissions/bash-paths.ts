@@ -19,13 +19,15 @@ export interface PathRefusal {
 }
 
 /**
- * Names of files and directories that hold credentials, wherever they are (lower case). Reading one
- * asks even inside the allowed directories: the model would see the key.
+ * Names of files and directories that hold credentials (or the commands typed with them: shell
+ * histories), wherever they are, in lower case. Reading one asks even inside the allowed directories:
+ * the model would see the key.
  */
 // biome-ignore format: a word list reads better packed
 const SECRET_NAMES = new Set([
   ".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".pgpass", ".docker", ".kube", ".npmrc", ".pypirc",
-  ".azure", ".password-store", ".vault-token", ".my.cnf", ".boto", ".terraformrc",
+  ".azure", ".password-store", ".vault-token", ".my.cnf", ".boto", ".terraformrc", ".bash_history",
+  ".zsh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
 ]);
 /** Directories under `.config` that hold credentials. */
 const SECRET_CONFIG_DIRS = new Set(["gcloud", "gh", "hub", "doctl", "op"]);

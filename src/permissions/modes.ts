@@ -199,7 +199,6 @@ function destinationPaths(effects: CommandEffects, base: string): string[] {
   } catch {
     isDir = false;
   }
-  // The name a source keeps is its last component as the kernel resolves it (`src/..` is the parent's).
-  const landing = (src: string) => path.join(target, path.basename(resolveLikeKernel(src, base).real));
-  return isDir ? d.sources.map(landing) : [target];
+  // A source keeps its last component as written (a link's own name; `x/..` lands in the target's parent).
+  return isDir ? d.sources.map((src) => path.join(target, path.basename(src))) : [target];
 }

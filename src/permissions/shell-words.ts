@@ -167,6 +167,10 @@ export function expansionHazard(node: ShellNode): string | undefined {
   if (inner.startsWith("!")) return "an indirect expansion `${!…}` can run commands hidden in a value";
   // biome-ignore lint/suspicious/noTemplateCurlyInString: names shell syntax
   if (/@[a-zA-Z]$/.test(inner)) return "a `${…@…}` transformation can run commands";
+  // `${x:off:len}`: the offset and length are arithmetic, and a variable named there is evaluated too.
+  const substring = /^#?[\w@*]+(?:\[[^\]]*\])?:(?![-=?+])(.*)$/s.exec(inner);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: names shell syntax
+  if (substring && /[A-Za-z_$`]/.test(substring[1])) return "a `${x:offset}` substring evaluates arithmetic";
   return undefined;
 }
 

@@ -17,6 +17,7 @@ import {
   type PermissionEngineOptions,
   type PermissionMode,
 } from "../../src/permissions/index.js";
+import { resolveLikeKernel } from "../../src/permissions/kernel-path.js";
 
 let root: string;
 let project: string;
@@ -108,6 +109,16 @@ describe("words bash evaluates as names or arithmetic", () => {
     }
   });
 
+  it("a substring offset names a variable that is evaluated as arithmetic", async () => {
+    const allowedTools = ["Bash(echo:*)"];
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
+    expect(await decide("echo ${x:y}", "default", { allowedTools })).toBe("ask");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
+    expect(await decide("echo ${x:0:n}", "default", { allowedTools })).toBe("ask");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
+    expect(await decide("echo ${x:1:2} ${x:-a} ${x: -1}", "default", { allowedTools })).toBe("allow");
+  });
+
   it("a part that sets variables makes later parts unprovable, even with a rule for it", async () => {
     const allowedTools = ["Bash(printf:*)"];
     expect(await decide("printf -v PATH /tmp; ls", "default", { allowedTools })).toBe("ask");
@@ -153,6 +164,7 @@ describe("options that name lists of files", () => {
     "file -f list.txt",
     "tar -T list.txt -cf out.tar",
     "xargs cat < list.txt",
+    "find -O /etc -name x",
   ])("%s", async (command) => {
     await asksInBothModes(command);
   });
@@ -184,6 +196,7 @@ describe("secrets", () => {
       "cat ~/.netrc",
       "grep -r KEY ~",
       "head ../home/.ssh/id_rsa",
+      "cat ~/.bash_history",
     ]) {
       await asksInBothModes(command, { additionalDirectories: [home] });
     }
@@ -198,6 +211,8 @@ describe("symlinks are followed the way the kernel does", () => {
     "echo x > dirlink/../pwned",
     "touch dirlink/../pwned",
     "cp src/a.ts dirlink/../copy.ts",
+    "cat < dirlink/../secret.txt",
+    "cd dirlink/.. && cat secret.txt",
   ])("%s", async (command) => {
     await asksInBothModes(command);
   });
@@ -242,6 +257,34 @@ describe("protected names created indirectly", () => {
     "cp -t .claude src/a.ts",
   ])("%s", async (command) => {
     await asksInBothModes(command);
+  });
+});
+
+describe("where a copy lands", () => {
+  it("a source ending in `..` lands in the target's parent", async () => {
+    await asksInBothModes("cp -r deep/sub/.. .");
+    await asksInBothModes("cp -r deep/sub/.. src/");
+  });
+});
+
+describe("the kernel's walk of a path", () => {
+  it("follows each link before the next `..`, and records where links in the way led", () => {
+    const walked = resolveLikeKernel("dirlink/../secret.txt", project);
+    expect(walked.lexical).toBe(path.join(project, "secret.txt"));
+    expect(walked.real).toBe(path.join(root, "outside", "secret.txt"));
+    expect(walked.links).toEqual([
+      { at: path.join(project, "dirlink"), to: path.join(root, "outside", "sub") },
+    ]);
+  });
+
+  it("takes missing components as written, follows dangling links, and stops at a loop", () => {
+    expect(resolveLikeKernel("new/../newer/x", project).real).toBe(path.join(project, "newer", "x"));
+    const loopDir = fs.mkdtempSync(path.join(root, "loop-"));
+    fs.symlinkSync("b", path.join(loopDir, "a"));
+    fs.symlinkSync("a", path.join(loopDir, "b"));
+    fs.symlinkSync(path.join(root, "outside", "planted"), path.join(loopDir, "dangling"));
+    expect(resolveLikeKernel("a/x", loopDir).loop).toBe(true);
+    expect(resolveLikeKernel("dangling", loopDir).real).toBe(path.join(root, "outside", "planted"));
   });
 });
 
