@@ -9,6 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { earlierPartProblem } from "./bash-line-order.js";
 import { judgeBashPath, realDirectory } from "./bash-paths.js";
 import type { SimpleCommand } from "./bash-split.js";
 import { type CommandEffects, commandEffects, isReadOnlyCommand } from "./command-effects.js";
@@ -99,7 +100,11 @@ function decideBash(
   }
   if (split.opaque) return { behavior: "ask", why: `the command has ${split.opaque}` };
   let usedMode = false;
-  const mover = split.commands.findIndex((c) => RELINKERS.has(c.argv[0] ?? ""));
+  const line = {
+    commands: split.commands,
+    concurrent: split.concurrent === true,
+    ruled: (j: number) => !!partRules?.[j],
+  };
   for (const [i, cmd] of split.commands.entries()) {
     if (partRules?.[i]) continue;
     const what = `\`${cmd.text || "(redirection)"}\``;
@@ -110,13 +115,12 @@ function decideBash(
     }
     const effects = commandEffects(cmd);
     if (typeof effects === "string") return { behavior: "ask", why: `no rule allows ${what}: ${effects}` };
-    // Every part is judged before any runs: a copy or move that lands a symlink (or renames a directory)
-    // changes where a later (or concurrent) part's paths lead, so such a line is not judged part by part.
-    const touchesPaths = effects.reads.length + effects.writes.length > 0 || effects.destination;
-    if (mover !== -1 && i !== mover && (i > mover || split.concurrent) && touchesPaths) {
-      const by = `\`${split.commands[mover].text}\``;
-      return { behavior: "ask", why: `${what} uses paths that ${by}, another part of the line, may relink` };
-    }
+    // Every part is judged before any runs: an earlier part may change what this one touches.
+    const touchesPaths =
+      effects.reads.length + effects.writes.length > 0 || effects.destination !== undefined;
+    const base = partDirectory(ctx, cmd);
+    const earlier = earlierPartProblem(line, i, touchesPaths, base, ctx.scopeDirs);
+    if (earlier) return { behavior: "ask", why: `${what} ${earlier}` };
     const verdict = judgeEffects(ctx, cmd, effects);
     if (verdict === "write") usedMode = true;
     else if (verdict !== "read") return { ...verdict, why: `${what} ${verdict.why}` };
@@ -124,8 +128,10 @@ function decideBash(
   return { behavior: "allow", reason: usedMode ? "mode" : "read-only" };
 }
 
-/** Programs that can create a symlink or move a directory, changing what a later path leads to. */
-const RELINKERS = new Set(["cp", "mv"]);
+/** The real directory a part runs in: the working directory, or the leading `cd`'s target. */
+function partDirectory(ctx: ModeContext, cmd: SimpleCommand): string {
+  return cmd.cdTarget === undefined ? ctx.cwd : realDirectory(cmd.cdTarget, ctx.cwd);
+}
 
 /**
  * Why `program` may not be the system's: a PATH entry the agent can write (empty or relative, or inside
@@ -149,7 +155,7 @@ function judgeEffects(
   cmd: SimpleCommand,
   effects: CommandEffects,
 ): "read" | "write" | { behavior: "ask"; why: string; blockedPath?: string } {
-  const base = cmd.cdTarget === undefined ? ctx.cwd : realDirectory(cmd.cdTarget, ctx.cwd);
+  const base = partDirectory(ctx, cmd);
   const shadowed =
     cmd.argv[0] === undefined ? undefined : searchPathProblem(cmd.argv[0], base, ctx.scopeDirs);
   if (shadowed) return { behavior: "ask", why: shadowed };

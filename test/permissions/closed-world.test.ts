@@ -235,6 +235,25 @@ describe("one part changing what a later part touches", () => {
     await asksInBothModes(command);
   });
 
+  it("a write before a program runs asks when PATH has a directory the agent can write", async () => {
+    const saved = process.env.PATH;
+    try {
+      process.env.PATH = `${path.join(project, "bin")}${path.delimiter}${saved}`;
+      expect(await decide("ls", "acceptEdits")).toBe("allow"); // nothing named ls there yet
+      for (const command of [
+        "cp src/a.ts bin/ls && ls",
+        "mkdir -p bin; echo x > bin/cat; cat src/a.ts",
+        "ls | cp src/a.ts bin/ls",
+      ]) {
+        expect(await decide(command, "acceptEdits"), command).toBe("ask");
+      }
+      process.env.PATH = saved;
+      expect(await decide("mkdir -p bin; echo x > bin/cat; cat src/a.ts", "acceptEdits")).toBe("allow");
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
   it("a copy on its own, or after the parts it could affect, still runs in acceptEdits", async () => {
     expect(await decide("cp src/a.ts src/b.ts", "acceptEdits")).toBe("allow");
     expect(await decide("mkdir -p build && cp src/a.ts build/", "acceptEdits")).toBe("allow");
