@@ -119,6 +119,20 @@ describe("words bash evaluates as names or arithmetic", () => {
     expect(await decide("echo ${x:1:2} ${x:-a} ${x: -1}", "default", { allowedTools })).toBe("allow");
   });
 
+  it("a substitution the grammar leaves as text inside an expansion is never covered by a rule", async () => {
+    const allowedTools = ["Bash(echo:*)"];
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell lines, not templates
+    const lines = ["echo ${x:-`id`}", "echo ${x^^$(id)}", "echo ${x/`id`/y}"];
+    for (const command of lines) {
+      expect(await decide(command, "default", { allowedTools }), command).toBe("ask");
+    }
+  });
+
+  it("a `{name}` before a redirection assigns the variable (`{PATH}>x` sets PATH)", async () => {
+    await asksInBothModes("cat src/a.ts {PATH}>/dev/null; ls");
+    await asksInBothModes("cat {fd}>out src/a.ts");
+  });
+
   it("a part that sets variables makes later parts unprovable, even with a rule for it", async () => {
     const allowedTools = ["Bash(printf:*)"];
     expect(await decide("printf -v PATH /tmp; ls", "default", { allowedTools })).toBe("ask");
