@@ -64,6 +64,7 @@ export class WordBuilder {
         this.dynamic(node, "`$'…'` quoting");
         return;
       case "translated_string":
+        this.walker.nested(node);
         this.dynamic(node, '`$"…"` quoting');
         return;
       case "simple_expansion":
