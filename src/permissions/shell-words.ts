@@ -187,6 +187,7 @@ export function expansionHazard(node: ShellNode): string | undefined {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: names shell syntax
   if (/@[a-zA-Z]$/.test(inner)) return "a `${…@…}` transformation can run commands";
   // `${x:-`id`}`, `${x^^$(id)}`: the grammar leaves some substitutions inside `${…}` as plain text.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: names shell syntax
   if (hasHiddenSubstitution(node)) return "a substitution inside `${…}` the grammar does not show";
   // `${x:off:len}`: the offset and length are arithmetic, and a variable named there is evaluated too.
   const substring = /^#?[\w@*]+(?:\[[^\]]*\])?:(?![-=?+])(.*)$/s.exec(inner);

@@ -237,6 +237,31 @@ describe("symlinks are followed the way the kernel does", () => {
   });
 });
 
+describe("file tools' paths are walked the way the tool's own program will", () => {
+  it("Grep and Glob hand `dirlink/..` to ripgrep and the file system as written, so it is judged unfolded", async () => {
+    const engine = createPermissionEngine({
+      cwd: project,
+      mode: "default",
+      canUseTool: async () => ({ behavior: "deny", message: "no" }),
+    });
+    const request = (toolName: string, input: Record<string, unknown>) => ({
+      toolName,
+      input,
+      sideEffect: "none" as const,
+      toolUseID: "t",
+      signal: new AbortController().signal,
+    });
+    const through = `${project}/dirlink/..`;
+    expect((await engine.decide(request("Grep", { pattern: "s3cret", path: through }))).behavior).toBe(
+      "deny",
+    );
+    expect((await engine.decide(request("Glob", { pattern: "*", path: through }))).behavior).toBe("deny");
+    expect((await engine.decide(request("Grep", { pattern: "x", path: `${project}/src/..` }))).behavior).toBe(
+      "allow",
+    );
+  });
+});
+
 describe("one part changing what a later part touches", () => {
   it.each([
     "cp -P deep/sub/up . && cat up/outside/secret.txt",
