@@ -4,8 +4,10 @@
  * directories through, plan refuses anything that changes things, bypassPermissions allows all, and
  * dontAsk turns every "ask" into a denial (the engine does that part). A Bash line runs without asking
  * only when every part is covered by a rule or proven by the analysis (command-effects): a known
- * program, known flags, every path it reads or writes in scope, git only in a repository whose config
- * runs nothing. Anything the analysis cannot prove asks.
+ * program, known flags, every path it reads or writes in scope as the kernel walks it (bash-paths: no
+ * link out, no credentials, not an allowed directory itself), no earlier part that can change what a
+ * later one touches (bash-line-order), git only in a repository whose config runs nothing. Anything
+ * the analysis cannot prove asks.
  */
 import fs from "node:fs";
 import path from "node:path";
