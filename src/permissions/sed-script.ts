@@ -4,8 +4,8 @@
  * is parsed command by command (as GNU sed's compiler scans it) and any command that writes a file
  * (`w`, `W`, the `w` flag of `s`), runs one (`e`, the `e` flag), or reads another file (`r`, `R`)
  * refuses it, as does anything this parser does not recognise. `-i` turns the file operands into
- * writes (acceptEdits judges those); `-i` with a backup suffix asks, since the backup's name is made
- * from the suffix, not written out.
+ * writes (acceptEdits judges those), and a backup suffix adds each file's backup (`-irc` on `.bash`
+ * writes `.bashrc`, which is protected); a suffix with `*` or `/` names a path not written out, and asks.
  */
 
 /** What a sed command line touches, or why it is refused. */
@@ -13,6 +13,8 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
   const scripts: string[] = [];
   const operands: string[] = [];
   let inPlace = false;
+  /** The backup suffix of `-iSUFFIX`: each file's backup is the file's path with it appended. */
+  let backupSuffix = "";
   let onlyOperands = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -27,8 +29,8 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
         if (script === undefined) return "`--expression` needs a script";
         scripts.push(script);
       } else if (name === "in-place") {
-        // A backup suffix names a second file (`*` in it is the file's name, `/` a directory).
-        if (inline) return "`--in-place=SUFFIX` writes a backup file whose name is not written out";
+        if (inline && !plainSuffix(inline)) return backupRefusal;
+        backupSuffix = inline ?? "";
         inPlace = true;
       } else if (name === "line-length") {
         if (inline === undefined) i++;
@@ -52,8 +54,9 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j];
         if (letter === "i") {
-          // The rest of the bundle is a backup suffix: `-irc` on `.bash` writes `.bashrc`.
-          if (j + 1 < arg.length) return "`-iSUFFIX` writes a backup file whose name is not written out";
+          // The rest of the bundle is a backup suffix: `-irc` on `.bash` writes `.bashrc`, judged below.
+          backupSuffix = arg.slice(j + 1);
+          if (!plainSuffix(backupSuffix)) return backupRefusal;
           inPlace = true;
           break;
         }
@@ -77,8 +80,14 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
     if (problem) return problem;
   }
   const files = operands.filter((o) => o !== "-");
-  return inPlace ? { reads: [], writes: files } : { reads: files, writes: [] };
+  if (!inPlace) return { reads: files, writes: [] };
+  const backups = backupSuffix === "" ? [] : files.map((f) => f + backupSuffix);
+  return { reads: [], writes: [...files, ...backups] };
 }
+
+/** A suffix with `*` (replaced by the file's name) or `/` (another directory) hides the backup's path. */
+const plainSuffix = (suffix: string): boolean => !/[*/]/.test(suffix);
+const backupRefusal = "the backup suffix puts the backup somewhere not written out (`*` or `/` in it)";
 
 function splitLong(arg: string): [string, string | undefined] {
   const eq = arg.indexOf("=");

@@ -309,6 +309,7 @@ describe("protected names created indirectly", () => {
     "sed -irc 's/x/y/' .bash",
     "sed -i'.claude/*' 's/x/y/' src/a.ts",
     "sed --in-place=rc 's/x/y/' .bash",
+    "sed -i'/../../x' 's/x/y/' src/a.ts",
     "cp src/a.ts .mcp.json",
     "mv src .goat",
     "cp -r src -T .claude",
@@ -343,6 +344,13 @@ describe("the kernel's walk of a path", () => {
     fs.symlinkSync(path.join(root, "outside", "planted"), path.join(loopDir, "dangling"));
     expect(resolveLikeKernel("a/x", loopDir).loop).toBe(true);
     expect(resolveLikeKernel("dangling", loopDir).real).toBe(path.join(root, "outside", "planted"));
+  });
+});
+
+describe("a sed backup whose name is written out", () => {
+  it("is judged like the file it copies", async () => {
+    expect(await decide("sed -i.bak 's/x/y/' src/a.ts", "acceptEdits")).toBe("allow");
+    expect(await decide("sed --in-place=.orig 's/x/y/' src/a.ts", "acceptEdits")).toBe("allow");
   });
 });
 
