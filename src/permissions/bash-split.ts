@@ -63,6 +63,8 @@ export type BashSplit =
       construct?: string;
       /** Some command changes the directory (other than a leading `cd DIR &&`): relative paths cannot be judged. */
       changesDirectory?: true;
+      /** Some parts run at the same time (a pipeline, `&`), so one may act before an earlier one ends. */
+      concurrent?: true;
     }
   | { ok: false; reason: string };
 
@@ -91,7 +93,12 @@ export function splitLoaded(command: string): BashSplit {
   walker.leadingCd = findLeadingCd(root);
   walker.statements(root);
   const result: BashSplit = { ok: true, commands: walker.commands };
+  // A variable set by one part (`printf -v PATH …; ls`, `HOME=/x; cat ~/k`) changes what a later part's
+  // words and program lookup mean, which no rule or spec of that later part sees.
+  const setter = walker.commands.slice(0, -1).find((c) => walker.setters.has(c));
+  if (setter) walker.opaque ??= `\`${setter.text}\` sets shell variables that later parts use`;
   if (walker.opaque) result.opaque = walker.opaque;
+  if (walker.concurrent) result.concurrent = true;
   if (walker.construct) result.construct = walker.construct;
   const cd = walker.commands.find((c) => c.leadingCd);
   const target = cd?.words[1];
@@ -183,20 +190,29 @@ function findLeadingCd(root: ShellNode): ShellNode | undefined {
 
 class Walker implements WordSink {
   commands: SimpleCommand[] = [];
+  /** The commands that set shell variables (assignments, `read`, `printf -v`, `export`…). */
+  setters = new Set<SimpleCommand>();
+  concurrent = false;
   opaque: string | undefined;
   construct: string | undefined;
   leadingCd: ShellNode | undefined;
 
   /** Walks statement-level nodes: lists, pipelines, groups, constructs, commands. */
   statements(node: ShellNode): void {
-    for (const child of node.children) this.statement(child);
+    for (const child of node.children) {
+      if (child.type === "&") this.concurrent = true;
+      this.statement(child);
+    }
   }
 
   statement(node: ShellNode): void {
     switch (node.type) {
+      case "pipeline":
+        this.concurrent = true;
+        this.statements(node);
+        return;
       case "program":
       case "list":
-      case "pipeline":
       case "subshell":
       case "compound_statement":
       case "negated_command":
@@ -225,7 +241,7 @@ class Walker implements WordSink {
       case "comment":
         return;
       case "heredoc_body":
-        this.heredocBody(node);
+        this.looseHeredocBody(node);
         return;
     }
     if (node.type in CONSTRUCTS) {
@@ -299,9 +315,16 @@ class Walker implements WordSink {
       unproven ??= "`cd` changes the directory later paths are relative to";
     }
     if (program === "let") this.opaque ??= "`let` evaluates arithmetic";
-    this.commands.push(
-      makeCommand(assignments, words, redirects, unproven, node === this.leadingCd ? true : undefined),
+    this.opaque ??= nameHazard(words);
+    const cmd = makeCommand(
+      assignments,
+      words,
+      redirects,
+      unproven,
+      node === this.leadingCd ? true : undefined,
     );
+    if ((words.length === 0 && assignments.length > 0) || setsVariables(cmd.argv)) this.setters.add(cmd);
+    this.commands.push(cmd);
   }
 
   /** `export A=1`, `local x`, `declare -i n=…`, `unset y`. */
@@ -316,13 +339,22 @@ class Walker implements WordSink {
     if (keyword !== "export" && keyword !== "unset" && words.some((w) => /^-[a-zA-Z]*i/.test(w.value))) {
       this.opaque ??= `\`${keyword} -i\` evaluates arithmetic`;
     }
-    this.commands.push(makeCommand([], words, [], "it declares or changes shell variables"));
+    if (words.slice(1).some((w) => hasSubscript(w.raw))) {
+      this.opaque ??= "an array subscript in a variable name is evaluated as arithmetic";
+    }
+    const cmd = makeCommand([], words, [], "it declares or changes shell variables");
+    this.setters.add(cmd);
+    this.commands.push(cmd);
   }
 
   /** `[ … ]` and `[[ … ]]`. `[[` compares numbers by evaluating arithmetic on variables. */
   test(node: ShellNode): void {
     if (node.children[0]?.type === "[[") this.opaque ??= "`[[ ]]` may evaluate arithmetic on variables";
     const words = node.text.split(/\s+/).filter(Boolean).map(literalWord);
+    // `-v 'a[$(cmd)]'` (and `[[ -v … ]]`) evaluates the subscript of the name it tests.
+    if (nameWords(words.slice(0, -1).map((w) => w.value)).some(hasSubscript)) {
+      this.opaque ??= "an array subscript in a tested name is evaluated as arithmetic";
+    }
     this.nested(node);
     this.commands.push(makeCommand([], words, [], "a test expression"));
   }
@@ -344,11 +376,16 @@ class Walker implements WordSink {
     const op = node.children.find((c) => !c.named)?.text ?? "";
     if (node.type === "heredoc_redirect") {
       let body: ShellWord | undefined;
+      // Only a quoted delimiter (`'EOF'`, `"EOF"`, `\EOF`, `E"O"F`) keeps the body literal.
+      const start = node.children.find((c) => c.type === "heredoc_start")?.text ?? "";
+      const quoted = /['"\\]/.test(start);
       for (const child of node.children) {
         if (child.type === "heredoc_body") {
           this.heredocBody(child);
-          // An unquoted body expands `$VAR` and `$(…)` into what the command reads.
-          const expands = child.children.some((c) => c.type !== "heredoc_content");
+          // An unquoted body expands `$VAR`, `$(…)` and backticks into what the command reads. The
+          // grammar's nodes miss some (backticks, a `<<-` body's tab-indented lines), so the text decides.
+          const expands = !quoted && /[$`]/.test(child.text);
+          if (expands) this.opaque ??= heredocHazard(child.text);
           body = expands
             ? { raw: child.text, value: child.text, literal: false, why: "an expanding heredoc body" }
             : literalWord(child.text);
@@ -369,6 +406,12 @@ class Walker implements WordSink {
   /** Unquoted heredoc bodies expand `$x`, `$(…)` and backticks: their commands are parts. */
   heredocBody(node: ShellNode): void {
     this.nested(node);
+  }
+
+  /** A heredoc body the grammar hangs outside its redirect: its delimiter is unknown, so unquoted. */
+  looseHeredocBody(node: ShellNode): void {
+    this.nested(node);
+    if (/[$`]/.test(node.text)) this.opaque ??= heredocHazard(node.text) ?? "an expanding heredoc body";
   }
 
   /** Reduces an argument node to a word, collecting the commands inside substitutions as it goes. */
@@ -395,6 +438,75 @@ class Walker implements WordSink {
       } else this.nested(child);
     }
   }
+}
+
+/**
+ * Why an unquoted heredoc body may run code no part shows: a command substitution, backticks, a
+ * `${…}` or arithmetic, which the grammar does not reliably expose as nodes inside a body.
+ */
+function heredocHazard(body: string): string | undefined {
+  return /`|\$[({[]/.test(body) ? "an unquoted heredoc body runs the substitutions in it" : undefined;
+}
+
+/**
+ * Bash builtins that take variable names (`read NAME`, `printf -v NAME`, `test -v NAME`, `unset NAME`…):
+ * a subscript in a name is arithmetic, and `a[$(cmd)]` there runs cmd, quoted or not.
+ */
+// biome-ignore format: a word list reads better packed
+const NAME_BUILTINS = new Set([
+  "read", "mapfile", "readarray", "printf", "test", "[", "unset", "declare", "typeset", "local", "export",
+  "readonly", "let", "getopts", "wait",
+]);
+
+/** Builtins that set shell variables or otherwise change what later words of the line mean. */
+// biome-ignore format: a word list reads better packed
+const VARIABLE_SETTERS = new Set([
+  "read", "mapfile", "readarray", "getopts", "let", "set", "shopt", "source", ".", "eval", "alias", "unalias",
+  "hash", "enable", "export", "declare", "typeset", "local", "readonly", "unset", "shift", "wait", "trap",
+]);
+
+/** The program a line of words runs, past the `command`/`builtin` prefixes. */
+function builtinArgs(argv: readonly string[]): readonly string[] {
+  let i = 0;
+  while (argv[i] === "command" || argv[i] === "builtin") i++;
+  return argv.slice(i);
+}
+
+/** True when the words set shell variables: a setter builtin, or `printf -v NAME`. */
+function setsVariables(argv: readonly string[]): boolean {
+  const [program, first] = builtinArgs(argv);
+  if (program === undefined) return false;
+  return VARIABLE_SETTERS.has(program) || (program === "printf" && first?.startsWith("-v") === true);
+}
+
+/** Why a name-taking builtin's words may run code: a subscript in a name, or `mapfile -C callback`. */
+function nameHazard(words: readonly ShellWord[]): string | undefined {
+  const argv = builtinArgs(words.map((w) => w.raw));
+  if (!NAME_BUILTINS.has(argv[0] ?? "")) return undefined;
+  if ((argv[0] === "mapfile" || argv[0] === "readarray") && argv.some((a) => /^-[^-]*C/.test(a))) {
+    return "`mapfile -C` runs a callback";
+  }
+  if (nameWords(argv).some(hasSubscript))
+    return "an array subscript in a variable name is evaluated as arithmetic";
+  return undefined;
+}
+
+/** The words a name-taking builtin reads as names: after `-v` for printf, `-v`/`-R` for test, else all. */
+function nameWords(argv: readonly string[]): readonly string[] {
+  const [program, ...args] = argv;
+  if (program === "printf") {
+    if (!args[0]?.startsWith("-v")) return [];
+    return [args[0].length > 2 ? args[0].slice(2) : (args[1] ?? "")];
+  }
+  if (program === "test" || program === "[") {
+    return args.filter((_, i) => i > 0 && (args[i - 1] === "-v" || args[i - 1] === "-R"));
+  }
+  return args;
+}
+
+/** True when `text` has a `[` that is not a plain `[digits]` index: an arithmetic subscript. */
+function hasSubscript(text: string): boolean {
+  return /\[(?!\d*\])/.test(text);
 }
 
 function isStatement(node: ShellNode): boolean {

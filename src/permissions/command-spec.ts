@@ -53,7 +53,10 @@ export interface ParsedArgs {
 /** Reads `args` (literal values, program name excluded) against `spec`; a string says why not. */
 export function parseArgs(spec: CommandSpec, args: readonly string[]): ParsedArgs | string {
   const parsed: ParsedArgs = { flags: [], operands: [], reads: [], writes: [] };
-  if (spec.allText) return parsed;
+  if (spec.allText) {
+    parsed.operands.push(...args);
+    return spec.check?.(parsed) ?? parsed;
+  }
   const addValue = (role: ArgRole, value: string) => {
     if (role === "read") parsed.reads.push(value);
     else if (role === "write") parsed.writes.push(value);

@@ -3,7 +3,11 @@
  * role of every operand (GNU coreutils, grep, ripgrep, jq, tree…). Left out on purpose: flags that
  * write (`sort -o`, `tree -o`, `uniq`'s second operand), run programs (`rg --pre`, `sort
  * --compress-program`, `find -exec`), follow symlinks while recursing out of the directory (`ls -L`,
- * `grep -R`, `rg -L`, `du -L`, `diff -r`), or read a list of files to open (`sha256sum -c`). `find`,
+ * `grep -R`, `rg -L`, `du -L`, `diff -r`), read a list of files to open (`sha256sum -c`,
+ * `--files0-from`: the files named inside are read, not the list), or make a destination's name
+ * other than the one written (`cp`/`mv` `-b`, `-S`, `--backup`, `--suffix`). A long option is only
+ * known by its full name: GNU getopt also takes any unambiguous prefix (`--files0=-`), which this
+ * list cannot resolve without every option of the program, so a prefix is an unknown flag. `find`,
  * `sed` and `git` have their own readers (find-args, sed-script, git-commands).
  */
 import type { CommandSpec, ParsedArgs } from "./command-spec.js";
@@ -101,6 +105,23 @@ const HEAD: CommandSpec = {
 const DATE_FORMAT_ONLY = (p: ParsedArgs) =>
   p.operands.every((o) => o.startsWith("+")) ? undefined : "an operand that is not a +FORMAT sets the clock";
 
+/**
+ * Why a jq program may reveal more than its input files, or undefined. `env` and `$ENV` print the
+ * environment (jq's lexer lets blanks and comments sit between `$` and the name: `$ ENV`, `$#c⏎ENV`,
+ * so the name is refused wherever it appears), `$__prog_args` and the other `$__…` names are jq's
+ * internals, and modules are files read from a search path. `.env` is only a field and stays allowed.
+ */
+function jqProgramProblem(program: string): string | undefined {
+  if (/\bENV\b|__/.test(program)) return "the jq program reads the environment or jq's internals";
+  for (const m of program.matchAll(/\benv\b/g)) {
+    const field = program[m.index - 1] === "." && program[m.index - 2] !== ".";
+    if (!field) return "the jq program reads the environment";
+  }
+  if (/\b(import|include|modulemeta|get_search_list|get_prog_origin|get_jq_origin)\b/.test(program))
+    return "the jq program loads modules";
+  return undefined;
+}
+
 /** Programs that only read, by name. */
 export const READ_ONLY_SPECS: Readonly<Record<string, CommandSpec>> = {
   ls: LS,
@@ -118,12 +139,17 @@ export const READ_ONLY_SPECS: Readonly<Record<string, CommandSpec>> = {
   wc: {
     short: "clmwL",
     long: ["bytes", "chars", "lines", "words", "max-line-length"],
-    longValue: { "files0-from": READ, total: TEXT },
+    longValue: text("total"),
     operands: READ,
   },
   pwd: { short: "LP", operands: "none" },
   echo: { allText: true, operands: TEXT },
-  printf: { allText: true, operands: TEXT },
+  // bash's own printf: `-v NAME` assigns NAME (a subscript in it is arithmetic that runs `$(…)`).
+  printf: {
+    allText: true,
+    operands: TEXT,
+    check: (p) => (p.operands[0]?.startsWith("-v") ? "`printf -v` assigns a shell variable" : undefined),
+  },
   true: { allText: true, operands: TEXT },
   false: { allText: true, operands: TEXT },
   ":": { allText: true, operands: TEXT },
@@ -138,7 +164,7 @@ export const READ_ONLY_SPECS: Readonly<Record<string, CommandSpec>> = {
       ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort
       human-numeric-sort numeric-sort random-sort reverse version-sort stable unique zero-terminated debug
     `),
-    longValue: { ...text("key", "field-separator", "buffer-size", "parallel", "sort"), "files0-from": READ },
+    longValue: text("key", "field-separator", "buffer-size", "parallel", "sort"),
     longOptional: text("check"),
     operands: READ,
   },
@@ -259,7 +285,6 @@ export const READ_ONLY_SPECS: Readonly<Record<string, CommandSpec>> = {
     `),
     longValue: {
       ...text("max-depth", "block-size", "exclude", "threshold", "time-style"),
-      "files0-from": READ,
       "exclude-from": READ,
     },
     longOptional: text("time"),
@@ -327,13 +352,7 @@ export const READ_ONLY_SPECS: Readonly<Record<string, CommandSpec>> = {
     longValue: text("indent"),
     operands: READ,
     patternFirst: { unlessFlags: [] },
-    // `env`/`$ENV` print secrets from the environment; modules are files read from a search path.
-    check: (p) =>
-      /\$ENV|\b(env|import|include|modulemeta|get_search_list|get_prog_origin|get_jq_origin)\b/.test(
-        p.pattern ?? "",
-      )
-        ? "the jq program reads the environment or modules"
-        : undefined,
+    check: (p) => jqProgramProblem(p.pattern ?? ""),
   },
 };
 
@@ -361,22 +380,21 @@ export const FILE_COMMAND_SPECS: Readonly<Record<string, CommandSpec>> = {
   },
   rmdir: { short: "pv", long: ["parents", "verbose", "ignore-fail-on-non-empty"], operands: WRITE },
   mv: {
-    short: "fnuvTb",
-    shortValue: { t: WRITE, S: TEXT },
+    short: "fnuvT",
+    shortValue: { t: WRITE },
     long: ["force", "no-clobber", "update", "verbose", "no-target-directory", "strip-trailing-slashes"],
-    longValue: { "target-directory": WRITE, suffix: TEXT },
-    longOptional: text("backup"),
+    longValue: { "target-directory": WRITE },
     operands: "move",
   },
   cp: {
-    short: "abdfHinpPrRTuvx",
-    shortValue: { t: WRITE, S: TEXT },
+    short: "adfHinpPrRTuvx",
+    shortValue: { t: WRITE },
     long: words(`
       archive force interactive no-clobber no-dereference recursive update verbose no-target-directory
       one-file-system strip-trailing-slashes attributes-only remove-destination
     `),
-    longValue: { "target-directory": WRITE, suffix: TEXT },
-    longOptional: text("preserve", "no-preserve", "backup", "sparse", "reflink"),
+    longValue: { "target-directory": WRITE },
+    longOptional: text("preserve", "no-preserve", "sparse", "reflink"),
     operands: "copy",
   },
 };

@@ -31,9 +31,8 @@ export function findReads(args: readonly string[]): { reads: string[] } | string
   let i = 0;
   // Leading options: -P (the default) and -H (command-line links only, which are resolved and checked).
   while (i < args.length && /^-[PHO]/.test(args[i])) {
-    if (args[i].startsWith("-O")) {
-      if (args[i] === "-O") i++;
-    }
+    // `-O` takes its level attached (`-O3`); a bare `-O` would make the next word look like a level here.
+    if (args[i] === "-O") return "`find -O` without a level";
     i++;
   }
   while (i < args.length && !isExpressionStart(args[i])) reads.push(args[i++]);

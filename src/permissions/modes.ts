@@ -5,15 +5,20 @@
  * dontAsk turns every "ask" into a denial (the engine does that part). MCP tools ask in every mode but
  * bypassPermissions unless a rule allows them, whatever their annotations claim. A Bash line runs without asking
  * only when every part is covered by a rule or proven by the analysis (command-effects): a known
- * program, known flags, every path it reads or writes in scope, git only in a repository whose config
- * runs nothing. Anything the analysis cannot prove asks.
+ * program, known flags, every path it reads or writes in scope as the kernel walks it (bash-paths: no
+ * link out, no credentials, not an allowed directory itself), no earlier part that can change what a
+ * later one touches (bash-line-order), git only in a repository whose config runs nothing. Anything
+ * the analysis cannot prove asks.
  */
 import fs from "node:fs";
 import path from "node:path";
+import { earlierPartProblem } from "./bash-line-order.js";
+import { judgeBashPath, realDirectory } from "./bash-paths.js";
 import type { SimpleCommand } from "./bash-split.js";
 import { type CommandEffects, commandEffects, isReadOnlyCommand } from "./command-effects.js";
 import { gitRepositoryProblem } from "./git-commands.js";
-import { firstOutsideScope, isInsideDir, type ResolvedPath, resolvePath } from "./path-scope.js";
+import { resolveLikeKernel } from "./kernel-path.js";
+import { firstOutsideScope, isInsideDir, type ResolvedPath } from "./path-scope.js";
 import { protectedPathReason } from "./protected-paths.js";
 import type { CallFacts } from "./rule-match.js";
 import type { PermissionRule } from "./rule-parse.js";
@@ -104,6 +109,11 @@ function decideBash(
   }
   if (split.opaque) return { behavior: "ask", why: `the command has ${split.opaque}` };
   let usedMode = false;
+  const line = {
+    commands: split.commands,
+    concurrent: split.concurrent === true,
+    ruled: (j: number) => !!partRules?.[j],
+  };
   for (const [i, cmd] of split.commands.entries()) {
     if (partRules?.[i]) continue;
     const what = `\`${cmd.text || "(redirection)"}\``;
@@ -114,11 +124,22 @@ function decideBash(
     }
     const effects = commandEffects(cmd);
     if (typeof effects === "string") return { behavior: "ask", why: `no rule allows ${what}: ${effects}` };
+    // Every part is judged before any runs: an earlier part may change what this one touches.
+    const touchesPaths =
+      effects.reads.length + effects.writes.length > 0 || effects.destination !== undefined;
+    const base = partDirectory(ctx, cmd);
+    const earlier = earlierPartProblem(line, i, touchesPaths, base, ctx.scopeDirs);
+    if (earlier) return { behavior: "ask", why: `${what} ${earlier}` };
     const verdict = judgeEffects(ctx, cmd, effects);
     if (verdict === "write") usedMode = true;
     else if (verdict !== "read") return { ...verdict, why: `${what} ${verdict.why}` };
   }
   return { behavior: "allow", reason: usedMode ? "mode" : "read-only" };
+}
+
+/** The real directory a part runs in: the working directory, or the leading `cd`'s target. */
+function partDirectory(ctx: ModeContext, cmd: SimpleCommand): string {
+  return cmd.cdTarget === undefined ? ctx.cwd : realDirectory(cmd.cdTarget, ctx.cwd);
 }
 
 /**
@@ -143,31 +164,21 @@ function judgeEffects(
   cmd: SimpleCommand,
   effects: CommandEffects,
 ): "read" | "write" | { behavior: "ask"; why: string; blockedPath?: string } {
-  const base = cmd.cdTarget === undefined ? ctx.cwd : resolvePath(cmd.cdTarget, ctx.cwd).real;
+  const base = partDirectory(ctx, cmd);
   const shadowed =
     cmd.argv[0] === undefined ? undefined : searchPathProblem(cmd.argv[0], base, ctx.scopeDirs);
   if (shadowed) return { behavior: "ask", why: shadowed };
   for (const p of effects.reads) {
-    const outside = outsideScope(ctx, p, base);
-    if (outside)
-      return {
-        behavior: "ask",
-        why: `reads ${outside}, outside the allowed directories`,
-        blockedPath: outside,
-      };
+    const refused = judgeBashPath(p, base, ctx.scopeDirs, "read");
+    if (refused) return { behavior: "ask", ...refused };
   }
   const writes = [...effects.writes, ...destinationPaths(effects, base)];
   for (const p of writes) {
-    const outside = outsideScope(ctx, p, base);
-    if (outside)
-      return {
-        behavior: "ask",
-        why: `writes ${outside}, outside the allowed directories`,
-        blockedPath: outside,
-      };
+    const refused = judgeBashPath(p, base, ctx.scopeDirs, "write");
+    if (refused) return { behavior: "ask", ...refused };
   }
   for (const p of writes) {
-    const guarded = protectedWrite([resolvePath(p, base)], ctx.startupFiles);
+    const guarded = protectedWrite([resolveLikeKernel(p, base)], ctx.startupFiles);
     if (guarded) return { behavior: "ask", why: `writes ${guarded.path}: ${guarded.why}` };
   }
   if (effects.git) {
@@ -178,14 +189,6 @@ function judgeEffects(
   if (ctx.mode !== "acceptEdits")
     return { behavior: "ask", why: "changes files, which needs approval in this mode" };
   return "write";
-}
-
-/** The real path when `p` (relative to `base`) is outside the scope or under /proc, else undefined. */
-function outsideScope(ctx: ModeContext, p: string, base: string): string | undefined {
-  const resolved = resolvePath(p, base);
-  // /proc/self/… means the shell's process there, not ours: resolving it here would judge the wrong place.
-  if (isInsideDir(resolved.lexical, "/proc") || isInsideDir(resolved.real, "/proc")) return resolved.lexical;
-  return firstOutsideScope([resolved], ctx.scopeDirs);
 }
 
 /** The first path a write would need approval for even in acceptEdits (protected-paths), with why. */
@@ -204,12 +207,13 @@ export function protectedWrite(
 function destinationPaths(effects: CommandEffects, base: string): string[] {
   const d = effects.destination;
   if (d === undefined) return [];
-  const target = resolvePath(d.target, base).real;
+  const target = resolveLikeKernel(d.target, base).real;
   let isDir = false;
   try {
     isDir = !d.exact && fs.statSync(target).isDirectory();
   } catch {
     isDir = false;
   }
+  // A source keeps its last component as written (a link's own name; `x/..` lands in the target's parent).
   return isDir ? d.sources.map((src) => path.join(target, path.basename(src))) : [target];
 }

@@ -5,7 +5,8 @@
  */
 import path from "node:path";
 import picomatch from "picomatch";
-import { resolveToolPath, toAbsolutePath } from "../tools/paths.js";
+import { expandHome, resolveToolPath, toAbsolutePath } from "../tools/paths.js";
+import { resolveLikeKernel } from "./kernel-path.js";
 import { DEFAULTS_TO_CWD, FILE_EDIT_TOOLS, FILE_READ_TOOLS } from "./tool-kinds.js";
 
 /** A path in two forms: as spelled (made absolute, `..` folded) and where it really is on disk. */
@@ -14,9 +15,16 @@ export interface ResolvedPath {
   real: string;
 }
 
-/** Resolves a path the model gave, relative to `cwd`, into both forms. */
+/**
+ * Resolves a path the model gave, relative to `cwd`, into both forms. A path with a `..` component is
+ * walked the way the kernel does (kernel-path): Grep and Glob hand it on as written, and to the kernel
+ * `dirlink/..` is the parent of dirlink's target, not the directory holding dirlink.
+ */
 export function resolvePath(filePath: string, cwd: string): ResolvedPath {
-  return { lexical: toAbsolutePath(filePath, cwd), real: resolveToolPath(filePath, cwd) };
+  const lexical = toAbsolutePath(filePath, cwd);
+  const expanded = expandHome(filePath);
+  if (expanded.split(/[\\/]/).includes("..")) return { lexical, real: resolveLikeKernel(expanded, cwd).real };
+  return { lexical, real: resolveToolPath(filePath, cwd) };
 }
 
 /** True when `target` is `dir` or inside it (both absolute). */

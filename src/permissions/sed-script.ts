@@ -4,7 +4,8 @@
  * is parsed command by command (as GNU sed's compiler scans it) and any command that writes a file
  * (`w`, `W`, the `w` flag of `s`), runs one (`e`, the `e` flag), or reads another file (`r`, `R`)
  * refuses it, as does anything this parser does not recognise. `-i` turns the file operands into
- * writes (acceptEdits judges those).
+ * writes (acceptEdits judges those), and a backup suffix adds each file's backup (`-irc` on `.bash`
+ * writes `.bashrc`, which is protected); a suffix with `*` or `/` names a path not written out, and asks.
  */
 
 /** What a sed command line touches, or why it is refused. */
@@ -12,6 +13,8 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
   const scripts: string[] = [];
   const operands: string[] = [];
   let inPlace = false;
+  /** The backup suffix of `-iSUFFIX`: each file's backup is the file's path with it appended. */
+  let backupSuffix = "";
   let onlyOperands = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -25,8 +28,11 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
         const script = inline ?? args[++i];
         if (script === undefined) return "`--expression` needs a script";
         scripts.push(script);
-      } else if (name === "in-place") inPlace = true;
-      else if (name === "line-length") {
+      } else if (name === "in-place") {
+        if (inline && !plainSuffix(inline)) return backupRefusal;
+        backupSuffix = inline ?? "";
+        inPlace = true;
+      } else if (name === "line-length") {
         if (inline === undefined) i++;
       } else if (
         inline !== undefined ||
@@ -48,7 +54,10 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j];
         if (letter === "i") {
-          inPlace = true; // the rest of the bundle is a backup suffix
+          // The rest of the bundle is a backup suffix: `-irc` on `.bash` writes `.bashrc`, judged below.
+          backupSuffix = arg.slice(j + 1);
+          if (!plainSuffix(backupSuffix)) return backupRefusal;
+          inPlace = true;
           break;
         }
         if (letter === "e" || letter === "l") {
@@ -71,8 +80,14 @@ export function sedEffects(args: readonly string[]): { reads: string[]; writes: 
     if (problem) return problem;
   }
   const files = operands.filter((o) => o !== "-");
-  return inPlace ? { reads: [], writes: files } : { reads: files, writes: [] };
+  if (!inPlace) return { reads: files, writes: [] };
+  const backups = backupSuffix === "" ? [] : files.map((f) => f + backupSuffix);
+  return { reads: [], writes: [...files, ...backups] };
 }
+
+/** A suffix with `*` (replaced by the file's name) or `/` (another directory) hides the backup's path. */
+const plainSuffix = (suffix: string): boolean => !/[*/]/.test(suffix);
+const backupRefusal = "the backup suffix puts the backup somewhere not written out (`*` or `/` in it)";
 
 function splitLong(arg: string): [string, string | undefined] {
   const eq = arg.indexOf("=");

@@ -64,6 +64,7 @@ export class WordBuilder {
         this.dynamic(node, "`$'…'` quoting");
         return;
       case "translated_string":
+        this.walker.nested(node);
         this.dynamic(node, '`$"…"` quoting');
         return;
       case "simple_expansion":
@@ -104,7 +105,10 @@ export class WordBuilder {
         if (next === undefined || next === "\n") continue;
         this.quoted(next);
       } else {
-        if (c === "$" || c === "`") this.why ??= `an unquoted \`${c}\``;
+        if (c === "$" || c === "`") {
+          this.why ??= `an unquoted \`${c}\``;
+          this.hiddenSubstitution(text, i);
+        }
         this.value += c;
         this.skeleton += c;
       }
@@ -124,9 +128,22 @@ export class WordBuilder {
         if (text[i + 1] !== "\n") this.quoted(text[i + 1]);
         i++;
       } else {
-        if (c === "$" || c === "`") this.why ??= `an unescaped \`${c}\` inside double quotes`;
+        if (c === "$" || c === "`") {
+          this.why ??= `an unescaped \`${c}\` inside double quotes`;
+          this.hiddenSubstitution(text, i);
+        }
         this.quoted(c);
       }
+    }
+  }
+
+  /**
+   * A backtick, `$(`, `${` or `$[` left in plain text means the grammar did not expose a substitution
+   * the shell will run (as in `{fd}` words or odd quoting): no rule can see its command.
+   */
+  hiddenSubstitution(text: string, i: number): void {
+    if (text[i] === "`" || /[({[]/.test(text[i + 1] ?? "")) {
+      this.walker.opaque ??= "a substitution the grammar does not show as a command";
     }
   }
 
@@ -141,6 +158,8 @@ export class WordBuilder {
     let value = this.value;
     if (this.why === undefined) {
       if (/[*?[]/.test(s)) this.why = "a glob pattern";
+      // `{fd}>file` assigns the descriptor's number to fd (`{PATH}>x` sets PATH): not a plain word.
+      else if (/^\{[A-Za-z_][\w]*(\[.*\])?\}$/s.test(s)) this.why = "a `{name}` a redirection would assign";
       else if (/\{.*(?:,|\.\.).*\}/s.test(s)) this.why = "a brace expansion";
       else if (s.startsWith("~")) {
         // `~` and `~/…` are the home directory; `~user`, `~+`, `~-` name other places.
@@ -167,7 +186,21 @@ export function expansionHazard(node: ShellNode): string | undefined {
   if (inner.startsWith("!")) return "an indirect expansion `${!…}` can run commands hidden in a value";
   // biome-ignore lint/suspicious/noTemplateCurlyInString: names shell syntax
   if (/@[a-zA-Z]$/.test(inner)) return "a `${…@…}` transformation can run commands";
+  // `${x:-`id`}`, `${x^^$(id)}`: the grammar leaves some substitutions inside `${…}` as plain text.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: names shell syntax
+  if (hasHiddenSubstitution(node)) return "a substitution inside `${…}` the grammar does not show";
+  // `${x:off:len}`: the offset and length are arithmetic, and a variable named there is evaluated too.
+  const substring = /^#?[\w@*]+(?:\[[^\]]*\])?:(?![-=?+])(.*)$/s.exec(inner);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: names shell syntax
+  if (substring && /[A-Za-z_$`]/.test(substring[1])) return "a `${x:offset}` substring evaluates arithmetic";
   return undefined;
+}
+
+/** True when a leaf under `node` holds a backtick, `$(`, `${` or `$[` as plain text. */
+function hasHiddenSubstitution(node: ShellNode): boolean {
+  return node.children.some((child) =>
+    child.children.length === 0 ? child.named && /`|\$[({[]/.test(child.text) : hasHiddenSubstitution(child),
+  );
 }
 
 /** A word taken as written. */
