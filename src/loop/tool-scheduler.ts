@@ -208,6 +208,7 @@ async function runOneCallUnguarded(
       state: config.toolState,
       env: config.env ?? process.env,
       fullDetails: config.wantsFullDetails?.(call.name),
+      fileWriteScope: config.fileWriteScope,
       onUpdate: (update) =>
         config.emit({
           type: "tool_execution_update",

@@ -20,6 +20,7 @@ export type { InferShape, JsonSchemaInput, StandardShape } from "./tool-schema.j
 export { jsonSchema } from "./tool-schema.js";
 export type {
   FileSnapshot,
+  FileWriteScope,
   SideEffect,
   Tool,
   ToolContent,

@@ -44,6 +44,18 @@ export interface ToolSessionState {
   cleanups: Array<() => void | Promise<void>>;
 }
 
+/**
+ * Where file tools may write on the permission check's word, as it stands when Write, Edit or
+ * NotebookEdit is about to write. The check resolved the path's symbolic links; a path that still
+ * goes through a link must land here, or the link may have been changed since (`write-target.ts`).
+ */
+export interface FileWriteScope {
+  /** The allowed directories (real paths): the working directory and the additional ones. */
+  directories: readonly string[];
+  /** Why writing this real path needs the user's own word (a protected file), or undefined. */
+  protectedReason?: (realPath: string) => string | undefined;
+}
+
 /** What a running tool receives besides its input. */
 export interface ToolContext {
   /** Aborted when the run is interrupted: stop work and return promptly. */
@@ -67,6 +79,11 @@ export interface ToolContext {
    * count), which they otherwise leave out to keep results small.
    */
   fullDetails?: boolean;
+  /**
+   * The session's write scope, read when a file tool writes through a symbolic link. Absent outside a
+   * session; undefined when writes are not confined (bypassPermissions).
+   */
+  fileWriteScope?: () => FileWriteScope | undefined;
   /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */
   onUpdate: (partial: string) => void;
 }
