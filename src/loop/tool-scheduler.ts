@@ -208,7 +208,7 @@ async function runOneCallUnguarded(
       state: config.toolState,
       env: config.env ?? process.env,
       fullDetails: config.wantsFullDetails?.(call.name),
-      fileWriteScope: config.fileWriteScope,
+      fileScope: config.fileScope,
       onUpdate: (update) =>
         config.emit({
           type: "tool_execution_update",

@@ -358,9 +358,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     toolTimeoutOf: toolTimeouts(options, tools.staticTools),
     // The SDK user messages carry Claude Code's tool output shapes (tool_use_result), which need them.
     wantsFullDetails: () => true,
-    // Write, Edit and NotebookEdit re-check a path that goes through a symbolic link when they write:
-    // the link may have changed since the permission check. bypassPermissions confines nothing.
-    fileWriteScope: () =>
+    // Read, Write, Edit and NotebookEdit re-check a path that goes through a symbolic link when they open
+    // it: the link may have changed since the permission check. bypassPermissions confines nothing.
+    fileScope: () =>
       permissions.mode === "bypassPermissions"
         ? undefined
         : {

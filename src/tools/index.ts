@@ -19,8 +19,8 @@ export { createToolRegistry } from "./registry.js";
 export type { InferShape, JsonSchemaInput, StandardShape } from "./tool-schema.js";
 export { jsonSchema } from "./tool-schema.js";
 export type {
+  FileScope,
   FileSnapshot,
-  FileWriteScope,
   SideEffect,
   Tool,
   ToolContent,

@@ -45,11 +45,11 @@ export interface ToolSessionState {
 }
 
 /**
- * Where file tools may write on the permission check's word, as it stands when Write, Edit or
- * NotebookEdit is about to write. The check resolved the path's symbolic links; a path that still
- * goes through a link must land here, or the link may have been changed since (`write-target.ts`).
+ * Where file tools may go on the permission check's word, as it stands when Read, Write, Edit or
+ * NotebookEdit opens its file. The check resolved the path's symbolic links; a path that still goes
+ * through a link must land here, or the link may have been changed since (`write-target.ts`).
  */
-export interface FileWriteScope {
+export interface FileScope {
   /** The allowed directories (real paths): the working directory and the additional ones. */
   directories: readonly string[];
   /** Why writing this real path needs the user's own word (a protected file), or undefined. */
@@ -80,10 +80,10 @@ export interface ToolContext {
    */
   fullDetails?: boolean;
   /**
-   * The session's write scope, read when a file tool writes through a symbolic link. Absent outside a
-   * session; undefined when writes are not confined (bypassPermissions).
+   * The session's file scope, read when a file tool opens a path that goes through a symbolic link.
+   * Absent outside a session; undefined when file tools are not confined (bypassPermissions).
    */
-  fileWriteScope?: () => FileWriteScope | undefined;
+  fileScope?: () => FileScope | undefined;
   /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */
   onUpdate: (partial: string) => void;
 }

@@ -5,13 +5,13 @@
  * background shell) would carry a path-based write somewhere nobody checked.
  *
  * So Write, Edit and NotebookEdit resolve the path once, check that real path against the session's
- * write scope (`ToolContext.fileWriteScope`, the permission engine's directories and protected files),
+ * write scope (`ToolContext.fileScope`, the permission engine's directories and protected files),
  * then open the real parent directory and confirm that the handle is that directory. Everything after
  * goes through the handle: on Linux as `/proc/self/fd/N/name`, which the kernel resolves to the very
  * directory the handle holds whatever the links on the path say by then; elsewhere through the path,
  * confirming the directory (device and inode) again around the rename. The last component is never
  * followed: a link found there is refused, and a link put there later is replaced by the rename, not
- * written through.
+ * written through. Read uses the scope check and `whereItMoved` on the file it opened.
  */
 import type { Stats } from "node:fs";
 import fsSync from "node:fs";
@@ -20,7 +20,7 @@ import path from "node:path";
 import { replaceFileIn } from "./atomic-write.js";
 import { describeFileError } from "./file-errors.js";
 import { resolveToolPath, toAbsolutePath } from "./paths.js";
-import type { FileWriteScope, ToolContext } from "./types.js";
+import type { FileScope, ToolContext } from "./types.js";
 
 /** A directory opened without following a link in its last component. */
 const DIRECTORY_FLAGS =
@@ -58,13 +58,13 @@ export interface WriteTargetError {
  */
 export async function openWriteTarget(
   filePath: string,
-  ctx: Pick<ToolContext, "cwd" | "fileWriteScope">,
+  ctx: Pick<ToolContext, "cwd" | "fileScope">,
   options: { createDirs: boolean },
 ): Promise<WriteTarget | WriteTargetError> {
   const shown = toAbsolutePath(filePath, ctx.cwd);
   const realPath = resolveToolPath(filePath, ctx.cwd);
-  const scope = ctx.fileWriteScope?.();
-  const outOfScope = scope ? scopeRefusal(shown, realPath, scope) : undefined;
+  const scope = ctx.fileScope?.();
+  const outOfScope = scope ? scopeRefusal(shown, realPath, scope, "write") : undefined;
   if (outOfScope) return { error: refused(shown, outOfScope) };
   const dir = path.dirname(realPath);
   const name = path.basename(realPath);
@@ -132,27 +132,26 @@ export async function replaceTarget(
 }
 
 /**
- * Why the scope forbids writing `realPath` (reached from `shown`), or undefined. A path that names
- * its real location passes whatever the scope: the permission check saw exactly that path, and no
- * link on it could have been changed since. A path that reaches its file through a link must land
- * inside the allowed directories and not on a protected file, because the link may have been
- * changed after the check; a write meant for such a place names the real path.
+ * Why the scope forbids reaching `realPath` from `shown`, or undefined. A path that names its real
+ * location passes whatever the scope: the permission check saw exactly that path, and no link on it
+ * could have been changed since. A path that reaches its file through a link must land inside the
+ * allowed directories (and, to be written, not on a protected file), because the link may have been
+ * changed after the check; a call meant for such a place names the real path.
  */
-export function scopeRefusal(shown: string, realPath: string, scope: FileWriteScope): string | undefined {
+export function scopeRefusal(
+  shown: string,
+  realPath: string,
+  scope: FileScope,
+  purpose: "read" | "write",
+): string | undefined {
   if (shown === realPath) return undefined;
+  const advice = `A link on the path may have changed after the permission check; to ${purpose} there, give the real path`;
   if (!scope.directories.some((dir) => isInsideDir(realPath, dir))) {
-    return (
-      `it leads through a symbolic link to ${realPath}, outside the allowed directories ` +
-      `(${scope.directories.join(", ")}). A link on the path may have changed after the permission check; ` +
-      `to write there, give the real path`
-    );
+    return `it leads through a symbolic link to ${realPath}, outside the allowed directories (${scope.directories.join(", ")}). ${advice}`;
   }
-  const reason = scope.protectedReason?.(realPath);
+  const reason = purpose === "write" ? scope.protectedReason?.(realPath) : undefined;
   if (reason !== undefined) {
-    return (
-      `it leads through a symbolic link to ${realPath}, a protected file (${reason}). A link on the path ` +
-      `may have changed after the permission check; to write there, give the real path`
-    );
+    return `it leads through a symbolic link to ${realPath}, a protected file (${reason}). ${advice}`;
   }
   return undefined;
 }
@@ -212,20 +211,24 @@ async function isSymlink(p: string): Promise<boolean> {
 }
 
 /**
- * Undefined when the open directory `handle` is the one at `dir` now; otherwise what changed. Linux
- * tells where a handle's directory is; elsewhere the path must have no link left and lead to the
- * same device and inode.
+ * Undefined when the open `handle` is the directory (or file) at the real path `at` now; otherwise
+ * what changed. Linux tells where a handle is; elsewhere the path must have no link left and lead to
+ * the same device and inode.
  */
-async function whereItMoved(handle: FileHandle, dir: string): Promise<string | undefined> {
+export async function whereItMoved(
+  handle: FileHandle,
+  at: string,
+  what: "its directory" | "the file" = "its directory",
+): Promise<string | undefined> {
   if (hasProcFd()) {
     const actual = await fs.readlink(`/proc/self/fd/${handle.fd}`);
-    return actual === dir
+    return actual === at
       ? undefined
-      : `its directory ${dir} is now reached at ${actual} (a link on the path changed)`;
+      : `${what} ${at} is now reached at ${actual} (a link on the path changed)`;
   }
-  const [real, now, held] = await Promise.all([fs.realpath(dir), fs.stat(dir), handle.stat()]);
-  if (real === dir && now.dev === held.dev && now.ino === held.ino) return undefined;
-  return `its directory ${dir} was replaced while it was being written (a link on the path changed)`;
+  const [real, now, held] = await Promise.all([fs.realpath(at), fs.stat(at), handle.stat()]);
+  if (real === at && now.dev === held.dev && now.ino === held.ino) return undefined;
+  return `${what} ${at} was replaced (a link on the path changed)`;
 }
 
 /** The path that reaches the handle's directory: through /proc on Linux, else `dir` itself. */

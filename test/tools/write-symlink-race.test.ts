@@ -38,7 +38,7 @@ beforeEach(() => {
 function sessionContext(): ToolContext {
   return {
     ...makeContext(project),
-    fileWriteScope: () => ({
+    fileScope: () => ({
       directories: engine.directories,
       protectedReason: (real) => protectedPathReason({ lexical: real, real }),
     }),
@@ -175,7 +175,7 @@ describe("a link changed after the permission check", () => {
       fs.mkdirSync(path.join(outside, "sub"));
       const ctx: ToolContext = {
         ...makeContext(project),
-        fileWriteScope: () => {
+        fileScope: () => {
           fs.renameSync(real, path.join(project, "real.away"));
           fs.symlinkSync(outside, real);
           return { directories: engine.directories };
@@ -195,6 +195,50 @@ describe("a link changed after the permission check", () => {
       expect(filesIn(outside)).toEqual(["sub"]);
     });
   }
+});
+
+describe("Read of a link changed after the permission check", () => {
+  it("a file link repointed outside: refused, the outside file's text never shown", async () => {
+    fs.writeFileSync(path.join(project, "real", "notes.txt"), "in the project\n");
+    fs.writeFileSync(path.join(outside, "secret.txt"), "TOPSECRET\n");
+    const link = path.join(project, "notes.txt");
+    fs.symlinkSync(path.join(project, "real", "notes.txt"), link);
+    const input = { file_path: link };
+    const decision = await engine.decide({
+      toolName: "Read",
+      input,
+      sideEffect: "none",
+      toolUseID: "t",
+      signal: new AbortController().signal,
+    });
+    expect(decision.behavior).toBe("allow");
+    repoint(link, path.join(outside, "secret.txt"));
+
+    const result = await run(readTool, input, sessionContext());
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("Refused to read");
+    expect(result.text).not.toContain("TOPSECRET");
+  });
+
+  it("a real directory swapped for a link after Read resolved the path: refused", async () => {
+    const real = path.join(project, "real");
+    fs.writeFileSync(path.join(real, "a.txt"), "in the project\n");
+    fs.writeFileSync(path.join(outside, "a.txt"), "TOPSECRET\n");
+    const ctx: ToolContext = {
+      ...makeContext(project),
+      fileScope: () => {
+        fs.renameSync(real, path.join(project, "real.away"));
+        fs.symlinkSync(outside, real);
+        return { directories: engine.directories };
+      },
+    };
+    const result = await run(readTool, { file_path: path.join(real, "a.txt") }, ctx);
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain(
+      `the file ${path.join(real, "a.txt")} is now reached at ${path.join(outside, "a.txt")}`,
+    );
+    expect(result.text).not.toContain("TOPSECRET");
+  });
 });
 
 describe("writes that stay where they were checked still work", () => {
