@@ -93,7 +93,7 @@ export const editTool = defineTool<EditInput, EditDetails>({
     try {
       return await editIn(target, input, ctx);
     } finally {
-      await target.close();
+      target.close();
     }
   },
 });

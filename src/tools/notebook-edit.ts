@@ -80,7 +80,7 @@ export const notebookEditTool = defineTool<NotebookEditInput, NotebookEditDetail
     try {
       return await editNotebook(target, input, ctx);
     } finally {
-      await target.close();
+      target.close();
     }
   },
 });

@@ -124,7 +124,7 @@ export const readTool = defineTool<ReadInput, ReadDetails>({
       return { content: describeFileError(err, shown, ctx.cwd), isError: true };
     }
     try {
-      const moved = await whereItMoved(handle, realPath, "the file");
+      const moved = whereItMoved(handle.fd, realPath, "the file");
       if (moved) return { content: `Refused to read ${shown}: ${moved}.`, isError: true };
       const stats = await handle.stat();
       if (stats.isDirectory()) return { content: isDirectoryMessage(shown), isError: true };

@@ -12,10 +12,12 @@
  * confirming the directory (device and inode) again around the rename. The last component is never
  * followed: a link found there is refused, and a link put there later is replaced by the rename, not
  * written through. Read uses the scope check and `whereItMoved` on the file it opened.
+ *
+ * The directory is opened, confirmed and closed synchronously: the path was just resolved (its
+ * entries are in the kernel's cache) and asking /proc where a descriptor points touches no disk, so
+ * each is a few microseconds where a trip through libuv's thread pool costs tens.
  */
-import type { Stats } from "node:fs";
-import fsSync from "node:fs";
-import fs, { type FileHandle } from "node:fs/promises";
+import fsSync, { type Stats } from "node:fs";
 import path from "node:path";
 import { replaceFileIn } from "./atomic-write.js";
 import { describeFileError } from "./file-errors.js";
@@ -43,8 +45,8 @@ export interface WriteTarget {
   /** The file's stats now (not following a link), or undefined when it does not exist yet. */
   current: Stats | undefined;
   /** What changed when the directory is no longer the one checked, else undefined. */
-  recheck(): Promise<string | undefined>;
-  close(): Promise<void>;
+  recheck(): string | undefined;
+  close(): void;
 }
 
 /** Why a target could not be opened: the text for the model. */
@@ -68,26 +70,25 @@ export async function openWriteTarget(
   if (outOfScope) return { error: refused(shown, outOfScope) };
   const dir = path.dirname(realPath);
   const name = path.basename(realPath);
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await openConfirmedDir(dir, options.createDirs);
+    fd = openConfirmedDir(dir, options.createDirs);
   } catch (err) {
     if (err instanceof DirectoryMovedError) return { error: refused(shown, err.message) };
     return { error: describeFileError(err, shown, ctx.cwd) };
   }
-  const dirVia = throughHandle(handle, dir);
+  const close = () => fsSync.closeSync(fd);
+  const dirVia = throughDescriptor(fd, dir);
   const via = path.join(dirVia, name);
   let current: Stats | undefined;
   try {
-    current = await fs.lstat(via);
+    current = fsSync.lstatSync(via, { throwIfNoEntry: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
-      await handle.close();
-      return { error: describeFileError(err, shown, ctx.cwd) };
-    }
+    close();
+    return { error: describeFileError(err, shown, ctx.cwd) };
   }
   if (current?.isSymbolicLink()) {
-    await handle.close();
+    close();
     return {
       error: refused(
         shown,
@@ -95,16 +96,14 @@ export async function openWriteTarget(
       ),
     };
   }
-  return {
-    shown,
-    realPath,
-    dirVia,
-    name,
-    via,
-    current,
-    recheck: () => whereItMoved(handle, dir).catch((err: unknown) => String(err)),
-    close: () => handle.close(),
+  const recheck = () => {
+    try {
+      return whereItMoved(fd, dir);
+    } catch (err) {
+      return String(err);
+    }
   };
+  return { shown, realPath, dirVia, name, via, current, recheck, close };
 }
 
 /**
@@ -120,11 +119,11 @@ export async function replaceTarget(
   const written = await replaceFileIn(target.dirVia, target.name, data, target.current, {
     signal,
     beforeRename: async () => {
-      const moved = await target.recheck();
+      const moved = target.recheck();
       if (moved !== undefined) throw new Error(`${moved}. Nothing was written`);
     },
   });
-  const moved = await target.recheck();
+  const moved = target.recheck();
   if (moved !== undefined) {
     throw new Error(`${moved} during the write: the new content may not be at ${target.realPath}`);
   }
@@ -169,24 +168,29 @@ function isInsideDir(target: string, dir: string): boolean {
 /** The directory turned out not to be where the path said (a link on the way changed). */
 class DirectoryMovedError extends Error {}
 
-/** Opens directory `dir` (a real path) and confirms the handle is the directory now at `dir`. */
-async function openConfirmedDir(dir: string, create: boolean): Promise<FileHandle> {
-  const handle = await openDir(dir, create);
-  const moved = await whereItMoved(handle, dir).catch((err: unknown) => String(err));
+/** Opens directory `dir` (a real path) and confirms the descriptor is the directory now at `dir`. */
+function openConfirmedDir(dir: string, create: boolean): number {
+  const fd = openDir(dir, create);
+  let moved: string | undefined;
+  try {
+    moved = whereItMoved(fd, dir);
+  } catch (err) {
+    moved = String(err);
+  }
   if (moved !== undefined) {
-    await handle.close();
+    fsSync.closeSync(fd);
     throw new DirectoryMovedError(moved);
   }
-  return handle;
+  return fd;
 }
 
-async function openDir(dir: string, create: boolean): Promise<FileHandle> {
+function openDir(dir: string, create: boolean): number {
   try {
-    return await fs.open(dir, DIRECTORY_FLAGS);
+    return fsSync.openSync(dir, DIRECTORY_FLAGS);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // O_NOFOLLOW met a link where the check saw a real directory.
-    if ((code === "ELOOP" || code === "ENOTDIR") && (await isSymlink(dir))) {
+    if ((code === "ELOOP" || code === "ENOTDIR") && isSymlink(dir)) {
       throw new DirectoryMovedError(
         `its directory ${dir} is now a symbolic link (a link on the path changed)`,
       );
@@ -194,46 +198,50 @@ async function openDir(dir: string, create: boolean): Promise<FileHandle> {
     if (!create || code !== "ENOENT" || path.dirname(dir) === dir) throw err;
   }
   // Made through the confirmed parent, so a link swapped in above cannot place the new directory elsewhere.
-  const parent = await openConfirmedDir(path.dirname(dir), true);
+  const parent = openConfirmedDir(path.dirname(dir), true);
   try {
-    const at = path.join(throughHandle(parent, path.dirname(dir)), path.basename(dir));
-    await fs.mkdir(at).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== "EEXIST") throw err;
-    });
-    return await fs.open(at, DIRECTORY_FLAGS);
+    const at = path.join(throughDescriptor(parent, path.dirname(dir)), path.basename(dir));
+    try {
+      fsSync.mkdirSync(at);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    return fsSync.openSync(at, DIRECTORY_FLAGS);
   } finally {
-    await parent.close();
+    fsSync.closeSync(parent);
   }
 }
 
-async function isSymlink(p: string): Promise<boolean> {
-  return (await fs.lstat(p).catch(() => undefined))?.isSymbolicLink() === true;
+function isSymlink(p: string): boolean {
+  return fsSync.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 }
 
 /**
- * Undefined when the open `handle` is the directory (or file) at the real path `at` now; otherwise
- * what changed. Linux tells where a handle is; elsewhere the path must have no link left and lead to
- * the same device and inode.
+ * Undefined when the open descriptor `fd` is the directory (or file) at the real path `at` now;
+ * otherwise what changed. Linux tells where a descriptor points; elsewhere the path must have no
+ * link left and lead to the same device and inode.
  */
-export async function whereItMoved(
-  handle: FileHandle,
+export function whereItMoved(
+  fd: number,
   at: string,
   what: "its directory" | "the file" = "its directory",
-): Promise<string | undefined> {
+): string | undefined {
   if (hasProcFd()) {
-    const actual = await fs.readlink(`/proc/self/fd/${handle.fd}`);
+    const actual = fsSync.readlinkSync(`/proc/self/fd/${fd}`);
     return actual === at
       ? undefined
       : `${what} ${at} is now reached at ${actual} (a link on the path changed)`;
   }
-  const [real, now, held] = await Promise.all([fs.realpath(at), fs.stat(at), handle.stat()]);
+  const real = fsSync.realpathSync.native(at);
+  const now = fsSync.statSync(at);
+  const held = fsSync.fstatSync(fd);
   if (real === at && now.dev === held.dev && now.ino === held.ino) return undefined;
   return `${what} ${at} was replaced (a link on the path changed)`;
 }
 
-/** The path that reaches the handle's directory: through /proc on Linux, else `dir` itself. */
-function throughHandle(handle: FileHandle, dir: string): string {
-  return hasProcFd() ? `/proc/self/fd/${handle.fd}` : dir;
+/** The path that reaches the descriptor's directory: through /proc on Linux, else `dir` itself. */
+function throughDescriptor(fd: number, dir: string): string {
+  return hasProcFd() ? `/proc/self/fd/${fd}` : dir;
 }
 
 let procFd: boolean | undefined;

@@ -69,7 +69,7 @@ export const writeTool = defineTool<WriteInput, WriteDetails>({
     try {
       return await writeTo(target, input.content, ctx);
     } finally {
-      await target.close();
+      target.close();
     }
   },
 });
