@@ -88,7 +88,7 @@ export const editTool = defineTool<EditInput, EditDetails>({
       };
     }
     // The file is opened through its checked real directory, so a link changed meanwhile cannot redirect it.
-    const target = await openWriteTarget(input.file_path, ctx, { createDirs: input.old_string === "" });
+    const target = openWriteTarget(input.file_path, ctx, { createDirs: input.old_string === "" });
     if ("error" in target) return { content: target.error, isError: true };
     try {
       return await editIn(target, input, ctx);

@@ -75,7 +75,7 @@ export const notebookEditTool = defineTool<NotebookEditInput, NotebookEditDetail
     if (!shown.endsWith(".ipynb"))
       return fail(`${shown} is not a Jupyter notebook (.ipynb); use Edit instead.`);
     // The notebook is opened through its checked real directory, so a link changed meanwhile cannot redirect it.
-    const target = await openWriteTarget(input.notebook_path, ctx, { createDirs: false });
+    const target = openWriteTarget(input.notebook_path, ctx, { createDirs: false });
     if ("error" in target) return fail(target.error);
     try {
       return await editNotebook(target, input, ctx);

@@ -58,11 +58,11 @@ export interface WriteTargetError {
  * Resolves `filePath`, checks it against the session's write scope, and opens its real directory
  * (creating missing directories one by one through their parents' handles with `createDirs`).
  */
-export async function openWriteTarget(
+export function openWriteTarget(
   filePath: string,
   ctx: Pick<ToolContext, "cwd" | "fileScope">,
   options: { createDirs: boolean },
-): Promise<WriteTarget | WriteTargetError> {
+): WriteTarget | WriteTargetError {
   const shown = toAbsolutePath(filePath, ctx.cwd);
   const realPath = resolveToolPath(filePath, ctx.cwd);
   const scope = ctx.fileScope?.();

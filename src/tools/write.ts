@@ -64,7 +64,7 @@ export const writeTool = defineTool<WriteInput, WriteDetails>({
     const relative = relativePathError(input.file_path, ctx.cwd);
     if (relative) return { content: relative, isError: true };
     // The file is opened through its checked real directory, so a link changed meanwhile cannot redirect it.
-    const target = await openWriteTarget(input.file_path, ctx, { createDirs: true });
+    const target = openWriteTarget(input.file_path, ctx, { createDirs: true });
     if ("error" in target) return { content: target.error, isError: true };
     try {
       return await writeTo(target, input.content, ctx);

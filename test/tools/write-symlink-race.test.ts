@@ -295,6 +295,11 @@ describe("a link flipped by another process while writes run", () => {
       env: { PATH: process.env.PATH, OUT: outside, IN: path.join(project, "real") },
       stdio: "ignore",
     });
+    // On a busy machine bash may take a while to start: the second begins once a flip is seen.
+    const waitUntil = Date.now() + 10_000;
+    while (fs.readlinkSync(dirLink) !== outside && Date.now() < waitUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     const ctx = sessionContext();
     const deadline = Date.now() + 1000;
     let written = 0;
