@@ -17,7 +17,7 @@ import type {
   Usage,
 } from "../llm/types.js";
 import type { ConfinementLevel } from "../sandbox/confinement.js";
-import type { Tool, ToolResult, ToolSessionState } from "../tools/types.js";
+import type { FileScope, Tool, ToolResult, ToolSessionState } from "../tools/types.js";
 import type { AgentEventListener, AgentMessage } from "./events.js";
 import type { MutableAgentState } from "./state.js";
 import type { StopCondition } from "./stop-conditions.js";
@@ -166,6 +166,8 @@ export interface LoopConfig {
   toolConcurrency?: number;
   /** True when something (a PostToolUse hook) will read a call's full `details`; see ToolContext. */
   wantsFullDetails?: (toolName: string) => boolean;
+  /** The scope file tools re-check when they open a path through a symbolic link; see ToolContext. */
+  fileScope?: () => FileScope | undefined;
   /** The time limit of a call to `tool` in ms (undefined or 0: none). */
   toolTimeoutOf?: (tool: Tool) => number | undefined;
   beforeToolCall?: (info: ToolCallInfo) => Promise<BeforeToolCallDecision>;

@@ -213,6 +213,7 @@ async function runOneCallUnguarded(
       env: config.env ?? process.env,
       fullDetails: config.wantsFullDetails?.(call.name),
       ...(confinement ? { confinement } : {}),
+      fileScope: config.fileScope,
       onUpdate: (update) =>
         config.emit({
           type: "tool_execution_update",

@@ -21,6 +21,7 @@ import { createAgentState, type MutableAgentState } from "../loop/state.js";
 import { mcpToolName } from "../mcp/tool-adapter.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import { createPermissionEngine } from "../permissions/engine.js";
+import { protectedPathReason } from "../permissions/protected-paths.js";
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
@@ -374,6 +375,15 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     toolTimeoutOf: toolTimeouts(options, tools.staticTools),
     // The SDK user messages carry Claude Code's tool output shapes (tool_use_result), which need them.
     wantsFullDetails: () => true,
+    // Read, Write, Edit and NotebookEdit re-check a path that goes through a symbolic link when they open
+    // it: the link may have changed since the permission check. bypassPermissions confines nothing.
+    fileScope: () =>
+      permissions.mode === "bypassPermissions"
+        ? undefined
+        : {
+            directories: permissions.directories,
+            protectedReason: (real) => protectedPathReason({ lexical: real, real }, shellStartupFiles),
+          },
     compact,
     beforeToolCall: checkpointing(createBeforeToolCall(hooks.runner, permissions, report)),
     afterToolCall: createAfterToolCall(hooks.runner, report),

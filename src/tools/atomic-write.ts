@@ -31,10 +31,34 @@ export async function writeFileAtomic(
   const dir = path.dirname(target);
   if (options.mkdirs) await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o777 });
   const previous = await fs.stat(target).catch(() => undefined);
-  const temp = path.join(
-    dir,
-    `.${path.basename(target)}.goat-${process.pid}-${randomBytes(6).toString("hex")}.tmp`,
-  );
+  return replaceFileIn(dir, path.basename(target), data, previous, options);
+}
+
+/** Options for `replaceFileIn`. */
+export interface ReplaceOptions {
+  /** Checked just before the rename: an aborted call leaves the target untouched. */
+  signal?: AbortSignal;
+  /** Runs after the data is flushed, just before the rename; a throw leaves the target untouched. */
+  beforeRename?: () => Promise<void>;
+  /** The mode of a new file (default 0o666, narrowed by the umask); an existing file keeps its own. */
+  mode?: number;
+}
+
+/**
+ * Replaces the entry `name` of the directory `dir` reaches (a path, or one through an open directory
+ * handle) with `data`: a temp file beside it, flushed, renamed over it. `previous` is the file being
+ * replaced, whose mode (and owner, when we may set it) the new one keeps. Returns the new file's stats,
+ * taken from its own handle so no path is looked up again.
+ */
+export async function replaceFileIn(
+  dir: string,
+  name: string,
+  data: string | Uint8Array,
+  previous: import("node:fs").Stats | undefined,
+  options: ReplaceOptions = {},
+): Promise<import("node:fs").Stats> {
+  const temp = path.join(dir, `.${name}.goat-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  // "wx" (O_CREAT | O_EXCL) never follows a link at the temp name.
   const handle = await fs.open(temp, "wx", previous ? previous.mode & 0o7777 : (options.mode ?? 0o666));
   let renamed = false;
   try {
@@ -45,11 +69,14 @@ export async function writeFileAtomic(
       await keepOwner(handle, previous);
     }
     await handle.sync();
+    // Size and modification time are final once flushed; the rename changes neither.
+    const written = await handle.stat();
     await handle.close();
     options.signal?.throwIfAborted();
-    await fs.rename(temp, target);
+    await options.beforeRename?.();
+    await fs.rename(temp, path.join(dir, name));
     renamed = true;
-    return await fs.stat(target);
+    return written;
   } finally {
     if (!renamed) {
       await handle.close().catch(() => {});

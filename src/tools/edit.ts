@@ -3,17 +3,16 @@
  * Keeps the file's CRLF line endings and UTF-8 BOM, writes atomically, and answers with numbered
  * lines around the change so the model need not read the file again.
  */
-import type { Stats } from "node:fs";
 import fs from "node:fs/promises";
-import { writeFileAtomic } from "./atomic-write.js";
 import { defineTool } from "./define-tool.js";
 import { planEdit } from "./edit-match.js";
 import { describeFileError, isDirectoryMessage, missingFileMessage } from "./file-errors.js";
 import { checkFreshForWrite, recordFileSnapshot } from "./file-state.js";
-import { relativePathError, resolveToolPath, toAbsolutePath } from "./paths.js";
+import { relativePathError, resolveToolPath } from "./paths.js";
 import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
 import { describeWriteError } from "./write.js";
+import { openWriteTarget, READ_NO_FOLLOW, replaceTarget, type WriteTarget } from "./write-target.js";
 
 /** Files larger than this are refused: the edit happens in memory as one string. */
 export const EDIT_MAX_FILE_BYTES = 128 * 1024 * 1024;
@@ -88,80 +87,82 @@ export const editTool = defineTool<EditInput, EditDetails>({
         isError: true,
       };
     }
-    const shown = toAbsolutePath(input.file_path, ctx.cwd);
-    const realPath = resolveToolPath(input.file_path, ctx.cwd);
-    const fail = (content: string): ToolResult<EditDetails> => ({ content, isError: true });
-
-    let current: Stats | undefined;
+    // The file is opened through its checked real directory, so a link changed meanwhile cannot redirect it.
+    const target = openWriteTarget(input.file_path, ctx, { createDirs: input.old_string === "" });
+    if ("error" in target) return { content: target.error, isError: true };
     try {
-      current = await fs.stat(realPath);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT")
-        return fail(describeFileError(err, shown, ctx.cwd));
+      return await editIn(target, input, ctx);
+    } finally {
+      target.close();
     }
-    if (current === undefined) {
-      if (input.old_string === "") return createFile(realPath, shown, input.new_string, ctx);
-      const vanished = ctx.state.readFiles.has(realPath) ? " It was deleted after you read it." : "";
-      return fail(`${missingFileMessage(shown, ctx.cwd)}${vanished}`);
-    }
-    if (current.isDirectory()) return fail(isDirectoryMessage(shown));
-    if (!current.isFile()) return fail(`${shown} is not a regular file and cannot be edited.`);
-    const stale = checkFreshForWrite(ctx.state, realPath, current);
-    if (stale) return fail(stale);
-    if (current.size > EDIT_MAX_FILE_BYTES) {
-      return fail(
-        `${shown} is ${current.size} bytes, too large for Edit (limit ${EDIT_MAX_FILE_BYTES}). Use Bash (sed) instead.`,
-      );
-    }
-
-    let raw: Buffer;
-    try {
-      raw = await fs.readFile(realPath, { signal: ctx.signal });
-    } catch (err) {
-      if (ctx.signal.aborted) throw err;
-      return fail(describeFileError(err, shown, ctx.cwd));
-    }
-    const decoded = decodeStrict(raw);
-    if (decoded === undefined) {
-      return fail(
-        `${shown} is not valid UTF-8 text (binary or another encoding); editing it as text would corrupt it. Use Bash instead.`,
-      );
-    }
-    const hasBom = decoded.startsWith(BOM);
-    const text = hasBom ? decoded.slice(1) : decoded;
-    if (input.old_string === "") {
-      if (text.length > 0) {
-        return fail(
-          "Cannot create new file - file already exists and is not empty. Use a non-empty old_string to edit it.",
-        );
-      }
-      const change = { text: input.new_string, firstIndex: 0, inserted: input.new_string, replacements: 1 };
-      return saveEdit(realPath, shown, change, hasBom, ctx, text);
-    }
-    const plan = planEdit(text, input.old_string, input.new_string, input.replace_all);
-    if (!plan.ok) return fail(plan.message);
-    const change = {
-      text: plan.content,
-      firstIndex: plan.firstIndex,
-      inserted: plan.insertedText,
-      replacements: plan.replacements,
-    };
-    return saveEdit(realPath, shown, change, hasBom, ctx, text);
   },
 });
 
 type EditCtx = Parameters<typeof editTool.execute>[1];
 
+async function editIn(target: WriteTarget, input: EditInput, ctx: EditCtx): Promise<ToolResult<EditDetails>> {
+  const { shown, realPath, current } = target;
+  const fail = (content: string): ToolResult<EditDetails> => ({ content, isError: true });
+  if (current === undefined) {
+    if (input.old_string === "") return createFile(target, input.new_string, ctx);
+    const vanished = ctx.state.readFiles.has(realPath) ? " It was deleted after you read it." : "";
+    return fail(`${missingFileMessage(shown, ctx.cwd)}${vanished}`);
+  }
+  if (current.isDirectory()) return fail(isDirectoryMessage(shown));
+  if (!current.isFile()) return fail(`${shown} is not a regular file and cannot be edited.`);
+  const stale = checkFreshForWrite(ctx.state, realPath, current);
+  if (stale) return fail(stale);
+  if (current.size > EDIT_MAX_FILE_BYTES) {
+    return fail(
+      `${shown} is ${current.size} bytes, too large for Edit (limit ${EDIT_MAX_FILE_BYTES}). Use Bash (sed) instead.`,
+    );
+  }
+
+  let raw: Buffer;
+  try {
+    raw = await fs.readFile(target.via, { signal: ctx.signal, flag: READ_NO_FOLLOW });
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    return fail(describeFileError(err, shown, ctx.cwd));
+  }
+  const decoded = decodeStrict(raw);
+  if (decoded === undefined) {
+    return fail(
+      `${shown} is not valid UTF-8 text (binary or another encoding); editing it as text would corrupt it. Use Bash instead.`,
+    );
+  }
+  const hasBom = decoded.startsWith(BOM);
+  const text = hasBom ? decoded.slice(1) : decoded;
+  if (input.old_string === "") {
+    if (text.length > 0) {
+      return fail(
+        "Cannot create new file - file already exists and is not empty. Use a non-empty old_string to edit it.",
+      );
+    }
+    const change = { text: input.new_string, firstIndex: 0, inserted: input.new_string, replacements: 1 };
+    return saveEdit(target, change, hasBom, ctx, text);
+  }
+  const plan = planEdit(text, input.old_string, input.new_string, input.replace_all);
+  if (!plan.ok) return fail(plan.message);
+  const change = {
+    text: plan.content,
+    firstIndex: plan.firstIndex,
+    inserted: plan.insertedText,
+    replacements: plan.replacements,
+  };
+  return saveEdit(target, change, hasBom, ctx, text);
+}
+
 async function createFile(
-  realPath: string,
-  shown: string,
+  target: WriteTarget,
   content: string,
   ctx: EditCtx,
 ): Promise<ToolResult<EditDetails>> {
+  const { shown } = target;
   ctx.signal.throwIfAborted();
   try {
-    const written = await writeFileAtomic(realPath, content, { signal: ctx.signal, mkdirs: true });
-    recordFileSnapshot(ctx.state, realPath, written);
+    const written = await replaceTarget(target, content, ctx.signal);
+    recordFileSnapshot(ctx.state, target.realPath, written);
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     return { content: `Could not create ${shown}: ${describeWriteError(err)}`, isError: true };
@@ -186,19 +187,17 @@ interface Change {
 }
 
 async function saveEdit(
-  realPath: string,
-  shown: string,
+  target: WriteTarget,
   change: Change,
   hasBom: boolean,
   ctx: EditCtx,
   original: string,
 ): Promise<ToolResult<EditDetails>> {
+  const { shown } = target;
   ctx.signal.throwIfAborted();
   try {
-    const written = await writeFileAtomic(realPath, (hasBom ? BOM : "") + change.text, {
-      signal: ctx.signal,
-    });
-    recordFileSnapshot(ctx.state, realPath, written);
+    const written = await replaceTarget(target, (hasBom ? BOM : "") + change.text, ctx.signal);
+    recordFileSnapshot(ctx.state, target.realPath, written);
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     return { content: `Could not write ${shown}: ${describeWriteError(err)}`, isError: true };

@@ -19,6 +19,7 @@ export { createToolRegistry } from "./registry.js";
 export type { InferShape, JsonSchemaInput, StandardShape } from "./tool-schema.js";
 export { jsonSchema } from "./tool-schema.js";
 export type {
+  FileScope,
   FileSnapshot,
   SideEffect,
   Tool,

@@ -12,6 +12,7 @@ import { relativePathError, resolveToolPath, toAbsolutePath } from "./paths.js";
 import { readLineRange } from "./read-lines.js";
 import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
+import { scopeRefusal, whereItMoved } from "./write-target.js";
 
 /** Lines returned when the model gives no `limit`. */
 export const READ_DEFAULT_LINES = 2000;
@@ -23,6 +24,7 @@ export const READ_MAX_OUTPUT_CHARS = 256 * 1024;
 export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Bytes inspected to tell text from binary and to recognise images. */
 const SNIFF_BYTES = 8192;
+const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW;
 
 /** Input of the Read tool. */
 export interface ReadInput {
@@ -108,15 +110,22 @@ export const readTool = defineTool<ReadInput, ReadDetails>({
     if (relative) return { content: relative, isError: true };
     const shown = toAbsolutePath(input.file_path, ctx.cwd);
     const realPath = resolveToolPath(input.file_path, ctx.cwd);
+    // A path through a link must still land where the permission check allowed (write-target.ts).
+    const scope = ctx.fileScope?.();
+    const outOfScope = scope ? scopeRefusal(shown, realPath, scope, "read") : undefined;
+    if (outOfScope) return { content: `Refused to read ${shown}: ${outOfScope}.`, isError: true };
 
     let handle: fs.FileHandle;
     try {
       // O_NONBLOCK: opening a FIFO must not wait for a writer; we refuse non-regular files below.
-      handle = await fs.open(realPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      // O_NOFOLLOW: the path is resolved already, so a link at its end now is one put there since.
+      handle = await fs.open(realPath, READ_FLAGS);
     } catch (err) {
       return { content: describeFileError(err, shown, ctx.cwd), isError: true };
     }
     try {
+      const moved = whereItMoved(handle.fd, realPath, "the file");
+      if (moved) return { content: `Refused to read ${shown}: ${moved}.`, isError: true };
       const stats = await handle.stat();
       if (stats.isDirectory()) return { content: isDirectoryMessage(shown), isError: true };
       if (!stats.isFile()) {

@@ -46,6 +46,18 @@ export interface ToolSessionState {
   cleanups: Array<() => void | Promise<void>>;
 }
 
+/**
+ * Where file tools may go on the permission check's word, as it stands when Read, Write, Edit or
+ * NotebookEdit opens its file. The check resolved the path's symbolic links; a path that still goes
+ * through a link must land here, or the link may have been changed since (`write-target.ts`).
+ */
+export interface FileScope {
+  /** The allowed directories (real paths): the working directory and the additional ones. */
+  directories: readonly string[];
+  /** Why writing this real path needs the user's own word (a protected file), or undefined. */
+  protectedReason?: (realPath: string) => string | undefined;
+}
+
 /** What a running tool receives besides its input. */
 export interface ToolContext {
   /** Aborted when the run is interrupted: stop work and return promptly. */
@@ -75,6 +87,11 @@ export interface ToolContext {
    * start (`read-only`: nothing may change; `workspace`: only the allowed directories).
    */
   confinement?: ConfinementLevel;
+  /**
+   * The session's file scope, read when a file tool opens a path that goes through a symbolic link.
+   * Absent outside a session; undefined when file tools are not confined (bypassPermissions).
+   */
+  fileScope?: () => FileScope | undefined;
   /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */
   onUpdate: (partial: string) => void;
 }

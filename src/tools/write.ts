@@ -1,15 +1,16 @@
 /**
  * The Write tool (Claude Code's `Write`): creates or overwrites a file with the given content.
- * Overwriting needs a prior Read of the current version; the write is atomic (temp file + rename).
+ * Overwriting needs a prior Read of the current version; the write is atomic (temp file + rename) and
+ * goes to the directory the path resolved to when checked (write-target.ts).
  */
 import fs from "node:fs/promises";
-import { writeFileAtomic } from "./atomic-write.js";
 import { defineTool } from "./define-tool.js";
-import { describeFileError, isDirectoryMessage } from "./file-errors.js";
+import { isDirectoryMessage } from "./file-errors.js";
 import { checkFreshForWrite, recordFileSnapshot } from "./file-state.js";
-import { relativePathError, resolveToolPath, toAbsolutePath } from "./paths.js";
+import { relativePathError, resolveToolPath } from "./paths.js";
 import { jsonSchema } from "./tool-schema.js";
 import type { ToolResult } from "./types.js";
+import { openWriteTarget, READ_NO_FOLLOW, replaceTarget, type WriteTarget } from "./write-target.js";
 
 /** Input of the Write tool. */
 export interface WriteInput {
@@ -62,50 +63,58 @@ export const writeTool = defineTool<WriteInput, WriteDetails>({
   async execute(input, ctx): Promise<ToolResult<WriteDetails>> {
     const relative = relativePathError(input.file_path, ctx.cwd);
     if (relative) return { content: relative, isError: true };
-    const shown = toAbsolutePath(input.file_path, ctx.cwd);
-    const realPath = resolveToolPath(input.file_path, ctx.cwd);
-
-    let current: import("node:fs").Stats | undefined;
+    // The file is opened through its checked real directory, so a link changed meanwhile cannot redirect it.
+    const target = openWriteTarget(input.file_path, ctx, { createDirs: true });
+    if ("error" in target) return { content: target.error, isError: true };
     try {
-      current = await fs.stat(realPath);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT") return { content: describeFileError(err, shown, ctx.cwd), isError: true };
+      return await writeTo(target, input.content, ctx);
+    } finally {
+      target.close();
     }
-    if (current?.isDirectory()) return { content: isDirectoryMessage(shown), isError: true };
-    if (current && !current.isFile()) {
-      return {
-        content: `${shown} is not a regular file (a device, FIFO or socket); Write will not replace it.`,
-        isError: true,
-      };
-    }
-    const stale = checkFreshForWrite(ctx.state, realPath, current);
-    if (stale) return { content: stale, isError: true };
-
-    // Read only when Claude Code's output shape is asked for: an overwrite costs no extra read otherwise.
-    const originalFile =
-      ctx.fullDetails && current ? await fs.readFile(realPath, "utf8").catch(() => null) : null;
-    ctx.signal.throwIfAborted();
-    let written: import("node:fs").Stats;
-    try {
-      written = await writeFileAtomic(realPath, input.content, { signal: ctx.signal, mkdirs: true });
-    } catch (err) {
-      if (ctx.signal.aborted) throw err;
-      return { content: `Could not write ${shown}: ${describeWriteError(err)}`, isError: true };
-    }
-    recordFileSnapshot(ctx.state, realPath, written);
-
-    const lines = countLines(input.content);
-    const type = current ? "update" : "create";
-    const text =
-      type === "create"
-        ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? "" : "s"})`
-        : `The file ${shown} has been updated (${lines} line${lines === 1 ? "" : "s"}).`;
-    const details: WriteDetails = { type, filePath: shown, lines, bytes: written.size };
-    if (ctx.fullDetails) details.originalFile = originalFile;
-    return { content: text, details };
   },
 });
+
+async function writeTo(
+  target: WriteTarget,
+  content: string,
+  ctx: Parameters<typeof writeTool.execute>[1],
+): Promise<ToolResult<WriteDetails>> {
+  const { shown, realPath, current } = target;
+  if (current?.isDirectory()) return { content: isDirectoryMessage(shown), isError: true };
+  if (current && !current.isFile()) {
+    return {
+      content: `${shown} is not a regular file (a device, FIFO or socket); Write will not replace it.`,
+      isError: true,
+    };
+  }
+  const stale = checkFreshForWrite(ctx.state, realPath, current);
+  if (stale) return { content: stale, isError: true };
+
+  // Read only when Claude Code's output shape is asked for: an overwrite costs no extra read otherwise.
+  const originalFile =
+    ctx.fullDetails && current
+      ? await fs.readFile(target.via, { encoding: "utf8", flag: READ_NO_FOLLOW }).catch(() => null)
+      : null;
+  ctx.signal.throwIfAborted();
+  let written: import("node:fs").Stats;
+  try {
+    written = await replaceTarget(target, content, ctx.signal);
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    return { content: `Could not write ${shown}: ${describeWriteError(err)}`, isError: true };
+  }
+  recordFileSnapshot(ctx.state, realPath, written);
+
+  const lines = countLines(content);
+  const type = current ? "update" : "create";
+  const text =
+    type === "create"
+      ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? "" : "s"})`
+      : `The file ${shown} has been updated (${lines} line${lines === 1 ? "" : "s"}).`;
+  const details: WriteDetails = { type, filePath: shown, lines, bytes: written.size };
+  if (ctx.fullDetails) details.originalFile = originalFile;
+  return { content: text, details };
+}
 
 /** Lines in a text as an editor counts them: a trailing newline does not start another line. */
 export function countLines(text: string): number {
