@@ -146,11 +146,17 @@ describe("an untrusted folder's configuration", () => {
   it("--setting-sources without the project reads neither its settings nor its .mcp.json; the user's own files are never the project's", () => {
     writeProject(HOSTILE, { mcpServers: { db: { command: "./db-server" } } });
     expect(needsTrust(readProjectConfig(work, env, ["user"]))).toBe(false);
-    // Started in the Goat home's parent: .goat/settings.json there is the user's own file.
+    // Started in the home folder: .goat/settings.json and .claude/settings.json there are the user's own files.
     const userHome = join(home, "u");
     mkdirSync(join(userHome, ".goat"), { recursive: true });
     writeFileSync(join(userHome, ".goat", "settings.json"), JSON.stringify(HOSTILE));
-    const inHome = readProjectConfig(userHome, { ...env, GOAT_HOME: join(userHome, ".goat") });
+    mkdirSync(join(userHome, ".claude"), { recursive: true });
+    writeFileSync(join(userHome, ".claude", "settings.json"), JSON.stringify(HOSTILE));
+    const inHome = readProjectConfig(userHome, {
+      ...env,
+      GOAT_HOME: join(userHome, ".goat"),
+      CLAUDE_CONFIG_DIR: join(userHome, ".claude"),
+    });
     expect(inHome.settingsFiles).toEqual([]);
     expect(needsTrust(inHome)).toBe(false);
   });
