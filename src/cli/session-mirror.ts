@@ -72,6 +72,8 @@ export function withSessionMirror(
   const cwd = options.cwd ?? process.cwd();
   return {
     ...options,
-    sessionStore: mirroredSessionStore(store, { cwd, env }, (frame) => writeLine(`${JSON.stringify(frame)}\n`)),
+    sessionStore: mirroredSessionStore(store, { cwd, env }, (frame) =>
+      writeLine(`${JSON.stringify(frame)}\n`),
+    ),
   };
 }

@@ -366,7 +366,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       if (matchRules(rules, facts).behavior !== "allow") return false;
       // Any allow rule naming the call counts, not only the first that matches: a bare `WebFetch`
       // beside `WebFetch(domain:127.0.0.1)` must not hide the named one.
-      return rules.some((r) => r.behavior === "allow" && r.specifier !== undefined && ruleMatches(r, facts, "all"));
+      return rules.some(
+        (r) => r.behavior === "allow" && r.specifier !== undefined && ruleMatches(r, facts, "all"),
+      );
     },
     suggestionsFor: async (toolName, input) => {
       const facts = await factsFor(toolName, input);

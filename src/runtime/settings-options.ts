@@ -29,7 +29,10 @@ const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermi
  * Throws `SettingsError` (or `McpConfigError` for an MCP server) naming the file that cannot be used;
  * what cannot be used of a Claude Code file goes to `warn` instead, and the rest applies.
  */
-export function withSettings(options: QueryOptions, warn: (message: string) => void = () => {}): QueryOptions {
+export function withSettings(
+  options: QueryOptions,
+  warn: (message: string) => void = () => {},
+): QueryOptions {
   const sources = options.settingSources ?? [];
   if (sources.length === 0 && options.settings === undefined) return options;
   const cwd = options.cwd ?? process.cwd();
@@ -38,7 +41,14 @@ export function withSettings(options: QueryOptions, warn: (message: string) => v
   const files = settingsFiles(cwd, callerEnv, path, sources);
   const inline = typeof options.settings === "object" ? options.settings : undefined;
   const claudeFiles = new Set(files.filter((file) => isClaudeSettingsFile(file, callerEnv)));
-  const settings = loadSettings(files, new Set(path ? [path] : []), inline, undefined, undefined, claudeFiles);
+  const settings = loadSettings(
+    files,
+    new Set(path ? [path] : []),
+    inline,
+    undefined,
+    undefined,
+    claudeFiles,
+  );
   for (const message of settings.warnings) warn(message);
   const out = applySettings(options, settings, cwd, callerEnv);
   const userFile = join(goatHomeDir(callerEnv), "settings.json");

@@ -12,6 +12,8 @@
  * import { loadSettings, settingsFiles } from "goat-agent/settings";
  * const settings = loadSettings(settingsFiles(process.cwd(), process.env));
  */
+
+export { claudeConfigDir, isClaudeSettingsFile } from "./claude-files.js";
 export {
   type CliSettings,
   EFFORT_LEVELS,
@@ -22,7 +24,6 @@ export {
   SettingsError,
   settingsFiles,
 } from "./files.js";
-export { claudeConfigDir, isClaudeSettingsFile } from "./claude-files.js";
 export { type ManagedSettings, ManagedSettingsError, readManagedSettings } from "./managed.js";
 export {
   describeMcpServer,

@@ -195,7 +195,10 @@ describe("permissions of the web tools in each mode", () => {
     }
     expect(web.hits.filter((h) => h.path === "/notes").length).toBe(before + 2);
     // The bare rule alone still does not reach a private host.
-    const bare = await runCall(fetchCall(webFetchUrl()), { permissionMode: "default", allowedTools: ["WebFetch"] });
+    const bare = await runCall(fetchCall(webFetchUrl()), {
+      permissionMode: "default",
+      allowedTools: ["WebFetch"],
+    });
     expect(bare.sent.content).toMatch(/add WebFetch\(domain:127\.0\.0\.1\)/);
     expect(web.hits.filter((h) => h.path === "/notes").length).toBe(before + 2);
   });

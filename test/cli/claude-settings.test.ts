@@ -95,7 +95,9 @@ describe("a Claude Code project's settings under goat -p", () => {
     const lines = r.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      new RegExp(`^goat: invalid JSON in settings file ${join(fx.work.path, ".claude", "settings.json")}: .*; the file was ignored$`),
+      new RegExp(
+        `^goat: invalid JSON in settings file ${join(fx.work.path, ".claude", "settings.json")}: .*; the file was ignored$`,
+      ),
     );
     expect(existsSync(join(fx.work.path, "victim.txt"))).toBe(true);
   });

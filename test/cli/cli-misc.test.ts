@@ -76,12 +76,18 @@ describe("usage errors name the fix", () => {
 
   it("-p -c with nothing to continue starts a new session, as Claude Code does under the Agent SDKs", async () => {
     fx.mock.enqueue(reply.text("fresh"), reply.text("continued"));
-    const first = await runCli(["-p", "one", "-c", "--output-format", "json"], { env: fx.env, cwd: fx.work.path });
+    const first = await runCli(["-p", "one", "-c", "--output-format", "json"], {
+      env: fx.env,
+      cwd: fx.work.path,
+    });
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout).result).toBe("fresh");
     // That new session is the one the next -c continues.
-    const second = await runCli(["-p", "two", "-c", "--output-format", "json"], { env: fx.env, cwd: fx.work.path });
+    const second = await runCli(["-p", "two", "-c", "--output-format", "json"], {
+      env: fx.env,
+      cwd: fx.work.path,
+    });
     expect(JSON.parse(second.stdout).session_id).toBe(JSON.parse(first.stdout).session_id);
     expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("fresh");
   });
