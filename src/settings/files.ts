@@ -19,7 +19,7 @@ import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 import type { ModelPriceInput } from "../llm/cost.js";
 import { mergeSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "../sandbox/settings.js";
-import { claudeConfigDir, usableClaudeSettings } from "./claude-files.js";
+import { claudeConfigDir, isClaudeSettingsFile, usableClaudeSettings } from "./claude-files.js";
 import { restrictUntrustedSettings } from "./untrusted-project.js";
 
 /** The `permissions` key of a settings file (Claude Code's shape). */
@@ -112,8 +112,9 @@ export function settingsFiles(
  * Reads and merges the files, then `inline` (the `settings` option given as an object), which wins.
  * Missing files are skipped, except `required` ones (the `--settings` file or `settings` path).
  * `restricted` files belong to a folder the user has not trusted: only what they say to restrict the
- * session is read (`untrusted-project.ts`). `claudeFiles` are Claude Code's, read leniently: what
- * cannot be used of them is a line in `warnings`, not an error (`claude-files.ts`).
+ * session is read (`untrusted-project.ts`). `claudeFiles` are Claude Code's (by default, those of
+ * `files` in a `.claude` folder or Claude's user folder), read leniently: what cannot be used of them
+ * is a line in `warnings`, not an error (`claude-files.ts`).
  */
 export function loadSettings(
   files: string[],
@@ -121,7 +122,8 @@ export function loadSettings(
   inline?: unknown,
   inlineOrigin = `the "settings" option`,
   restricted: ReadonlySet<string> = new Set(),
-  claudeFiles: ReadonlySet<string> = new Set(),
+  // Found by path when not given (the user file by process.env's CLAUDE_CONFIG_DIR).
+  claudeFiles: ReadonlySet<string> = new Set(files.filter((f) => isClaudeSettingsFile(f, process.env))),
 ): CliSettings {
   const merged = emptySettings();
   for (const file of files) {
