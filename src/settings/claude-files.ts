@@ -12,6 +12,7 @@
  */
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { MODEL_ALIASES } from "../llm/resolve.js";
 
 /** Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(env: Record<string, string | undefined>): string {
@@ -36,8 +37,9 @@ export const PERMISSION_MODES: readonly string[] = [
 
 /**
  * What Goat can use of a Claude Code settings file's JSON: hook handlers other than `command`
- * (Claude's `prompt`, `agent`, `http`) and a permission mode Goat lacks are left out, each with a
- * warning; the rest is as written. The loader then checks each key on its own.
+ * (Claude's `prompt`, `agent`, `http`), a permission mode Goat lacks and a model name Goat cannot
+ * resolve (Claude's `opusplan`, `sonnet[1m]`, `default`) are left out, each with a warning; the rest
+ * is as written. The loader then checks each key on its own.
  */
 export function usableClaudeSettings(
   json: Record<string, unknown>,
@@ -54,7 +56,17 @@ export function usableClaudeSettings(
     }
   }
   if (isObject(json.hooks)) out.hooks = commandHooksOnly(json.hooks, file, warn);
+  if (typeof json.model === "string" && !isGoatModelName(json.model)) {
+    warn(`${file}: model ${JSON.stringify(json.model)} is not a model name Goat knows; ignored`);
+    delete out.model;
+  }
   return out;
+}
+
+/** A Claude model id, an alias Goat expands, or a `provider/model` id: what Goat's model lookup resolves. */
+function isGoatModelName(model: string): boolean {
+  const name = model.trim().toLowerCase();
+  return Object.hasOwn(MODEL_ALIASES, name) || name.startsWith("claude-") || name.includes("/");
 }
 
 /** The `hooks` value with only `command` handlers (the only kind Goat runs); the others are named. */

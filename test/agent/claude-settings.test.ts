@@ -135,6 +135,7 @@ describe("Claude Code's settings files in query()", () => {
   it("a malformed Claude file is one warning naming it; the other files, and the usable rest of a file, still apply", async () => {
     write(claudeProject(), '{ "permissions": { "deny": ["Bash(rm:*)"] ');
     write(claudeLocal(), {
+      model: "opusplan",
       permissions: { deny: ["Read(./secret.txt)"], defaultMode: "auto" },
       hooks: {
         PreToolUse: [
@@ -163,11 +164,13 @@ describe("Claude Code's settings files in query()", () => {
       }),
     );
     const warnings = messages.filter((m) => (m as any).level === "warning").map((m) => (m as any).content);
-    expect(warnings).toHaveLength(3);
+    expect(warnings).toHaveLength(4);
     expect(warnings[0]).toContain(`invalid JSON in settings file ${claudeProject()}`);
     expect(warnings[0]).toContain("the file was ignored");
     expect(warnings.slice(1).join("\n")).toContain(`${claudeLocal()}: permissions.defaultMode "auto"`);
     expect(warnings.slice(1).join("\n")).toContain(`${claudeLocal()}: PreToolUse hook of type "http"`);
+    expect(warnings.slice(1).join("\n")).toContain(`${claudeLocal()}: model "opusplan" is not a model name`);
+    expect(mock.requests[0].body.model).toBe("claude-sonnet-4-5"); // Goat's default, not a failed start
     const [read, bash] = toolResultsSent(mock.requests[1].body);
     expect(read.content).toMatch(/denied by the rule Read\(\.\/secret\.txt\)/);
     expect(bash.content).toContain("blocked-by-claude-hook");
