@@ -72,7 +72,9 @@ async function main(argv: string[]): Promise<number> {
   if (config.settings.warnings.length > 0) {
     // They quote the files (JSON.parse's message shows some of the text): control characters made visible.
     const { safe } = await import("./tool-output.js");
-    for (const warning of config.settings.warnings) process.stderr.write(`goat: ${safe(warning)}\n`);
+    for (const warning of config.settings.warnings) {
+      process.stderr.write(`goat: ${safe(warning.replace(/\n/g, "\\n"))}\n`);
+    }
   }
   if (args.ignoredFlags.length > 0) {
     // One line, so a host's stderr is not flooded: the flags were accepted and have no effect.

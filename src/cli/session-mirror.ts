@@ -43,7 +43,7 @@ export function mirroredSessionStore(
     load: (sessionId, options) => store.load(sessionId, options),
     list: (options) => store.list(options),
     delete: (sessionId) => store.delete(sessionId),
-    close: store.close && (() => store.close?.() ?? Promise.resolve()),
+    close: async () => store.close?.(),
   };
 }
 

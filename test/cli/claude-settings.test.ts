@@ -25,6 +25,8 @@ describe("a Claude Code project's settings under goat -p", () => {
   it("an untrusted folder's deny rules hold and its allow rules do not, with one line on stderr; trusted, the allow rules apply", async () => {
     writeClaude("settings.json", {
       permissions: { deny: ["Bash(rm:*)", "Read(./secret.txt)"], allow: ["Bash(touch:*)"] },
+      // A command over two lines must not break the notice into two.
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: "true\ntrue" }] }] },
     });
     writeFileSync(join(fx.work.path, "secret.txt"), "the launch code");
     writeFileSync(join(fx.work.path, "victim.txt"), "keep me");
@@ -41,6 +43,7 @@ describe("a Claude Code project's settings under goat -p", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`goat: ${fx.work.path} is not a trusted folder: left out`);
     expect(lines[0]).toContain("allow rule Bash(touch:*) (.claude/settings.json)");
+    expect(lines[0]).toContain("hook SessionStart: true\\ntrue (.claude/settings.json)");
     const [rm, read, touch] = toolResultsOf(fx.mock.requests[1].body);
     expect(JSON.stringify(rm.content)).toMatch(/denied by the rule Bash\(rm:\*\)/);
     expect(JSON.stringify(read.content)).toMatch(/denied by the rule Read\(\.\/secret\.txt\)/);

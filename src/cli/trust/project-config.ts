@@ -1,10 +1,10 @@
 /**
  * What a folder's own configuration would run on this machine or open up, read before anything of
  * it is applied: the command hooks, MCP servers, allow rules, additional directories, permission
- * mode, sandbox exceptions and `env` of its settings files (Claude Code's `.claude/settings.json` and
- * `.claude/settings.local.json`, Goat's `.goat/settings.json` and `.goat/settings.local.json`: the
- * two families are asked about as one), and the servers of its `.mcp.json`. A folder that declares none of
- * these needs no trust question: what else its files say only narrows the session.
+ * mode, sandbox exceptions and `env` of its settings files (Claude Code's `.claude/settings.json`
+ * and `.claude/settings.local.json`, Goat's `.goat/settings.json` and `.goat/settings.local.json`:
+ * the two families are asked about as one), and the servers of its `.mcp.json`. A folder that
+ * declares none of these needs no trust question: what else its files say only narrows the session.
  *
  * Reading is cheap (a few small files, already in the page cache for the settings loader
  * that reads them next) and never fails: a file that cannot be read or parsed declares nothing

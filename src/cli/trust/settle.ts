@@ -105,9 +105,11 @@ function headless(project: ProjectConfig, approvals: McpjsonApprovals, ctx: Trus
       ...project.mcpjsonServers.map((s) => `MCP server ${s.name} (.mcp.json)`),
       ...project.declaring.flatMap((d) => d.items.map((item) => `${item} (${d.file})`)),
     ];
-    // One line; the items quote the project's files: control characters are made visible, as on screen.
+    // One line: the items quote the project's files, so line breaks and other control characters
+    // are made visible (a hook command may span lines).
+    const list = what.join("; ").replace(/\n/g, "\\n");
     ctx.stderr.write(
-      safe(`goat: ${ctx.cwd} is not a trusted folder: left out ${what.join("; ")}. `) +
+      safe(`goat: ${ctx.cwd} is not a trusted folder: left out ${list}. `) +
         "Its deny and ask rules apply. Run goat there interactively once to trust it.\n",
     );
     return restricted(project);
