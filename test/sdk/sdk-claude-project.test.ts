@@ -1,15 +1,17 @@
 /**
- * Session edges under the real Claude Agent SDK driving `goat`: the host's `sessionStore` receives
- * every transcript entry Goat writes (the SDK passes `--session-mirror` and reads `transcript_mirror`
- * frames), and `continue: true` with nothing to continue starts a new session, as with Claude Code.
+ * A Claude Code project under the real Claude Agent SDK driving `goat`: its `.claude/settings.json`
+ * deny rules hold with `settingSources` (its allow rules wait for the folder's trust, said on
+ * stderr); the host's `sessionStore` receives every transcript entry Goat writes (the SDK passes
+ * `--session-mirror` and reads `transcript_mirror` frames); `continue: true` with nothing to continue
+ * starts a new session, as with Claude Code.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useCliFixture } from "../cli/helpers.js";
 import { reply } from "../support/mock-provider.js";
 import { type ClaudeSdk, loadClaudeSdk } from "./claude-sdk.js";
-import { collect, results, sdkOptions } from "./helpers.js";
+import { collect, results, sdkOptions, toolResults } from "./helpers.js";
 
 const fx = useCliFixture("goat-sdk-edges");
 let sdk: ClaudeSdk;
@@ -46,6 +48,42 @@ function goatTranscript(sessionId: string): unknown[] {
     .filter((l) => l !== "")
     .map((l) => JSON.parse(l));
 }
+
+describe("a Claude Code project's settings under the SDK", () => {
+  it("settingSources user, project, local: the project's deny rule holds, its allow rule waits for trust, one stderr line says so", async () => {
+    mkdirSync(join(fx.work.path, ".claude"));
+    writeFileSync(
+      join(fx.work.path, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Bash(rm:*)"], allow: ["Bash(touch:*)"] } }),
+    );
+    writeFileSync(join(fx.work.path, "victim.txt"), "keep me");
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Bash", id: "b1", input: { command: "rm victim.txt" } },
+        { name: "Bash", id: "b2", input: { command: "touch made.txt" } },
+      ]),
+      reply.text("done"),
+    );
+    const stderr: string[] = [];
+    const run = await collect(
+      sdk.query({
+        prompt: "go",
+        options: sdkOptions(fx, {
+          settingSources: ["user", "project", "local"],
+          canUseTool: async () => ({ behavior: "deny", message: "the host says no" }),
+          stderr: (text: string) => stderr.push(text),
+        }),
+      }),
+    );
+    expect(run.error).toBeUndefined();
+    const [rm, touch] = toolResults(run);
+    expect(JSON.stringify(rm.content)).toMatch(/denied by the rule Bash\(rm:\*\)/);
+    expect(JSON.stringify(touch.content)).toContain("the host says no"); // asked: the allow rule did not apply
+    expect(existsSync(join(fx.work.path, "victim.txt"))).toBe(true);
+    expect(existsSync(join(fx.work.path, "made.txt"))).toBe(false);
+    expect(stderr.join("")).toContain("allow rule Bash(touch:*) (.claude/settings.json)");
+  });
+});
 
 describe("the Claude Agent SDK's session edges", () => {
   it("sessionStore receives every entry Goat writes to its transcript, under the session's key", async () => {
