@@ -83,6 +83,8 @@ export interface CliArgs {
   managedSettings?: Record<string, unknown>;
   /** `--managed-settings-in-initialize`: the policy settings come in the host's `initialize` instead. */
   managedSettingsInInitialize: boolean;
+  /** `--session-mirror`: each transcript append is also sent to the SDK host's `sessionStore`. */
+  sessionMirror: boolean;
   /**
    * Flags accepted without effect: known Claude Code flags Goat has no counterpart for, and (under an
    * SDK) unknown ones. The program reports them in one warning line.
@@ -168,10 +170,11 @@ const OPTIONS = {
   "initialize-fields": { type: "string" },
   "thinking-display": { type: "string" },
   betas: { type: "string", multiple: true },
+  // The Agent SDK's sessionStore: transcript entries also go to the host (session-mirror.ts).
+  "session-mirror": { type: "boolean" },
   // Accepted without effect (see IGNORED).
   "task-budget": { type: "string" },
   channels: { type: "string", multiple: true },
-  "session-mirror": { type: "boolean" },
   "project-config-root": { type: "string" },
   "plugin-dir": { type: "string", multiple: true },
   "plugin-dir-no-mcp": { type: "string", multiple: true },
@@ -188,7 +191,6 @@ const OPTIONS = {
 export const IGNORED_FLAGS: Readonly<Record<string, string>> = {
   "task-budget": "an Anthropic API beta",
   channels: "Claude Code channels",
-  "session-mirror": "transcripts are written by Goat's session store",
   "project-config-root": "project settings are read from the working directory",
   "plugin-dir": "Claude Code plugins",
   "plugin-dir-no-mcp": "Claude Code plugins",
@@ -266,6 +268,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     systemPromptFile: nonEmpty("--system-prompt-file", v["system-prompt-file"]),
     managedSettings: jsonObject("--managed-settings", v["managed-settings"]),
     managedSettingsInInitialize: v["managed-settings-in-initialize"] === true,
+    sessionMirror: v["session-mirror"] === true,
     ignoredFlags: [
       ...Object.keys(IGNORED_FLAGS)
         .filter((name) => v[name as keyof typeof v] !== undefined)

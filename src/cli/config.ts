@@ -4,7 +4,7 @@
  * an HTTP 401 deep in a run.
  */
 import { readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { PermissionModeName } from "../index.js";
 import { KNOWN_OPTIONS } from "../index.js";
 import { findInstructionFiles } from "../runtime/index.js";
@@ -13,7 +13,14 @@ import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
-import { type CliSettings, inlineSettings, loadSettings, settingsFiles } from "./settings.js";
+import {
+  type CliSettings,
+  goatHomeDir,
+  inlineSettings,
+  isClaudeSettingsFile,
+  loadSettings,
+  settingsFiles,
+} from "./settings.js";
 import type { ProjectTrust } from "./trust/settle.js";
 
 export { settleCliTrust } from "./trust/settle.js";
@@ -58,6 +65,7 @@ export function buildConfig(
     "--settings JSON",
     // A file the user names with --settings is theirs to apply, even one inside the project.
     new Set(trust?.restrictedFiles.filter((f) => settingsFile === undefined || f !== resolve(settingsFile))),
+    new Set(files.filter((file) => isClaudeSettingsFile(file, env))),
   );
   // Settings `env` fills in the environment; variables the user exported themselves win.
   for (const [name, value] of Object.entries(settings.env)) if (env[name] === undefined) env[name] = value;
@@ -127,7 +135,7 @@ export function buildConfig(
   const mcpSources = collectMcpSources({
     cwd,
     settings,
-    userSettingsFile: settingsFiles(cwd, env)[0],
+    userSettingsFile: join(goatHomeDir(env), "settings.json"),
     readProjectFile:
       (args.settingSources === undefined || args.settingSources.includes("project")) &&
       trust?.readMcpjson !== false,
@@ -316,12 +324,18 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * `--continue` in a folder with no earlier session, or `--resume` with an id no session has: one line
- * saying so (Claude Code's words) before anything starts, instead of quietly starting a new session
- * or an error inside one.
+ * `--resume` with an id no session has, or, in the interactive `goat`, `--continue` in a folder with
+ * no earlier session: one line saying so (Claude Code's words) before anything starts, instead of an
+ * error inside a session. In print mode and under the Agent SDKs `--continue` with nothing to
+ * continue starts a new session, as Claude Code does (a host passing `continue: true` on every call
+ * must be able to make the first one).
  */
-export async function assertSessionToResume(args: CliArgs, config: CliConfig): Promise<void> {
-  if (!args.continue && args.resume === undefined) return;
+export async function assertSessionToResume(
+  args: CliArgs,
+  config: CliConfig,
+  interactive: boolean,
+): Promise<void> {
+  if (!(args.continue && interactive) && args.resume === undefined) return;
   const { createJsonlSessionStore, mostRecentSession } = await import("../session/index.js");
   const env = config.options.env ?? process.env;
   const home = env.GOAT_HOME && env.GOAT_HOME.length > 0 ? env.GOAT_HOME : undefined;

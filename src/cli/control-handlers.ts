@@ -97,11 +97,8 @@ const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
   },
   async stop_task(request, q) {
     if (typeof request.task_id !== "string") throw new Error('stop_task: "task_id" is required');
-    try {
-      await q.stopTask(request.task_id);
-    } catch (error) {
-      throw new ControlError((error as Error).message, "not_found");
-    }
+    // An id that names nothing running is a no-op (Query.stopTask), as in Claude Code.
+    await q.stopTask(request.task_id);
     return {};
   },
   async list_permission_rules(_request, q) {

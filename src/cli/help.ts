@@ -70,9 +70,11 @@ Other:
   -h, --help                  Print this help
 
 Environment: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
-GOAT_HOME (default ~/.goat). Settings files hold model, permissions, hooks, env and mcpServers. A key is optional when the provider's base URL is on this machine.
+GOAT_HOME (default ~/.goat), CLAUDE_CONFIG_DIR (default ~/.claude). Settings files (Claude Code's .claude/ and Goat's .goat/, per level)
+hold model, permissions, hooks, env and mcpServers. A key is optional when the provider's base URL is on this machine.
 A folder's own hooks, MCP servers, allow rules and env apply once the interactive goat has asked and the folder is trusted;
-print mode applies them as Claude Code's -p does, unless GOAT_REQUIRE_TRUST=1 (then an untrusted folder's are left out).
+print mode leaves them out of an untrusted folder (its deny and ask rules apply) and says so on stderr, as Claude Code's -p does.
+GOAT_REQUIRE_TRUST=1 also starts only approved .mcp.json servers; GOAT_REQUIRE_TRUST=0 applies any folder's configuration unasked.
 Under the Claude Agent SDKs (stream-json input) a flag Goat does not know is accepted with one warning.
 Exit status: 0 success, 1 error result or usage error, 130 interrupted.
 `;

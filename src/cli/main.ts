@@ -65,9 +65,16 @@ async function main(argv: string[]): Promise<number> {
     const trust = await settleCliTrust(args, interactive);
     if (trust === "quit") return 130;
     config = buildConfig(args, process.env, trust);
-    await assertSessionToResume(args, config);
+    await assertSessionToResume(args, config, interactive);
   } catch (error) {
     return fail(error);
+  }
+  // What Goat cannot use of a Claude Code settings file (the rest of it applies), one line each.
+  if (config.settings.warnings.length > 0) {
+    // They quote the files (JSON.parse's message shows some of the text): control characters made visible.
+    for (const warning of config.settings.warnings) {
+      process.stderr.write(`goat: ${terminalSafe(warning.replace(/\n/g, "\\n"))}\n`);
+    }
   }
   if (args.ignoredFlags.length > 0) {
     // One line, so a host's stderr is not flooded: the flags were accepted and have no effect.

@@ -53,6 +53,14 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
     prompt = control.prompt;
     options = control.options;
   } else prompt = await printPrompt(args, io);
+  if (args.sessionMirror && args.outputFormat === "stream-json") {
+    const { withSessionMirror } = await import("./session-mirror.js");
+    options = withSessionMirror(
+      options,
+      (line) => io.stdout.write(line),
+      (message) => io.stderr.write(`goat: ${message}\n`),
+    );
+  }
   // --agent: known once the host's initialize (which may define the agents) has been applied.
   let q: Query;
   try {

@@ -6,6 +6,7 @@ export {
   type CliSettings,
   goatHomeDir,
   inlineSettings,
+  isClaudeSettingsFile,
   loadSettings,
   type PermissionSettings,
   SettingsError,

@@ -11,7 +11,7 @@ import { splitBashCommand } from "./bash-split.js";
 import { decideByMode, isReadOnlyCall, type ModeContext, planModeMessage, protectedWrite } from "./modes.js";
 import { firstOutsideScope, toolPaths } from "./path-scope.js";
 import { listRules, type PermissionRulesListing } from "./rule-listing.js";
-import { type CallFacts, matchRules } from "./rule-match.js";
+import { type CallFacts, matchRules, ruleMatches } from "./rule-match.js";
 import type { PermissionRule, RuleContext } from "./rule-parse.js";
 import {
   applyDirectoryUpdate,
@@ -362,8 +362,13 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     setMode,
     applyUpdates,
     allowsByNamedRule(toolName, input) {
-      const verdict = matchRules(rules, { toolName, input, inScope: true });
-      return verdict.behavior === "allow" && verdict.rule.specifier !== undefined;
+      const facts: CallFacts = { toolName, input, inScope: true };
+      if (matchRules(rules, facts).behavior !== "allow") return false;
+      // Any allow rule naming the call counts, not only the first that matches: a bare `WebFetch`
+      // beside `WebFetch(domain:127.0.0.1)` must not hide the named one.
+      return rules.some(
+        (r) => r.behavior === "allow" && r.specifier !== undefined && ruleMatches(r, facts, "all"),
+      );
     },
     suggestionsFor: async (toolName, input) => {
       const facts = await factsFor(toolName, input);

@@ -1,26 +1,38 @@
 /**
  * `settingSources` and `settings` in `query()`: the same settings files the CLI reads (user,
- * project, local, then the `settings` path or object, later winning), applied to the options with
+ * project, local, each Claude Code's file then Goat's, then the `settings` path or object, later
+ * winning), applied to the options with
  * the CLI's precedence. The default, as in the Claude Agent SDK, is to read none, so an embedder is
  * never surprised by a file on the machine it runs on. What an option says explicitly wins over a
  * file; lists (permission rules, directories, hooks) add up. MCP servers come from the files'
  * `mcpServers` and, with `project`, the project's `.mcp.json`, in the CLI's order; `mcpServers` given
  * as an option win by name.
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseMcpConfig } from "../mcp/config-file.js";
 import { McpConfigError, mergeMcpSources, settingsMcpSources } from "../mcp/config-sources.js";
 import { mergeSandboxSettings } from "../sandbox/settings.js";
-import { type CliSettings, loadSettings, SettingsError, settingsFiles } from "../settings/files.js";
+import { isClaudeSettingsFile } from "../settings/claude-files.js";
+import {
+  type CliSettings,
+  goatHomeDir,
+  loadSettings,
+  SettingsError,
+  settingsFiles,
+} from "../settings/files.js";
 import type { QueryOptions } from "./options.js";
 
 const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
 
 /**
  * The options with the chosen settings files applied; the same object when none are asked for.
- * Throws `SettingsError` (or `McpConfigError` for an MCP server) naming the file that cannot be used.
+ * Throws `SettingsError` (or `McpConfigError` for an MCP server) naming the file that cannot be used;
+ * what cannot be used of a Claude Code file goes to `warn` instead, and the rest applies.
  */
-export function withSettings(options: QueryOptions): QueryOptions {
+export function withSettings(
+  options: QueryOptions,
+  warn: (message: string) => void = () => {},
+): QueryOptions {
   const sources = options.settingSources ?? [];
   if (sources.length === 0 && options.settings === undefined) return options;
   const cwd = options.cwd ?? process.cwd();
@@ -28,9 +40,18 @@ export function withSettings(options: QueryOptions): QueryOptions {
   const path = typeof options.settings === "string" ? resolve(cwd, options.settings) : undefined;
   const files = settingsFiles(cwd, callerEnv, path, sources);
   const inline = typeof options.settings === "object" ? options.settings : undefined;
-  const settings = loadSettings(files, new Set(path ? [path] : []), inline);
+  const claudeFiles = new Set(files.filter((file) => isClaudeSettingsFile(file, callerEnv)));
+  const settings = loadSettings(
+    files,
+    new Set(path ? [path] : []),
+    inline,
+    undefined,
+    undefined,
+    claudeFiles,
+  );
+  for (const message of settings.warnings) warn(message);
   const out = applySettings(options, settings, cwd, callerEnv);
-  const userFile = settingsFiles(cwd, callerEnv, undefined, ["user"])[0];
+  const userFile = join(goatHomeDir(callerEnv), "settings.json");
   const mcpServers = settingsMcpServers(
     settings,
     userFile,

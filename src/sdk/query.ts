@@ -151,7 +151,8 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   /**
    * Stops a running subagent (by its Task call's `tool_use_id`, the `parent_tool_use_id` of its
    * messages) or kills a background shell (by its id); a `task_notification` with status `stopped`
-   * follows. Rejects when nothing running has that id.
+   * follows. An id that names nothing running (a task that already ended, a typo) changes nothing,
+   * as in Claude Code: a host racing a task's end must not have to catch an error.
    */
   stopTask(taskId: string): Promise<void>;
   /**
@@ -194,7 +195,8 @@ export function query(params: {
   options?: QueryOptions;
 }): Query {
   const { warnings } = checkOptions(params.options);
-  const options = withMainAgent(withSettings(params.options ?? {}));
+  // What cannot be used of a Claude Code settings file is said with the options' own warnings.
+  const options = withMainAgent(withSettings(params.options ?? {}, (message) => warnings.push(message)));
   const output = createAsyncQueue<SDKMessage>();
   // User messages, each one run; CONTINUE_RUN is a run on the history as it stands.
   const inputs = createAsyncQueue<AgentMessage | typeof CONTINUE_RUN>();
@@ -449,12 +451,7 @@ export function query(params: {
     getContextUsage: async () => runtime.info.contextUsage(),
     async stopTask(taskId) {
       const stopped = await runtime.stopTask(taskId);
-      if (!stopped) {
-        throw new GoatError(
-          `No running task "${taskId}": give the id of a running subagent (its Task call's tool_use_id) or background shell.`,
-          { code: "unknown_task" },
-        );
-      }
+      if (!stopped) return;
       output.push({
         type: "system",
         subtype: "task_notification",

@@ -1,10 +1,15 @@
 /**
- * Settings files, read by the CLI and by `query()` (its `settingSources` and `settings` options):
- * `$GOAT_HOME/settings.json` (default `~/.goat`), `<cwd>/.goat/settings.json`,
- * `<cwd>/.goat/settings.local.json` and `--settings FILE` (or the `settings` option), merged in that
- * order (later files win for single values, lists concatenate).
- * A file that exists but is not a JSON object is an error naming the file: a silently ignored setting
- * (a deny rule, a hook) is worse than not starting.
+ * Settings files, read by the CLI and by `query()` (its `settingSources` and `settings` options), in
+ * Claude Code's three levels, each with Claude's file and then Goat's: user
+ * (`$CLAUDE_CONFIG_DIR/settings.json` or `~/.claude/settings.json`, then `$GOAT_HOME/settings.json`,
+ * default `~/.goat`), project (`<cwd>/.claude/settings.json`, then `<cwd>/.goat/settings.json`), local
+ * (`<cwd>/.claude/settings.local.json`, then `<cwd>/.goat/settings.local.json`), then `--settings
+ * FILE` (or the `settings` option), merged in that order: later files win for single values (so
+ * within a level Goat's file wins, being written for Goat), lists concatenate (so a deny rule from
+ * any file applies).
+ * A Goat file that exists but is not a JSON object is an error naming the file: a silently ignored
+ * setting (a deny rule, a hook) is worse than not starting. A Claude file is read leniently
+ * (`claude-files.ts`): what Goat cannot use of it is a warning, and the rest applies.
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -14,6 +19,7 @@ import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 import type { ModelPriceInput } from "../llm/cost.js";
 import { mergeSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "../sandbox/settings.js";
+import { claudeConfigDir, isClaudeSettingsFile, usableClaudeSettings } from "./claude-files.js";
 import { restrictUntrustedSettings } from "./untrusted-project.js";
 
 /** The `permissions` key of a settings file (Claude Code's shape). */
@@ -44,6 +50,8 @@ export interface CliSettings {
   mcpServers: Array<{ file: string; value: Record<string, unknown> }>;
   /** Files that were read, in order. */
   files: string[];
+  /** What could not be used of Claude Code's files, one line each naming the file (they still load). */
+  warnings: string[];
 }
 
 /** The effort levels a settings file may hold (Claude Code's; `max` is for one session only). */
@@ -75,7 +83,10 @@ export function goatHomeDir(env: Record<string, string | undefined>): string {
   return env.GOAT_HOME && env.GOAT_HOME.length > 0 ? env.GOAT_HOME : join(homedir(), ".goat");
 }
 
-/** The settings files to read for `cwd`, user first; `extra` (the `--settings` file) last. */
+/**
+ * The settings files to read for `cwd`, lowest precedence first: per level (user, project, local)
+ * Claude Code's file then Goat's; `extra` (the `--settings` file) last.
+ */
 export function settingsFiles(
   cwd: string,
   env: Record<string, string | undefined>,
@@ -83,9 +94,15 @@ export function settingsFiles(
   sources: readonly string[] = ["user", "project", "local"],
 ): string[] {
   const files: string[] = [];
-  if (sources.includes("user")) files.push(join(goatHomeDir(env), "settings.json"));
-  if (sources.includes("project")) files.push(join(cwd, ".goat", "settings.json"));
-  if (sources.includes("local")) files.push(join(cwd, ".goat", "settings.local.json"));
+  if (sources.includes("user")) {
+    files.push(join(claudeConfigDir(env), "settings.json"), join(goatHomeDir(env), "settings.json"));
+  }
+  if (sources.includes("project")) {
+    files.push(join(cwd, ".claude", "settings.json"), join(cwd, ".goat", "settings.json"));
+  }
+  if (sources.includes("local")) {
+    files.push(join(cwd, ".claude", "settings.local.json"), join(cwd, ".goat", "settings.local.json"));
+  }
   // The --settings path is relative to where the user typed it, not to --cwd.
   if (extra !== undefined) files.push(resolve(extra));
   return files;
@@ -95,7 +112,9 @@ export function settingsFiles(
  * Reads and merges the files, then `inline` (the `settings` option given as an object), which wins.
  * Missing files are skipped, except `required` ones (the `--settings` file or `settings` path).
  * `restricted` files belong to a folder the user has not trusted: only what they say to restrict the
- * session is read (`untrusted-project.ts`).
+ * session is read (`untrusted-project.ts`). `claudeFiles` are Claude Code's (by default, those of
+ * `files` in a `.claude` folder or Claude's user folder), read leniently: what cannot be used of them
+ * is a line in `warnings`, not an error (`claude-files.ts`).
  */
 export function loadSettings(
   files: string[],
@@ -103,40 +122,19 @@ export function loadSettings(
   inline?: unknown,
   inlineOrigin = `the "settings" option`,
   restricted: ReadonlySet<string> = new Set(),
+  // Found by path when not given (the user file by process.env's CLAUDE_CONFIG_DIR).
+  claudeFiles: ReadonlySet<string> = new Set(files.filter((f) => isClaudeSettingsFile(f, process.env))),
 ): CliSettings {
-  const merged: CliSettings = {
-    permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
-    hooks: {},
-    env: {},
-    modelPricing: {},
-    mcpServers: [],
-    files: [],
-  };
+  const merged = emptySettings();
   for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" && !required.has(file)) continue;
-      throw new SettingsError(
-        code === "ENOENT"
-          ? `settings file ${file} does not exist`
-          : `cannot read settings file ${file}: ${(error as Error).message}`,
-      );
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new SettingsError(`invalid JSON in settings file ${file}: ${(error as Error).message}`);
-    }
-    if (json === null || typeof json !== "object" || Array.isArray(json)) {
-      throw new SettingsError(`settings file ${file} must hold a JSON object`);
-    }
-    const object = json as Record<string, unknown>;
+    const lenient = claudeFiles.has(file) && !required.has(file);
+    const object = lenient
+      ? readClaudeFile(file, merged.warnings)
+      : readSettingsObject(file, required.has(file));
+    if (object === undefined) continue;
     const usable = restricted.has(file) ? restrictUntrustedSettings(object).kept : object;
-    mergeInto(merged, usable, `settings file ${file}`, file);
+    if (lenient) mergeLeniently(merged, usable, file);
+    else mergeInto(merged, usable, `settings file ${file}`, file);
     merged.files.push(file);
   }
   if (inline !== undefined) {
@@ -146,6 +144,71 @@ export function loadSettings(
     mergeInto(merged, inline as Record<string, unknown>, inlineOrigin, inlineOrigin);
   }
   return merged;
+}
+
+function emptySettings(): CliSettings {
+  return {
+    permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
+    hooks: {},
+    env: {},
+    modelPricing: {},
+    mcpServers: [],
+    files: [],
+    warnings: [],
+  };
+}
+
+/** A Goat settings file's object; undefined when it is missing and not required. Throws otherwise. */
+function readSettingsObject(file: string, required: boolean): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !required) return undefined;
+    throw new SettingsError(
+      code === "ENOENT"
+        ? `settings file ${file} does not exist`
+        : `cannot read settings file ${file}: ${(error as Error).message}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsError(`invalid JSON in settings file ${file}: ${(error as Error).message}`);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw new SettingsError(`settings file ${file} must hold a JSON object`);
+  }
+  return json as Record<string, unknown>;
+}
+
+/** A Claude Code settings file's usable object; undefined (with a warning unless missing) otherwise. */
+function readClaudeFile(file: string, warnings: string[]): Record<string, unknown> | undefined {
+  try {
+    const object = readSettingsObject(file, false);
+    return object && usableClaudeSettings(object, file, (message) => warnings.push(message));
+  } catch (error) {
+    warnings.push(`${(error as Error).message}; the file was ignored`);
+    return undefined;
+  }
+}
+
+/**
+ * Merges a Claude Code file one key at a time: a key Goat rejects is a warning and left out whole
+ * (checked on a scratch copy first, so a bad `deny` list never leaves its file's `allow` rules in).
+ */
+function mergeLeniently(into: CliSettings, json: Record<string, unknown>, file: string): void {
+  for (const [key, value] of Object.entries(json)) {
+    try {
+      mergeInto(emptySettings(), { [key]: value }, `settings file ${file}`, file);
+    } catch (error) {
+      into.warnings.push(`${(error as Error).message}; "${key}" was ignored`);
+      continue;
+    }
+    mergeInto(into, { [key]: value }, `settings file ${file}`, file);
+  }
 }
 
 function mergeInto(into: CliSettings, json: Record<string, unknown>, where: string, file: string): void {

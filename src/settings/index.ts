@@ -1,15 +1,19 @@
 /**
- * `goat-agent/settings`: Goat's settings files, read the way the `goat` command and `query()`'s
- * `settingSources` read them — `$GOAT_HOME/settings.json`, `<cwd>/.goat/settings.json`,
- * `<cwd>/.goat/settings.local.json` and a `--settings` file or JSON text, merged in that order (model,
- * permission rules, hooks, sandbox, env, model prices, MCP servers). A file that exists but cannot be
- * used is a `SettingsError` naming it. Also how managed (policy) settings are read, and what is kept of
+ * `goat-agent/settings`: the settings files, read the way the `goat` command and `query()`'s
+ * `settingSources` read them — per level Claude Code's file then Goat's: `~/.claude/settings.json`
+ * (or `$CLAUDE_CONFIG_DIR`) and `$GOAT_HOME/settings.json`, `<cwd>/.claude/settings.json` and
+ * `<cwd>/.goat/settings.json`, `<cwd>/.claude/settings.local.json` and `<cwd>/.goat/settings.local.json`,
+ * then a `--settings` file or JSON text, merged in that order (model, permission rules, hooks, sandbox,
+ * env, model prices, MCP servers). A Goat file that exists but cannot be used is a `SettingsError`
+ * naming it; what cannot be used of a Claude file is a warning. Also how managed (policy) settings are read, and what is kept of
  * a folder's settings while the folder is not trusted.
  *
  * @example
  * import { loadSettings, settingsFiles } from "goat-agent/settings";
  * const settings = loadSettings(settingsFiles(process.cwd(), process.env));
  */
+
+export { claudeConfigDir, isClaudeSettingsFile } from "./claude-files.js";
 export {
   type CliSettings,
   EFFORT_LEVELS,

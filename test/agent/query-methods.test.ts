@@ -248,7 +248,7 @@ describe("stopTask", () => {
     expect(result.result).toBe("parent carries on");
   });
 
-  it("kills a background shell by its id; an unknown id rejects", async () => {
+  it("kills a background shell by its id; an ended or unknown id changes nothing, as in Claude Code", async () => {
     const cwd = tempDir("goat-stoptask-");
     mock.enqueue(
       reply.toolCalls([{ name: "Bash", input: { command: "sleep 30", run_in_background: true }, id: "b1" }]),
@@ -281,8 +281,20 @@ describe("stopTask", () => {
       task_id: shellId,
       status: "stopped",
     });
-    await expect(q.stopTask(shellId!)).rejects.toThrow(`No running task "${shellId}"`);
-    await expect(q.stopTask("nothing")).rejects.toThrow('No running task "nothing"');
+    await expect(q.stopTask(shellId!)).resolves.toBeUndefined();
+    await expect(q.stopTask("nothing")).resolves.toBeUndefined();
+    // No notice for either: the next message is the next run's own.
+    mock.enqueue(reply.text("still here"));
+    input.push({ type: "user", message: { role: "user", content: "again" } });
+    const next: SDKMessage[] = [];
+    for (;;) {
+      const { value: m, done } = await q.next();
+      if (done) break;
+      next.push(m);
+      if (m.type === "result") break;
+    }
+    expect(next.some((m) => (m as any).subtype === "task_notification")).toBe(false);
+    expect(resultOf(next).result).toBe("still here");
     input.close();
     q.close();
     await q.done();

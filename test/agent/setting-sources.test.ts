@@ -35,7 +35,10 @@ const localFile = () => path.join(cwd, ".goat", "settings.local.json");
 
 /** Options for the mock without a model or permission mode of their own, so settings can supply them. */
 function options(extra: QueryOptions = {}): QueryOptions {
-  const base = mockOptions(mock, "anthropic", { cwd, env: { PATH: process.env.PATH, GOAT_HOME: home } });
+  const base = mockOptions(mock, "anthropic", {
+    cwd,
+    env: { PATH: process.env.PATH, GOAT_HOME: home, CLAUDE_CONFIG_DIR: path.join(home, "claude") },
+  });
   delete base.model;
   delete base.permissionMode;
   return { ...base, ...extra };
@@ -83,7 +86,7 @@ describe("settingSources in query()", () => {
     mock.enqueue(reply.text("ok"), reply.text("ok"));
     const bare = (env: Record<string, string | undefined>): QueryOptions => ({
       cwd,
-      env: { PATH: process.env.PATH, GOAT_HOME: home, ...env },
+      env: { PATH: process.env.PATH, GOAT_HOME: home, CLAUDE_CONFIG_DIR: path.join(home, "claude"), ...env },
       persistSession: false,
       tools: [],
       settingSources: ["user"],

@@ -184,6 +184,25 @@ describe("permissions of the web tools in each mode", () => {
     expect(web.hits.filter((h) => h.path === "/notes").length).toBe(before + 1);
   });
 
+  it("a rule naming the local host lets WebFetch reach it also when a bare WebFetch rule is beside it", async () => {
+    const before = web.hits.filter((h) => h.path === "/notes").length;
+    for (const allowedTools of [
+      ["WebFetch", "WebFetch(domain:127.0.0.1)"],
+      ["WebFetch(domain:127.0.0.1)", "WebFetch"],
+    ]) {
+      const run = await runCall(fetchCall(webFetchUrl()), { permissionMode: "default", allowedTools });
+      expect(run.sent.content).toContain("# Release notes");
+    }
+    expect(web.hits.filter((h) => h.path === "/notes").length).toBe(before + 2);
+    // The bare rule alone still does not reach a private host.
+    const bare = await runCall(fetchCall(webFetchUrl()), {
+      permissionMode: "default",
+      allowedTools: ["WebFetch"],
+    });
+    expect(bare.sent.content).toMatch(/add WebFetch\(domain:127\.0\.0\.1\)/);
+    expect(web.hits.filter((h) => h.path === "/notes").length).toBe(before + 2);
+  });
+
   it("WebSearch answers from the backend, with the domain filters applied", async () => {
     mock.enqueue(
       reply.toolCalls([

@@ -131,8 +131,8 @@ describe("the TypeScript SDK's argv", () => {
     expect(args.model).toBe("anthropic/claude-sonnet-4-5");
     expect(args.prompt).toBeUndefined();
     expect(args.betas).toEqual(["context-1m-2025-08-07"]);
+    expect(args.sessionMirror).toBe(true);
     expect(args.ignoredFlags).toEqual([
-      "--session-mirror",
       "--plugin-dir",
       "--some-future-flag",
       "--another-one",

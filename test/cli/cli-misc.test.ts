@@ -9,7 +9,7 @@ import module from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply } from "../support/mock-provider.js";
-import { runCli, useCliFixture } from "./helpers.js";
+import { runCli, trustWorkFolder, useCliFixture } from "./helpers.js";
 
 const fx = useCliFixture("goat-misc");
 
@@ -60,7 +60,6 @@ describe("usage errors name the fix", () => {
       /^goat: --model needs a value, but the next argument "-p" is a flag; put the value right after --model/,
     ],
     [["-r", "-p", "hi"], /^goat: --resume needs a /],
-    [["-p", "hi", "-c"], /^goat: No conversation found to continue in .*: start one without --continue$/m],
     [
       ["-p", "hi", "--resume", "0b7c5d2e-unknown"],
       /^goat: No conversation found with session ID: 0b7c5d2e-unknown \(goat sessions lists/,
@@ -73,6 +72,24 @@ describe("usage errors name the fix", () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/ambiguous|Did you forget/);
     expect(fx.mock.requests).toHaveLength(0);
+  });
+
+  it("-p -c with nothing to continue starts a new session, as Claude Code does under the Agent SDKs", async () => {
+    fx.mock.enqueue(reply.text("fresh"), reply.text("continued"));
+    const first = await runCli(["-p", "one", "-c", "--output-format", "json"], {
+      env: fx.env,
+      cwd: fx.work.path,
+    });
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).result).toBe("fresh");
+    // That new session is the one the next -c continues.
+    const second = await runCli(["-p", "two", "-c", "--output-format", "json"], {
+      env: fx.env,
+      cwd: fx.work.path,
+    });
+    expect(JSON.parse(second.stdout).session_id).toBe(JSON.parse(first.stdout).session_id);
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("fresh");
   });
 
   it("-c continues when there is a session to continue", async () => {
@@ -97,6 +114,7 @@ describe("--max-budget-usd for a model with no price", () => {
       join(fx.work.path, ".goat", "settings.json"),
       JSON.stringify({ modelPricing: { "anthropic/house-model": { input: 1, output: 2 } } }),
     );
+    trustWorkFolder(fx); // an untrusted folder's prices are left out (a price of 0 would defeat a budget)
     fx.mock.enqueue(reply.text("priced", { usage: { input: 1000, output: 1000 } }));
     const ok = await runCli([...args, "--output-format", "json"], { env: fx.env, cwd: fx.work.path });
     expect(ok.code).toBe(0);

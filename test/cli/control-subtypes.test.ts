@@ -99,7 +99,7 @@ describe("control subtypes beyond the basic flows", () => {
     expect(rewind.response.canRewind).toBe(false);
     expect(typeof rewind.response.error).toBe("string");
     expect(await ask(host, "st", { subtype: "stop_task", task_id: "t-9" })).toMatchObject({
-      subtype: "error",
+      subtype: "success",
     });
     const plugins = (await ask(host, "rp", { subtype: "reload_plugins" })).response;
     expect(plugins).toMatchObject({ commands: [], plugins: [], mcpServers: [], error_count: 0 });

@@ -5,7 +5,7 @@
  */
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
@@ -130,6 +130,8 @@ export function useCliFixture(prefix: string): CliFixture {
       ANTHROPIC_BASE_URL: fx.mock.anthropicBaseURL,
       ANTHROPIC_API_KEY: "test",
       GOAT_HOME: fx.home.path,
+      // Claude Code's user folder too: the machine's ~/.claude/settings.json must not reach a test.
+      CLAUDE_CONFIG_DIR: join(fx.home.path, "claude"),
     });
     fx.mock.requests.length = 0;
   });
@@ -138,4 +140,15 @@ export function useCliFixture(prefix: string): CliFixture {
     fx.work.cleanup();
   });
   return fx;
+}
+
+/**
+ * Marks the fixture's work folder trusted (as answering "trust" in the interactive goat would), so
+ * print mode applies its own settings files' allow rules, hooks, env and servers.
+ */
+export function trustWorkFolder(fx: CliFixture): void {
+  writeFileSync(
+    join(fx.home.path, "trust.json"),
+    JSON.stringify({ trustedFolders: { [realpathSync(fx.work.path)]: {} } }),
+  );
 }

@@ -3,13 +3,16 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { reply } from "../support/mock-provider.js";
-import { jsonLines, runCli, useCliFixture } from "./helpers.js";
+import { jsonLines, runCli, trustWorkFolder, useCliFixture } from "./helpers.js";
 
 const fx = useCliFixture("goat-cli");
 let serverScript: string;
 
 beforeEach(() => {
   serverScript = writeStdioServer(fx.home.path);
+  // These tests are about what a folder's configuration does once it applies (workspace-trust.test.ts
+  // covers an untrusted one).
+  trustWorkFolder(fx);
 });
 
 const run = (args: string[]) => runCli(args, { env: fx.env, cwd: fx.work.path });

@@ -1,8 +1,9 @@
 /**
  * Workspace trust, end to end: `goat` started in a folder whose files would run code (a `.mcp.json`
  * stdio server and a SessionStart hook, each touching a marker file when it runs) asks before any of
- * it runs, in a real pseudo-terminal; print mode follows Claude Code's `-p`, or fails closed under
- * GOAT_REQUIRE_TRUST=1.
+ * it runs, in a real pseudo-terminal; print mode follows Claude Code's `-p` (an untrusted folder's
+ * configuration left out, its deny rules kept), GOAT_REQUIRE_TRUST=1 asks approval of each
+ * `.mcp.json` server too, GOAT_REQUIRE_TRUST=0 applies everything.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
@@ -257,42 +258,56 @@ describe.skipIf(!hasScript)("workspace trust in the interactive goat", () => {
 });
 
 describe("workspace trust in print mode", () => {
-  it("-p applies the untrusted folder's configuration as Claude Code's -p does; GOAT_REQUIRE_TRUST=1 leaves it out and says so", async () => {
+  it("-p leaves out an untrusted folder's servers, hooks, allow rules and env with one line on stderr; GOAT_REQUIRE_TRUST=0 applies them", async () => {
     writeProject();
-    fx.mock.enqueue(reply.text("as before"));
+    const made = join(fx.work.path, "made-by-bash");
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: `touch ${made}` } }]),
+      reply.text("not allowed here"),
+    );
     let r = await runCli(["-p", "hi"], { env: fx.env, cwd: fx.work.path });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`goat: ${fx.work.path} is not a trusted folder: left out`);
+    expect(lines[0]).toContain("MCP server marker (.mcp.json)");
+    expect(lines[0]).toContain("allow rule Bash(touch:*) (.goat/settings.json)");
+    expect(lines[0]).toContain("env GOAT_TRUST_TEST=from-the-project");
+    expect(existsSync(markers().server)).toBe(false);
+    expect(existsSync(markers().hook)).toBe(false);
+    expect(existsSync(made)).toBe(false); // the allow rule did not apply: -p cannot ask, so it is refused
+    expect(JSON.stringify(fx.mock.requests[0].body.tools)).not.toContain("mcp__marker");
+
+    fx.mock.enqueue(reply.text("as before"));
+    r = await runCli(["-p", "hi"], { env: { ...fx.env, GOAT_REQUIRE_TRUST: "0" }, cwd: fx.work.path });
     expect(r.stderr).toBe("");
     expect(r.stdout).toContain("as before");
     expect(existsSync(markers().server)).toBe(true);
     expect(existsSync(markers().hook)).toBe(true);
-    expect(JSON.stringify(fx.mock.requests[0].body.tools)).toContain("mcp__marker__echo");
+    expect(JSON.stringify(fx.mock.requests[2].body.tools)).toContain("mcp__marker__echo");
+  });
 
-    for (const m of Object.values(markers())) if (existsSync(m)) execFileSync("rm", [m]);
-    fx.mock.enqueue(reply.text("fail closed"));
-    r = await runCli(["-p", "hi"], { env: { ...fx.env, GOAT_REQUIRE_TRUST: "1" }, cwd: fx.work.path });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("fail closed");
-    expect(r.stderr).toContain(
-      `goat: ${fx.work.path} is not a trusted folder (GOAT_REQUIRE_TRUST=1): left out`,
-    );
-    expect(r.stderr).toContain("MCP server marker (.mcp.json)");
-    expect(r.stderr).toContain("allow rule Bash(touch:*) (.goat/settings.json)");
-    expect(existsSync(markers().server)).toBe(false);
-    expect(existsSync(markers().hook)).toBe(false);
-    expect(JSON.stringify(fx.mock.requests[1].body.tools)).not.toContain("mcp__marker");
-
-    // Trusted but the server never approved: the folder's hook runs, the server does not.
+  it("-p in a trusted folder applies its configuration; GOAT_REQUIRE_TRUST=1 starts only approved .mcp.json servers", async () => {
+    writeProject();
     writeFileSync(trustFile(), JSON.stringify({ trustedFolders: { [realpathSync(fx.work.path)]: {} } }));
     fx.mock.enqueue(reply.text("trusted folder"));
+    let r = await runCli(["-p", "hi"], { env: fx.env, cwd: fx.work.path });
+    expect(r.stderr).toBe("");
+    expect(existsSync(markers().server)).toBe(true);
+    expect(existsSync(markers().hook)).toBe(true);
+
+    for (const m of Object.values(markers())) if (existsSync(m)) execFileSync("rm", [m]);
+    fx.mock.enqueue(reply.text("approved only"));
     r = await runCli(["-p", "hi"], { env: { ...fx.env, GOAT_REQUIRE_TRUST: "1" }, cwd: fx.work.path });
-    expect(r.stdout).toContain("trusted folder");
+    expect(r.stdout).toContain("approved only");
     expect(r.stderr).toContain("MCP server marker of .mcp.json is not approved (GOAT_REQUIRE_TRUST=1)");
     expect(existsSync(markers().hook)).toBe(true);
     expect(existsSync(markers().server)).toBe(false);
   });
 
-  it("-p never starts a server in disabledMcpjsonServers", async () => {
+  it("-p never starts a server in disabledMcpjsonServers, even in a trusted folder", async () => {
     writeProject();
+    writeFileSync(trustFile(), JSON.stringify({ trustedFolders: { [realpathSync(fx.work.path)]: {} } }));
     mkdirSync(join(fx.work.path, ".claude"));
     writeFileSync(
       join(fx.work.path, ".claude", "settings.local.json"),

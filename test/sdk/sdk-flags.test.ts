@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useCliFixture } from "../cli/helpers.js";
+import { trustWorkFolder, useCliFixture } from "../cli/helpers.js";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { reply } from "../support/mock-provider.js";
 import { type ClaudeSdk, loadClaudeSdk, loadSdkZod } from "./claude-sdk.js";
@@ -188,6 +188,7 @@ describe("where goat may work", () => {
       join(fx.work.path, ".goat/settings.json"),
       JSON.stringify({ mcpServers: { fromfile: { command: join(fx.work.path, "no-such-server") } } }),
     );
+    trustWorkFolder(fx); // an untrusted folder's servers are left out whatever the flag says
     const calc = sdk.createSdkMcpServer({ name: "calc", tools: [] });
     fx.mock.enqueue(reply.text("a"), reply.text("b"));
     const loose = await once({ mcpServers: { calc } });

@@ -1,17 +1,19 @@
 /**
  * What a folder's own configuration would run on this machine or open up, read before anything of
  * it is applied: the command hooks, MCP servers, allow rules, additional directories, permission
- * mode, sandbox exceptions and `env` of its settings files (`.goat/settings.json`,
- * `.goat/settings.local.json`), and the servers of its `.mcp.json`. A folder that declares none of
- * these needs no trust question: what else its files say only narrows the session.
+ * mode, sandbox exceptions and `env` of its settings files (Claude Code's `.claude/settings.json`
+ * and `.claude/settings.local.json`, Goat's `.goat/settings.json` and `.goat/settings.local.json`:
+ * the two families are asked about as one), and the servers of its `.mcp.json`. A folder that
+ * declares none of these needs no trust question: what else its files say only narrows the session.
  *
- * Reading is cheap (two or three small files, already in the page cache for the settings loader
+ * Reading is cheap (a few small files, already in the page cache for the settings loader
  * that reads them next) and never fails: a file that cannot be read or parsed declares nothing
  * here, and the settings loader then reports it with its usual error.
  */
 import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
+  claudeConfigDir,
   describeMcpServer,
   goatHomeDir,
   restrictUntrustedSettings,
@@ -71,17 +73,17 @@ export function needsTrust(project: ProjectConfig): boolean {
 
 /**
  * The settings files of the folder itself: the project and local files, unless they are the user's
- * own (started in the home folder, `~/.goat/settings.json` is both).
+ * own (started in the home folder, `~/.goat/settings.json` and `~/.claude/settings.json` are both).
  */
 function projectSettingsFiles(
   cwd: string,
   env: Record<string, string | undefined>,
   sources?: readonly string[],
 ): string[] {
-  const home = goatHomeDir(env);
-  const userFile = settingsFiles(cwd, env, undefined, ["user"])[0];
+  const homes = [goatHomeDir(env), claudeConfigDir(env)];
+  const userFiles = settingsFiles(cwd, env, undefined, ["user"]);
   return settingsFiles(cwd, env, undefined, sources).filter(
-    (file) => file !== userFile && !file.startsWith(home + sep),
+    (file) => !userFiles.includes(file) && !homes.some((home) => file.startsWith(home + sep)),
   );
 }
 

@@ -9,13 +9,15 @@
  * a trusted folder, each `.mcp.json` server nobody has answered for yet is asked about
  * (`mcp-approvals.ts`), and only the approved ones start.
  *
- * Print mode and stream-json (the Agent SDKs) behave as Claude Code's `-p` does: no question, the
- * project's hooks and `.mcp.json` servers apply (Claude Code documents "Trust verification is
- * disabled when running non-interactively with the -p flag"). Goat differs in keeping the project's
- * allow rules there, which scripts rely on; Claude Code ignores them in an untrusted workspace since
- * 2.1.195. A server in `disabledMcpjsonServers` never starts. `GOAT_REQUIRE_TRUST=1` makes headless
- * runs fail closed instead: an untrusted folder's configuration is restricted as if the user had
- * answered no, and only approved `.mcp.json` servers start, each omission reported on stderr.
+ * Print mode and stream-json (the Agent SDKs) ask nothing and behave as Claude Code's `-p` does
+ * since 2.1.195: a folder that is not trusted is read restricted, as if the user had answered no (its
+ * deny and ask rules apply; its allow rules, hooks, `env`, MCP servers and `.mcp.json` do not), and
+ * one line on stderr says what was left out. In a trusted folder its configuration applies, and each
+ * `.mcp.json` server not rejected starts. A server in `disabledMcpjsonServers` never starts.
+ * `GOAT_REQUIRE_TRUST=1` asks more of a trusted folder: only approved `.mcp.json` servers start,
+ * each omission reported. `GOAT_REQUIRE_TRUST=0` restores the old headless rule for a user's own
+ * repositories in CI: the folder's configuration applies unasked (the project cannot set it: its
+ * `env` is applied only after this is decided).
  *
  * Cost when nothing needs asking: reading the folder's two or three settings files once more (and
  * `.mcp.json`), plus `trust.json` when the folder declares something.
@@ -94,22 +96,25 @@ export async function settleProjectTrust(ctx: TrustContext): Promise<ProjectTrus
   }
 }
 
-/** The headless rules: as Claude Code's `-p`, or fail closed under `GOAT_REQUIRE_TRUST=1`. */
+/** The headless rules: as Claude Code's `-p` (see the module comment for `GOAT_REQUIRE_TRUST`). */
 function headless(project: ProjectConfig, approvals: McpjsonApprovals, ctx: TrustContext): ProjectTrust {
-  if (!requiresTrust(ctx.env)) return { ...ALL, keepMcpjsonServer: (name) => !approvals.rejected(name) };
+  const required = trustRequirement(ctx.env);
+  if (required === "never") return { ...ALL, keepMcpjsonServer: (name) => !approvals.rejected(name) };
   if (!isFolderTrusted(realFolder(ctx.cwd), ctx.env)) {
     const what = [
       ...project.mcpjsonServers.map((s) => `MCP server ${s.name} (.mcp.json)`),
       ...project.declaring.flatMap((d) => d.items.map((item) => `${item} (${d.file})`)),
     ];
-    // The items quote the project's files: control characters are made visible, as on screen.
+    // One line: the items quote the project's files, so line breaks and other control characters
+    // are made visible (a hook command may span lines).
+    const list = what.join("; ").replace(/\n/g, "\\n");
     ctx.stderr.write(
-      `${terminalSafe(
-        `goat: ${ctx.cwd} is not a trusted folder (GOAT_REQUIRE_TRUST=1): left out ${what.join("; ")}. `,
-      )}Run goat there interactively once to trust it.\n`,
+      `${terminalSafe(`goat: ${ctx.cwd} is not a trusted folder: left out ${list}. `)}` +
+        "Its deny and ask rules apply. Run goat there interactively once to trust it.\n",
     );
     return restricted(project);
   }
+  if (required === "default") return { ...ALL, keepMcpjsonServer: (name) => !approvals.rejected(name) };
   for (const s of project.mcpjsonServers) {
     if (!approvals.rejected(s.name) && approvals.approvedIn(s.name) === undefined) {
       ctx.stderr.write(
@@ -122,9 +127,15 @@ function headless(project: ProjectConfig, approvals: McpjsonApprovals, ctx: Trus
   return approvedOnly(approvals);
 }
 
-/** `GOAT_REQUIRE_TRUST=1` (or `true`): headless runs apply only what the user has trusted. */
-export function requiresTrust(env: Record<string, string | undefined>): boolean {
-  return env.GOAT_REQUIRE_TRUST === "1" || env.GOAT_REQUIRE_TRUST?.toLowerCase() === "true";
+/**
+ * `GOAT_REQUIRE_TRUST`: `1`/`true` ("approved", trusted folders start only approved `.mcp.json`
+ * servers), `0`/`false` ("never": headless runs apply any folder's configuration), else "default".
+ */
+export function trustRequirement(env: Record<string, string | undefined>): "approved" | "never" | "default" {
+  const value = env.GOAT_REQUIRE_TRUST?.trim().toLowerCase();
+  if (value === "1" || value === "true") return "approved";
+  if (value === "0" || value === "false") return "never";
+  return "default";
 }
 
 /** The untrusted folder: its settings restricted, its `.mcp.json` unread. */

@@ -1,0 +1,118 @@
+/**
+ * A Claude Code project under the real Claude Agent SDK driving `goat`: its `.claude/settings.json`
+ * deny rules hold with `settingSources` (its allow rules wait for the folder's trust, said on
+ * stderr); the host's `sessionStore` receives every transcript entry Goat writes (the SDK passes
+ * `--session-mirror` and reads `transcript_mirror` frames); `continue: true` with nothing to continue
+ * starts a new session, as with Claude Code.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useCliFixture } from "../cli/helpers.js";
+import { reply } from "../support/mock-provider.js";
+import { type ClaudeSdk, loadClaudeSdk } from "./claude-sdk.js";
+import { collect, results, sdkOptions, toolResults } from "./helpers.js";
+
+const fx = useCliFixture("goat-sdk-edges");
+let sdk: ClaudeSdk;
+beforeAll(async () => {
+  sdk = await loadClaudeSdk();
+}, 300_000);
+
+/** A host's store, kept in memory: what the SDK appended, per key. */
+function memoryStore() {
+  const appended = new Map<string, unknown[]>();
+  const keyOf = (key: { projectKey: string; sessionId: string; subpath?: string }) =>
+    [key.projectKey, key.sessionId, key.subpath].filter((p) => p !== undefined).join("/");
+  return {
+    appended,
+    store: {
+      async append(key: { projectKey: string; sessionId: string; subpath?: string }, entries: unknown[]) {
+        appended.set(keyOf(key), [...(appended.get(keyOf(key)) ?? []), ...entries]);
+      },
+      async load() {
+        return null;
+      },
+      async listSessions() {
+        return [];
+      },
+    },
+  };
+}
+
+/** Goat's own transcript of a session in the fixture's GOAT_HOME, entry by entry. */
+function goatTranscript(sessionId: string): unknown[] {
+  const key = fx.work.path.replace(/[^a-zA-Z0-9]/g, "-");
+  return readFileSync(join(fx.home.path, "projects", key, `${sessionId}.jsonl`), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
+}
+
+describe("a Claude Code project's settings under the SDK", () => {
+  it("settingSources user, project, local: the project's deny rule holds, its allow rule waits for trust, one stderr line says so", async () => {
+    mkdirSync(join(fx.work.path, ".claude"));
+    writeFileSync(
+      join(fx.work.path, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Bash(rm:*)"], allow: ["Bash(touch:*)"] } }),
+    );
+    writeFileSync(join(fx.work.path, "victim.txt"), "keep me");
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Bash", id: "b1", input: { command: "rm victim.txt" } },
+        { name: "Bash", id: "b2", input: { command: "touch made.txt" } },
+      ]),
+      reply.text("done"),
+    );
+    const stderr: string[] = [];
+    const run = await collect(
+      sdk.query({
+        prompt: "go",
+        options: sdkOptions(fx, {
+          settingSources: ["user", "project", "local"],
+          canUseTool: async () => ({ behavior: "deny", message: "the host says no" }),
+          stderr: (text: string) => stderr.push(text),
+        }),
+      }),
+    );
+    expect(run.error).toBeUndefined();
+    const [rm, touch] = toolResults(run);
+    expect(JSON.stringify(rm.content)).toMatch(/denied by the rule Bash\(rm:\*\)/);
+    expect(JSON.stringify(touch.content)).toContain("the host says no"); // asked: the allow rule did not apply
+    expect(existsSync(join(fx.work.path, "victim.txt"))).toBe(true);
+    expect(existsSync(join(fx.work.path, "made.txt"))).toBe(false);
+    expect(stderr.join("")).toContain("allow rule Bash(touch:*) (.claude/settings.json)");
+  });
+});
+
+describe("the Claude Agent SDK's session edges", () => {
+  it("sessionStore receives every entry Goat writes to its transcript, under the session's key", async () => {
+    const { store, appended } = memoryStore();
+    fx.mock.enqueue(reply.text("mirrored answer"));
+    const run = await collect(
+      sdk.query({ prompt: "remember this", options: sdkOptions(fx, { sessionStore: store }) }),
+    );
+    expect(run.error).toBeUndefined();
+    const [result] = results(run) as any[];
+    expect(result.result).toBe("mirrored answer");
+    const key = `${fx.work.path.replace(/[^a-zA-Z0-9]/g, "-")}/${result.session_id}`;
+    expect([...appended.keys()]).toEqual([key]);
+    const local = goatTranscript(result.session_id);
+    expect(local.length).toBeGreaterThan(2);
+    expect(appended.get(key)).toEqual(local);
+    expect(JSON.stringify(appended.get(key))).toContain("mirrored answer");
+  });
+
+  it("continue: true with no earlier session starts a new one; the next continue picks it up", async () => {
+    fx.mock.enqueue(reply.text("first answer"), reply.text("second answer"));
+    const first = await collect(sdk.query({ prompt: "one", options: sdkOptions(fx, { continue: true }) }));
+    expect(first.error).toBeUndefined();
+    const [r1] = results(first) as any[];
+    expect(r1.subtype).toBe("success");
+    expect(r1.result).toBe("first answer");
+    const second = await collect(sdk.query({ prompt: "two", options: sdkOptions(fx, { continue: true }) }));
+    const [r2] = results(second) as any[];
+    expect(r2.session_id).toBe(r1.session_id);
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("first answer");
+  });
+});
