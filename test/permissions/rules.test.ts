@@ -78,7 +78,7 @@ describe("matching Bash rules", () => {
       return seed % n;
     };
     const word = (len: number) => Array.from({ length: len }, () => "ab *"[random(4)]).join("");
-    const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const escapeRegex = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     for (let i = 0; i < 3000; i++) {
       const rule = word(1 + random(6))
         .replace(/\s+/g, " ")
@@ -87,7 +87,7 @@ describe("matching Bash rules", () => {
       const pattern = compileCommandPattern("r", rule);
       const parts = rule.split("*");
       const bare = parts.length === 2 && rule.endsWith(" *") ? parts[0].slice(0, -1) : undefined;
-      const definition = new RegExp(`^${parts.map(escape).join(".*")}$`, "s");
+      const definition = new RegExp(`^${parts.map(escapeRegex).join(".*")}$`, "s");
       const command = word(random(9)).trim();
       const want = command === bare || definition.test(command);
       expect(commandMatches(pattern, command), `${rule} vs ${JSON.stringify(command)}`).toBe(want);
