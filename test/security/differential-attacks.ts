@@ -159,7 +159,18 @@ const linkThenUse: Attack = (ctx) => {
     ["src/parent", "/canary/pwned.txt"],
     ["link-in", ""],
   ] as const);
-  const make = rng.pick(["cp -P", "cp -d", "cp -a", "cp --no-dereference", "cp -r", "cp -R", "mv", "cp -rP"]);
+  const make = rng.pick([
+    "cp -P",
+    "cp -d",
+    "cp -a",
+    "cp --no-dereference",
+    "cp -r",
+    "cp -R",
+    "mv",
+    "cp -rP",
+    "ln -s",
+    "ln",
+  ]);
   const name = rng.pick(["x", "up", "'new name'", "src/x"]);
   const target = `${name}${tail}`;
   const use = rng.pick([

@@ -8,7 +8,8 @@
  * a canary secret in the environment, and protected names watched inside the project. Any canary
  * touched or read fails the test, naming the seed and the line.
  *
- * GOAT_FUZZ_SEED=<n> reproduces a run (`random` picks a new seed); GOAT_FUZZ_LINES sets the lines per mode.
+ * GOAT_FUZZ_SEED=<n> reproduces a run (`random` picks a new seed); GOAT_FUZZ_LINES sets the lines per
+ * mode; GOAT_FUZZ_PIN_SECONDS bounds the time spent pinning hits on lines (per mode).
  */
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +25,8 @@ const SEED =
     ? crypto.randomInt(2 ** 31)
     : Number(process.env.GOAT_FUZZ_SEED ?? 29_2026);
 const LINES = Number(process.env.GOAT_FUZZ_LINES ?? 2000);
+/** Seconds per mode for pinning hits on their lines (GOAT_FUZZ_PIN_SECONDS); see RunSetup.pinBudgetMs. */
+const PIN_SECONDS = Number(process.env.GOAT_FUZZ_PIN_SECONDS ?? 60);
 const MODES: PermissionMode[] = ["default", "acceptEdits"];
 
 const jail = await findJail();
@@ -44,6 +47,7 @@ describe.skipIf("problem" in jail)("differential fuzz: engine verdict against a 
       bwrap: (jail as { bwrap: string }).bwrap,
       world,
       batchSize: 40,
+      pinBudgetMs: PIN_SECONDS * 1000,
       env: {
         PATH: process.env.PATH ?? "/usr/bin:/bin",
         HOME: world.home,

@@ -58,10 +58,13 @@ export function report(seed: number, figures: Record<string, ModeFigures>, total
   for (const [mode, f] of Object.entries(figures)) {
     lines.push(
       `  ${mode}: ${f.generated} lines generated, ${f.allowed} auto-allowed, ${f.ran} run (${f.jailRuns} jails), ` +
-        `${f.escapes.length} hit a canary, ${f.batchOnly} batch-only hits; engine ${(f.engineMs / 1000).toFixed(1)} s ` +
+        `${f.escapes.length} hit a canary, ${f.unpinned.length} batches hit but were not pinned (out of time), ` +
+        `${f.batchOnly} batch-only hits; engine ${(f.engineMs / 1000).toFixed(1)} s ` +
         `(${((f.engineMs * 1000) / Math.max(1, f.generated)).toFixed(0)} µs/line), jails ${(f.jailMs / 1000).toFixed(1)} s`,
     );
     all.push(...f.escapes);
+    for (const u of f.unpinned.slice(0, 3))
+      lines.push(`    unpinned batch of ${u.lines.length} lines: ${u.hits.slice(0, 3).join("; ")}`);
   }
   const classes = escapeClasses(all);
   if (classes.length > 0) {

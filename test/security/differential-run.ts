@@ -27,6 +27,8 @@ export interface ModeFigures {
   ran: number;
   jailRuns: number;
   escapes: Escape[];
+  /** Batches that hit after the time for pinning hits ran out: their hits, not pinned on a line. */
+  unpinned: Array<{ lines: string[]; hits: string[] }>;
   /** Hits seen only with other lines before them in the same jail. */
   batchOnly: number;
   engineMs: number;
@@ -39,6 +41,12 @@ export interface RunSetup {
   world: FuzzWorld;
   env: Record<string, string>;
   batchSize: number;
+  /**
+   * Milliseconds a mode may spend pinning hits on lines (a jail per half batch); after that each
+   * batch runs once and its hits are reported unpinned, so a badly leaking analysis cannot make
+   * the suite run for many minutes.
+   */
+  pinBudgetMs: number;
 }
 
 /** The engine of a mode, as a predicate: true when it allows the line without asking. */
@@ -146,13 +154,22 @@ export async function fuzzMode(
     ran: unique.length,
     jailRuns: 0,
     escapes: [],
+    unpinned: [],
     batchOnly: 0,
     engineMs: t1 - t0,
     jailMs: 0,
   };
   const readOnly = mode === "default";
+  const pinUntil = t1 + setup.pinBudgetMs;
   for (let i = 0; i < unique.length; i += setup.batchSize) {
     const batch = unique.slice(i, i + setup.batchSize);
+    if (performance.now() > pinUntil) {
+      figures.jailRuns++;
+      const texts = batch.map((l) => l.text);
+      const hits = await hitsOf(setup, texts, readOnly);
+      if (hits.length > 0) figures.unpinned.push({ lines: texts, hits });
+      continue;
+    }
     const { culprits, batchOnly } = await locateCulprits(setup, batch, readOnly, () => figures.jailRuns++);
     figures.batchOnly += batchOnly;
     for (const c of culprits) {
