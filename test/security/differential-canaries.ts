@@ -91,8 +91,18 @@ export function isProtectedName(rel: string): boolean {
 }
 
 /** Git's own bookkeeping that a read-only `git status` or `git describe --dirty` may refresh. */
-function isGitBookkeeping(rel: string): boolean {
-  return rel === ".git" || rel === path.join(".git", "index") || rel === path.join(".git", "index.lock");
+function isGitBookkeeping(rel: string, what: string): boolean {
+  if (rel === path.join(".git", "index.lock")) return true;
+  return what.startsWith("changed") && (rel === ".git" || rel === path.join(".git", "index"));
+}
+
+/** A tree created or removed as a whole is one hit: entries whose parent has the same hit are left out. */
+function collapseTrees(treeHits: Array<[string, string]>): string[] {
+  const verb = (hit: string) => /(created|removed) /.exec(hit)?.[1];
+  const keys = new Set(treeHits.map(([rel, hit]) => `${verb(hit)}:${rel}`));
+  return treeHits
+    .filter(([rel, hit]) => verb(hit) === undefined || !keys.has(`${verb(hit)}:${path.dirname(rel)}`))
+    .map(([, hit]) => hit);
 }
 
 /** The differences between two snapshots, as `created x`, `removed x`, `changed x (what)`. */
@@ -135,14 +145,16 @@ export function findHits(states: TrialStates, world: FuzzWorld, readOnly: boolea
   const inProject = (rel: string) => rel === projectRel || rel.startsWith(`${projectRel}${path.sep}`);
   const sub = (snap: Snapshot, inside: boolean) =>
     new Map([...snap].filter(([rel]) => inProject(rel) === inside));
-  for (const [, what] of differences(sub(states.before, false), sub(states.after, false), true))
-    hits.push(`outside: ${what}`);
+  const treeHits: Array<[string, string]> = [];
+  for (const [rel, what] of differences(sub(states.before, false), sub(states.after, false), true))
+    treeHits.push([rel, `outside: ${what}`]);
   for (const [rel, what] of differences(sub(states.before, true), sub(states.after, true), false)) {
     const inner = path.relative(projectRel, rel);
-    if (isGitBookkeeping(inner)) continue;
-    if (rel === projectRel || isProtectedName(inner)) hits.push(`protected: ${what}`);
-    else if (readOnly) hits.push(`read-only line changed the project: ${what}`);
+    if (isGitBookkeeping(inner, what)) continue;
+    if (rel === projectRel || isProtectedName(inner)) treeHits.push([rel, `protected: ${what}`]);
+    else if (readOnly) treeHits.push([rel, `read-only line changed the project: ${what}`]);
   }
+  hits.push(...collapseTrees(treeHits));
   for (const [rel, state] of states.after) {
     if (state.kind !== "file" || !inProject(rel)) continue;
     if (state.secret) hits.push(`secret copied into ${rel}`);

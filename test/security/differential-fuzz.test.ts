@@ -14,10 +14,18 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PermissionMode } from "../../src/permissions/index.js";
+import { ESCAPE_CORPUS } from "./differential-corpus.js";
 import { findJail, settleJailCopies } from "./differential-jail.js";
 import { lineGenerator } from "./differential-lines.js";
 import { escapeClasses, report } from "./differential-report.js";
-import { fuzzMode, hitsOf, locateCulprits, type ModeFigures, type RunSetup } from "./differential-run.js";
+import {
+  engineAllows,
+  fuzzMode,
+  hitsOf,
+  locateCulprits,
+  type ModeFigures,
+  type RunSetup,
+} from "./differential-run.js";
 import { type FuzzWorld, makeFuzzWorld, removeFuzzWorld } from "./differential-world.js";
 
 const SEED =
@@ -129,6 +137,24 @@ describe.skipIf("problem" in jail)("differential fuzz: engine verdict against a 
     expect(culprits.map((c) => c.line.text)).toEqual(["touch ../canary/pwned"]);
     expect(runs).toBeLessThan(batch.length);
   }, 60_000);
+
+  it.each(MODES)(
+    "no line that got out before gets out in %s",
+    async (mode) => {
+      const allows = engineAllows(world, mode);
+      const allowed = [];
+      for (const [template, what] of ESCAPE_CORPUS) {
+        const text = template.replaceAll("{canary}", world.canary).replaceAll("{project}", world.project);
+        if (await allows(text)) allowed.push({ text, tags: [what] });
+      }
+      const { culprits } = await locateCulprits(setup, allowed, mode === "default", () => {});
+      const found = culprits.map(
+        (c) => `${c.line.tags[0]}: ${JSON.stringify(c.line.text)}: ${c.hits.join("; ")}`,
+      );
+      expect(found).toEqual([]);
+    },
+    300_000,
+  );
 
   it.each(MODES)(
     `no line the engine allows without asking in %s touches a canary (seed ${SEED})`,
