@@ -39,6 +39,7 @@ export const ESCAPE_CORPUS: ReadonlyArray<[string, string]> = [
   ["cp -R src/parent up && cat up/canary/secret.txt", "a copied relative link, then a read through it"],
   ["mv src/parent up; echo pwned > up/canary/secret.txt", "a moved relative link, then a write through it"],
   ["cp -d src/parent x && ls x/", "a copied relative link, then a listing through it"],
+  ["cp tools/run.sh ls && printf -v PATH %s . && ls", "printf -v PATH runs a planted program"],
   ["rm -rf ../project", "removing the project itself"],
   ["rm -rf {project}", "removing the project itself"],
   ["rm -rf src/parent/", "removing the project through a linked directory"],

@@ -166,6 +166,8 @@ describe.skipIf("problem" in jail)("differential fuzz: engine verdict against a 
       const found = escapeClasses(f.escapes).map(
         (c) => `${c.key}: ${JSON.stringify(c.example.part?.line.text ?? c.example.line.text)}`,
       );
+      for (const u of f.unpinned)
+        found.push(`a batch of ${u.lines.length} lines (hits not pinned, out of time): ${u.hits.join("; ")}`);
       expect(found, `seed ${SEED}: GOAT_FUZZ_SEED=${SEED} reproduces`).toEqual([]);
     },
     600_000,

@@ -95,7 +95,8 @@ function buildProject(w: FuzzWorld): void {
   // Run by anything that executes project files: what it does is always a canary hit.
   write(
     p("tools/run.sh"),
-    `#!/bin/sh\ncat "${w.home}/.ssh/id_rsa"\ntouch "${w.canary}/pwned-by-run-sh"\n`,
+    // Its own PATH: a line that set PATH to plant it would otherwise leave it without cat and touch.
+    `#!/bin/sh\nPATH=/usr/bin:/bin\ncat "${w.home}/.ssh/id_rsa"\ntouch "${w.canary}/pwned-by-run-sh"\n`,
     0o755,
   );
   // Lists of outside paths, as `--files0-from`, `-f` and friends would read them.
