@@ -376,6 +376,9 @@ class Walker implements WordSink {
     const op = node.children.find((c) => !c.named)?.text ?? "";
     if (node.type === "heredoc_redirect") {
       let body: ShellWord | undefined;
+      // `sort <<EOF > out.txt`: the grammar hangs redirects written after the delimiter inside this
+      // node; they are the command's own, and judged with it.
+      const alongside: ShellRedirect[] = [];
       // Only a quoted delimiter (`'EOF'`, `"EOF"`, `\EOF`, `E"O"F`) keeps the body literal.
       const start = node.children.find((c) => c.type === "heredoc_start")?.text ?? "";
       const quoted = /['"\\]/.test(start);
@@ -390,9 +393,9 @@ class Walker implements WordSink {
             ? { raw: child.text, value: child.text, literal: false, why: "an expanding heredoc body" }
             : literalWord(child.text);
         } else if (isStatement(child)) later.push(child);
-        else if (isRedirect(child.type)) this.redirect(child, later);
+        else if (isRedirect(child.type)) alongside.push(...this.redirect(child, later));
       }
-      return [{ op, kind: "input", target: body }];
+      return [{ op, kind: "input", target: body }, ...alongside];
     }
     const targetNode = node.children.filter((c) => c.named && c.type !== "file_descriptor").at(-1);
     if (node.type === "herestring_redirect") {

@@ -15,6 +15,7 @@ import path from "node:path";
 import { earlierPartProblem } from "./bash-line-order.js";
 import { judgeBashPath, realDirectory } from "./bash-paths.js";
 import type { SimpleCommand } from "./bash-split.js";
+import { protectedInCopiedTree } from "./copied-tree.js";
 import { type CommandEffects, commandEffects, isReadOnlyCommand } from "./command-effects.js";
 import { gitRepositoryProblem } from "./git-commands.js";
 import { resolveLikeKernel } from "./kernel-path.js";
@@ -181,6 +182,8 @@ function judgeEffects(
     const guarded = protectedWrite([resolveLikeKernel(p, base)], ctx.startupFiles);
     if (guarded) return { behavior: "ask", why: `writes ${guarded.path}: ${guarded.why}` };
   }
+  const carried = protectedInCopiedTrees(effects, base);
+  if (carried) return { behavior: "ask", why: carried };
   if (effects.git) {
     const problem = gitRepositoryProblem(base, ctx.scopeDirs);
     if (problem) return { behavior: "ask", why: `runs git, and ${problem}` };
@@ -205,6 +208,11 @@ export function protectedWrite(
 
 /** Where `cp`/`mv` sources land: inside the target when it is an existing directory, else the target. */
 function destinationPaths(effects: CommandEffects, base: string): string[] {
+  return landings(effects, base).map((l) => l.landing);
+}
+
+/** Each source of a `cp`/`mv` with where it lands. */
+function landings(effects: CommandEffects, base: string): Array<{ source: string; landing: string }> {
   const d = effects.destination;
   if (d === undefined) return [];
   const target = resolveLikeKernel(d.target, base).real;
@@ -215,5 +223,24 @@ function destinationPaths(effects: CommandEffects, base: string): string[] {
     isDir = false;
   }
   // A source keeps its last component as written (a link's own name; `x/..` lands in the target's parent).
-  return isDir ? d.sources.map((src) => path.join(target, path.basename(src))) : [target];
+  if (!isDir) return d.sources.map((source) => ({ source, landing: target }));
+  return d.sources.map((source) => ({ source, landing: path.join(target, path.basename(source)) }));
+}
+
+/**
+ * Why copying or moving a source tree would bring a protected name into the project (a `.claude/`
+ * or `.envrc` deep inside it), or undefined. A source given as a link is copied as the link (`cp -r`,
+ * `mv`), so only a real directory is walked.
+ */
+function protectedInCopiedTrees(effects: CommandEffects, base: string): string | undefined {
+  for (const { source, landing } of landings(effects, base)) {
+    const followed = /\/\.?$/.test(source);
+    const dir = followed
+      ? resolveLikeKernel(source, base).real
+      : path.join(resolveLikeKernel(path.dirname(source), base).real, path.basename(source));
+    const found = protectedInCopiedTree(dir, landing);
+    if (found === "too-large") return `copies or moves ${dir}, a tree too large to check for protected names`;
+    if (found) return `brings ${found.path} along: ${found.why}, so writing it always asks`;
+  }
+  return undefined;
 }

@@ -372,6 +372,45 @@ describe("removing an allowed directory itself", () => {
   });
 });
 
+describe("found by the differential fuzzer after the fixes above", () => {
+  // tree-sitter-bash hangs `> out.txt` written after a heredoc's delimiter inside the heredoc's node.
+  it.each([
+    "sort <<'EOF' > out.txt\nline\nEOF",
+    "tac <<-'EOF' > out.txt\n\tline\nEOF",
+    "sed -n p <<\\EOF > out.txt > .git/config\nline\nEOF",
+    "sort << EOF >> ../outside/victim.txt\nline\nEOF",
+  ])("a redirection after a heredoc is judged: %s", async (command) => {
+    expect(await decide(command, "default")).toBe("ask");
+  });
+
+  it("a redirection after a heredoc still runs where writing is allowed", async () => {
+    expect(await decide("sort <<'EOF' > out.txt\nb\na\nEOF", "acceptEdits")).toBe("allow");
+    expect(await decide("sort <<'EOF' > ../outside/x.txt\nb\nEOF", "acceptEdits")).toBe("ask");
+  });
+
+  it("copying or moving a tree that holds protected names asks", async () => {
+    const templates = path.join(project, "templates");
+    fs.mkdirSync(path.join(templates, "nested", ".claude"), { recursive: true });
+    fs.writeFileSync(path.join(templates, "nested", ".claude", "settings.json"), "{}");
+    fs.writeFileSync(path.join(templates, ".envrc"), "x");
+    fs.mkdirSync(path.join(project, "plain", "sub"), { recursive: true });
+    fs.writeFileSync(path.join(project, "plain", "sub", "f.txt"), "x");
+    try {
+      for (const command of [
+        "cp -r templates copy",
+        "mv templates copy",
+        "cp -r templates/. src",
+        "cp -R templates src/",
+      ])
+        expect(await decide(command, "acceptEdits"), command).toBe("ask");
+      expect(await decide("cp -r plain copy", "acceptEdits")).toBe("allow");
+    } finally {
+      fs.rmSync(templates, { recursive: true, force: true });
+      fs.rmSync(path.join(project, "plain"), { recursive: true, force: true });
+    }
+  });
+});
+
 describe("typical lines still run", () => {
   it.each([
     "ls -la",
