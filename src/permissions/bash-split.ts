@@ -195,6 +195,8 @@ class Walker implements WordSink {
   concurrent = false;
   opaque: string | undefined;
   construct: string | undefined;
+  /** Heredocs seen: with two or more, the grammar may hand one's body to the other. */
+  heredocs = 0;
   leadingCd: ShellNode | undefined;
 
   /** Walks statement-level nodes: lists, pipelines, groups, constructs, commands. */
@@ -379,9 +381,10 @@ class Walker implements WordSink {
       // `sort <<EOF > out.txt`: the grammar hangs redirects written after the delimiter inside this
       // node; they are the command's own, and judged with it.
       const alongside: ShellRedirect[] = [];
-      // Only a quoted delimiter (`'EOF'`, `"EOF"`, `\EOF`, `E"O"F`) keeps the body literal.
+      // Only a quoted delimiter (`'EOF'`, `"EOF"`, `\EOF`) keeps the body literal.
       const start = node.children.find((c) => c.type === "heredoc_start")?.text ?? "";
       const quoted = /['"\\]/.test(start);
+      this.opaque ??= heredocShapeProblem(node, start, ++this.heredocs);
       for (const child of node.children) {
         if (child.type === "heredoc_body") {
           this.heredocBody(child);
@@ -441,6 +444,22 @@ class Walker implements WordSink {
       } else this.nested(child);
     }
   }
+}
+
+/**
+ * Why the grammar's reading of a heredoc cannot be trusted, or undefined. Checked against bash: a
+ * delimiter quoted in part (`E"O"F`, whose end line is `EOF`) makes the grammar look for another end
+ * and take the following commands for body text; with two heredocs on a line (`a <<X | b <<'Y'`) it
+ * may give the first body to the second delimiter, so an expanding body passes for a literal one.
+ */
+function heredocShapeProblem(node: ShellNode, start: string, seen: number): string | undefined {
+  if (seen > 1) return "more than one heredoc, whose bodies the analysis cannot pair for certain";
+  const m = /^(?:'([\w.-]+)'|"([\w.-]+)"|\\([\w.-]+)|([\w.-]+))$/.exec(start);
+  const word = m?.slice(1).find((g) => g !== undefined);
+  if (word === undefined) return "a heredoc delimiter of a shape the analysis does not read";
+  const end = node.children.find((c) => c.type === "heredoc_end")?.text.trim();
+  if (end !== word) return "a heredoc whose end the analysis cannot place";
+  return undefined;
 }
 
 /**

@@ -383,6 +383,15 @@ describe("found by the differential fuzzer after the fixes above", () => {
     expect(await decide(command, "default")).toBe("ask");
   });
 
+  // The grammar pairs bodies and delimiters wrongly here; bash would expand the secret or run printf.
+  it.each([
+    "diff - notes.txt <<-EOF | cat || uniq <<'EOF'\n\tline\n\t$AWS_SECRET_ACCESS_KEY\n\tEOF\nline\nEOF",
+    "cat <<'EOF' | wc -l | head -n 5 << EOF | cat\nline\nEOF\n$((a[`id >&2`]))\nEOF",
+    'grep -v zzz <<E"O"F | cat\nline\nEOF\nprintf \'%s\' "$AWS_SECRET_ACCESS_KEY"',
+  ])("a heredoc the grammar may misread asks: %s", async (command) => {
+    await asksInBothModes(command);
+  });
+
   it("a redirection after a heredoc still runs where writing is allowed", async () => {
     expect(await decide("sort <<'EOF' > out.txt\nb\na\nEOF", "acceptEdits")).toBe("allow");
     expect(await decide("sort <<'EOF' > ../outside/x.txt\nb\nEOF", "acceptEdits")).toBe("ask");
