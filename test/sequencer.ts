@@ -15,6 +15,7 @@ const LONGEST_FIRST = [
   "test/cli/interactive-keys.test.ts",
   "test/dbos/crash-recovery.test.ts",
   "test/sandbox/escape-suite.test.ts",
+  "test/security/differential-fuzz.test.ts",
   "test/cli/interactive.test.ts",
   "test/cli/serve.test.ts",
   "test/cli/print.test.ts",
