@@ -196,6 +196,21 @@ describe("the Unix-socket seccomp filter", () => {
     expect(runBpf(prog, { arch: 0x12345678, nr: 3, arg0: 1 })).toBe(EPERM); // unknown ABI
   });
 
+  it("refuses the io_uring calls on every ABI (IORING_OP_SOCKET makes a socket without socket())", () => {
+    const x64 = unixSocketFilter("x64");
+    for (const nr of [425, 426, 427]) {
+      expect(runBpf(x64, { arch: 0xc000003e, nr, arg0: 0 })).toBe(EPERM);
+      expect(runBpf(x64, { arch: 0xc000003e, nr: nr | 0x40000000, arg0: 0 })).toBe(EPERM); // x32
+      expect(runBpf(x64, { arch: 0x40000003, nr, arg0: 0 })).toBe(EPERM); // i386
+    }
+    const arm = unixSocketFilter("arm64");
+    for (const nr of [425, 426, 427]) {
+      expect(runBpf(arm, { arch: 0xc00000b7, nr, arg0: 0 })).toBe(EPERM);
+      expect(runBpf(arm, { arch: 0x40000028, nr, arg0: 0 })).toBe(EPERM); // 32-bit ARM
+    }
+    expect(runBpf(x64, { arch: 0xc000003e, nr: 424, arg0: 0 })).toBe(ALLOW); // pidfd_send_signal
+  });
+
   it("does the same on arm64, and says when it has no table", () => {
     const prog = unixSocketFilter("arm64");
     expect(runBpf(prog, { arch: 0xc00000b7, nr: 198, arg0: 1 })).toBe(EPERM);
@@ -232,6 +247,26 @@ describe("the macOS Seatbelt profile", () => {
     for (const p of [".git", ".git/hooks", ".goat", ".mcp.json", ".bashrc"]) {
       expect(lines[guard]).toContain(`(literal "/Users/me/project/${p}")`);
     }
+  });
+
+  it("confinement: secret locations unreadable, every .git read-only", () => {
+    const confined = seatbeltProfile({
+      writableDirs: ["/Users/me/project"],
+      tmpDir: "/t",
+      allowLocalBinding: false,
+      allowUnixSockets: [],
+      allowAllUnixSockets: false,
+      deniedReads: ["/Users/me/.ssh", "/Users/me/.netrc"],
+      readOnlyGit: true,
+    });
+    const lines = confined.split("\n");
+    const denyRead = lines.find((l) => l.startsWith("(deny file-read*")) ?? "";
+    expect(denyRead).toContain('(subpath "/Users/me/.ssh")');
+    expect(denyRead).toContain('(subpath "/Users/me/.netrc")');
+    const guard = lines.find((l) => l.startsWith("(deny file-write* (literal")) ?? "";
+    expect(guard).toContain('(subpath "/Users/me/project/.git")');
+    expect(profile).not.toContain("(deny file-read*");
+    expect(profile).not.toContain('(subpath "/Users/me/project/.git")');
   });
 
   it("has no network unless allowed, and quotes paths safely", () => {
