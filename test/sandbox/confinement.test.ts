@@ -81,8 +81,9 @@ function setup() {
 
 describe("the engine marks what it allows on its own analysis", () => {
   const decide = async (mode: PermissionMode, command: string, allowedTools: string[] = []) => {
-    // Not the repository: under npm, its node_modules/.bin is on PATH, which makes such lines ask.
-    const engine = createPermissionEngine({ cwd: os.tmpdir(), mode, allowedTools });
+    // A folder of its own: under npm, the repository's node_modules/.bin is on PATH (and a clone may
+    // sit under /tmp), and a PATH directory inside the scope rightly makes such lines ask.
+    const engine = createPermissionEngine({ cwd: tempDir("goat-confine-engine-"), mode, allowedTools });
     return engine.decide({
       toolName: "Bash",
       input: { command },
