@@ -9,11 +9,12 @@
  * and inside bubblewrap when it is installed. Per call it reports the synchronous time of the call
  * (the event loop can run nothing else meanwhile) and, as a cross-check, the largest delay a 1 ms
  * timer saw (perf_hooks.monitorEventLoopDelay). Figures are medians of the calls after three warm-ups.
+ * A third row measures a prototype of the proposed fix (a spawn helper; see startHelperPrototype).
  * Goal: under 5 ms blocked per call at any host size.
  *
  *   npm run build && node bench/spawn-block.mjs [calls=30] [bigMB=1500]
  */
-import { spawn } from "node:child_process";
+import { fork, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,7 +55,45 @@ async function measuredCall(runCommand, wrap) {
   return { syncMs, maxDelayMs: histogram.max / 1e6 };
 }
 
+/**
+ * The design ARCHITECTURE.md proposes, as a prototype (not the library's code): a small helper
+ * process, forked while the host is small, spawns each command and hands the host the child's pipes
+ * over its IPC channel (SCM_RIGHTS), then reports the exit. The host only writes a message.
+ */
+function startHelperPrototype() {
+  const helper = fork(self, ["--helper"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const waiting = new Map();
+  let next = 0;
+  helper.on("message", (message, handle) => {
+    const call = waiting.get(message.id);
+    if (handle) handle.resume(); // the command's output, read straight from its pipe
+    if (message.exit) {
+      waiting.delete(message.id);
+      call.resolve({ exitCode: message.exit.code });
+    }
+  });
+  const runCommand = ({ command, cwd }) =>
+    new Promise((resolve) => {
+      const id = ++next;
+      waiting.set(id, { resolve });
+      helper.send({ id, command, cwd });
+    });
+  return { runCommand, stop: () => helper.kill() };
+}
+
+/** The prototype's helper side: spawn, pass the pipes, report the exit. */
+function helperPrototypeMain() {
+  process.on("message", ({ id, command, cwd }) => {
+    const run = spawn("/bin/sh", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    process.send({ id, pid: run.pid }, run.stdout);
+    process.send({ id, pid: run.pid }, run.stderr);
+    run.on("exit", (code, signal) => process.send({ id, exit: { code, signal } }));
+  });
+}
+
 async function child(mb, calls) {
+  // Forked before the host grows, as a library would at start-up.
+  const prototype = process.platform === "win32" ? undefined : startHelperPrototype();
   const keep = growRss(mb);
   const { runCommand } = await import("../dist/tools/run-command.js");
   const { createBashSandbox } = await import("../dist/sandbox/bash-sandbox.js");
@@ -74,12 +113,23 @@ async function child(mb, calls) {
       maxDelayMs: round(median(runs.map((r) => r.maxDelayMs))),
     };
   }
+  if (prototype) {
+    for (let i = 0; i < 3; i++) await measuredCall(prototype.runCommand);
+    const runs = [];
+    for (let i = 0; i < calls; i++) runs.push(await measuredCall(prototype.runCommand));
+    result["helper prototype"] = {
+      syncMs: round(median(runs.map((r) => r.syncMs))),
+      maxDelayMs: round(median(runs.map((r) => r.maxDelayMs))),
+    };
+    prototype.stop();
+  }
   result.heldMB = keep.length * 64;
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
 
-if (process.argv[2] === "--child") await child(Number(process.argv[3]), Number(process.argv[4]));
+if (process.argv[2] === "--helper") helperPrototypeMain();
+else if (process.argv[2] === "--child") await child(Number(process.argv[3]), Number(process.argv[4]));
 else {
   const calls = Number(process.argv[2] ?? 30);
   const big = Number(process.argv[3] ?? 1500);
