@@ -8,6 +8,9 @@
  * GC and prints the heap used and the open handles (process._getActiveHandles()); the figure is the
  * growth of the heap after GC from run 100 (code warm) to run N. Goal: under 5 MB, handles flat.
  *
+ * With HEAP_SNAP=/tmp/x the child also writes heap snapshots at runs 100 and N (/tmp/x-100.heapsnapshot…)
+ * to compare what grew.
+ *
  *   npm run build && node bench/heap.mjs [runs=1000] [text|tool|both]
  */
 import { spawn } from "node:child_process";
