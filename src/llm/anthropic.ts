@@ -55,6 +55,7 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
   };
   return {
     name,
+    close: () => transport.close(),
     stream: (request) =>
       streamCall(
         name,

@@ -42,6 +42,11 @@ export interface HttpTransport {
   ): Promise<http.IncomingMessage>;
   /** The stall limits in force (the SSE reader applies `idleMs`). */
   readonly timeouts: ResolvedTimeouts;
+  /**
+   * Closes the kept-alive sockets and drops the agents holding them (each keeps its sockets, request
+   * and last body alive until the server hangs up). A later `post` opens new connections.
+   */
+  close(): void;
 }
 
 /** How a transport reaches its server. */
@@ -80,6 +85,10 @@ export function createHttpTransport(provider: string, options: HttpTransportOpti
   let lastTarget: Target | undefined;
   return {
     timeouts,
+    close() {
+      for (const agent of agents.values()) agent.destroy();
+      agents.clear();
+    },
     async post(url, headers, body, signal) {
       if (signal?.aborted) throw abortedError(provider);
       if (url !== lastUrl || !lastTarget) {

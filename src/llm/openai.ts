@@ -55,6 +55,7 @@ export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
   };
   return {
     name,
+    close: () => transport.close(),
     stream: (request) =>
       streamCall(
         name,

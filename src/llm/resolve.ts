@@ -40,6 +40,11 @@ export interface ProviderRegistry {
   names(): string[];
   /** Resolves `provider/model`, or a bare model id whose provider is clear from its name. */
   resolve(model: string): ResolvedModel;
+  /**
+   * Closes the providers this registry created from configs, releasing their connections (a provider
+   * given as a ready instance is its owner's to close). A later `get` or `resolve` still works.
+   */
+  close(): void;
 }
 
 const FACTORIES: Record<ProviderType, (options: ProviderOptions) => Provider> = {
@@ -170,7 +175,14 @@ export function createProviderRegistry(
     return { provider, modelId: trimmed, id: `${guess}/${trimmed}` };
   }
 
-  return { get, names, resolve };
+  function close(): void {
+    for (const [name, provider] of instances) {
+      const spec = specByName.get(name);
+      if (spec && !isProvider(spec)) provider.close?.();
+    }
+  }
+
+  return { get, names, resolve, close };
 }
 
 /** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */

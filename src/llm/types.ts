@@ -196,6 +196,11 @@ export interface Provider {
    * only yielded for a call the provider accepted.
    */
   stream(request: ModelRequest): ModelStream;
+  /**
+   * Releases what the provider holds between calls (its kept-alive connections). Optional: a custom
+   * provider without one holds nothing. A call after `close` still works, on new connections.
+   */
+  close?(): void;
 }
 
 /**

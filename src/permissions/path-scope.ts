@@ -4,7 +4,7 @@
  * additional directory. Bash is not path-checked here; its commands are judged by rules and modes.
  */
 import path from "node:path";
-import picomatch from "picomatch";
+import { picomatch } from "../tools/lazy-packages.js";
 import { expandHome, resolveToolPath, toAbsolutePath } from "../tools/paths.js";
 import { resolveLikeKernel } from "./kernel-path.js";
 import { DEFAULTS_TO_CWD, FILE_EDIT_TOOLS, FILE_READ_TOOLS } from "./tool-kinds.js";
@@ -52,7 +52,7 @@ export function toolPaths(
   const paths = [resolvePath(base, cwd)];
   const pattern = input.pattern;
   if (toolName === "Glob" && typeof pattern === "string") {
-    const scan = picomatch.scan(pattern);
+    const scan = picomatch().scan(pattern);
     if (path.isAbsolute(scan.base) || scan.base.startsWith("~") || scan.base.split(/[\\/]/).includes("..")) {
       // The pattern is relative to the search root, except `~/…`, which names the home directory.
       const searchBase = scan.base.startsWith("~") ? scan.base : path.resolve(paths[0].lexical, scan.base);

@@ -6,7 +6,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import picomatch from "picomatch";
+import { picomatch } from "../tools/lazy-packages.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { PermissionRuleError } from "./errors.js";
 import { takesPathRule } from "./tool-kinds.js";
@@ -178,7 +178,7 @@ function compilePathPattern(text: string, content: string, ctx: RuleContext): Pa
   }
   if (glob.endsWith("/")) glob += "**";
   // A leading static part (possibly with `..`) moves the root, so `../other/**` is anchored there.
-  const scan = picomatch.scan(glob);
+  const scan = picomatch().scan(glob);
   if (anchored && scan.base !== "") {
     root = path.resolve(root, scan.base);
     glob = scan.isGlob ? scan.glob : "";
@@ -189,7 +189,7 @@ function compilePathPattern(text: string, content: string, ctx: RuleContext): Pa
   try {
     const opts = { dot: true, strictBrackets: true };
     const full = anchored ? glob : `**/${glob}`;
-    matchers = full === "" ? [] : [picomatch(full, opts), picomatch(`${full}/**`, opts)];
+    matchers = full === "" ? [] : [picomatch()(full, opts), picomatch()(`${full}/**`, opts)];
   } catch (err) {
     throw new PermissionRuleError(text, `bad glob: ${(err as Error).message}`);
   }

@@ -597,6 +597,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       try {
         await hooks.sessionEnd(lastExit === "aborted" ? "abort" : "other");
       } finally {
+        // The session's providers were made for it: their kept-alive sockets (and the last request
+        // each holds) would otherwise live until the server hangs up, about 30 KB a finished session.
+        registry.close();
         await disposeToolSessionState(loopConfig.toolState);
         await tools.close();
         await debugLog?.close();

@@ -5,7 +5,8 @@
  */
 import { promises as fsp } from "node:fs";
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
+import { ignore } from "./lazy-packages.js";
 
 /** The rules of one `.gitignore` file and where they apply from. */
 export interface IgnoreFrame {
@@ -25,7 +26,7 @@ export type IgnoreStack = readonly IgnoreFrame[];
 
 /** Parses `.gitignore` text into a rule set. */
 export function parseIgnoreFile(text: string): Ignore {
-  return ignore({ allowRelativePaths: true }).add(text);
+  return ignore()({ allowRelativePaths: true }).add(text);
 }
 
 /** Reads a `.gitignore` file; a missing or unreadable file yields no rules (git ignores it too). */

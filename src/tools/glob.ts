@@ -5,9 +5,9 @@
  */
 import { promises as fsp, lstatSync, statSync } from "node:fs";
 import path from "node:path";
-import picomatch from "picomatch";
 import { defineTool } from "./define-tool.js";
 import { globMayBacktrack } from "./glob-risk.js";
+import { picomatch } from "./lazy-packages.js";
 import {
   DEFAULT_REGEX_TIME_LIMIT_MS,
   RegexTimeLimitError,
@@ -92,7 +92,7 @@ async function matchHere(
   maxDepth: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<string[]> {
-  const matcher = picomatch(glob, { dot: true });
+  const matcher = picomatch()(glob, { dot: true });
   const found: string[] = [];
   await walkFiles(root, { signal, maxDepth }, (abs, rel) => {
     if (matcher(rel)) found.push(abs);
@@ -110,7 +110,7 @@ async function matchOffThread(
   maxDepth: number | undefined,
   options: GlobSearchOptions,
 ): Promise<string[]> {
-  const regex = picomatch.makeRe(glob, { dot: true });
+  const regex = picomatch().makeRe(glob, { dot: true });
   const absOf = new Map<string, string>();
   await walkFiles(root, { signal: options.signal, maxDepth }, (abs, rel) => {
     absOf.set(rel, abs);
@@ -133,7 +133,7 @@ async function matchOffThread(
  */
 function splitPattern(pattern: string, dir: string): { root: string; glob: string } {
   const normalized = pattern.replace(/^\.\//, "");
-  const scan = picomatch.scan(normalized);
+  const scan = picomatch().scan(normalized);
   if (scan.glob === "") {
     // No glob characters: a literal path, matched in its own directory.
     return { root: path.resolve(dir, path.dirname(normalized)), glob: path.basename(normalized) };

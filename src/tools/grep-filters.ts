@@ -3,7 +3,7 @@
  * matches the file name at any depth, "!" excludes, the last matching glob wins and overrides
  * `.gitignore`) and `--type` filters from ripgrep's built-in type list (the common types).
  */
-import picomatch from "picomatch";
+import { picomatch } from "./lazy-packages.js";
 
 /** ripgrep's definitions (rg 13 `--type-list`) for the types the built-in search knows. */
 export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
@@ -105,7 +105,7 @@ export function makePathFilter(globs: readonly string[], type: string | undefine
         `Unknown file type "${type}". Known types: ${Object.keys(FILE_TYPES).join(", ")}. Use glob instead.`,
       );
     }
-    const matchers = defs.map((d) => picomatch(d, { dot: true, basename: true }));
+    const matchers = defs.map((d) => picomatch()(d, { dot: true, basename: true }));
     typeTest = (rel) => matchers.some((m) => m(rel));
   }
   if (overrides.length === 0 && !typeTest) return undefined;
@@ -128,8 +128,8 @@ export function makePathFilter(globs: readonly string[], type: string | undefine
 function globMatcher(pattern: string): (rel: string) => boolean {
   const anchored = pattern.startsWith("/");
   const body = anchored ? pattern.slice(1) : pattern;
-  if (!anchored && !body.includes("/")) return picomatch(body, { dot: true, basename: true });
-  return picomatch(body, { dot: true });
+  if (!anchored && !body.includes("/")) return picomatch()(body, { dot: true, basename: true });
+  return picomatch()(body, { dot: true });
 }
 
 /**

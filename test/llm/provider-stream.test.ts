@@ -182,4 +182,13 @@ describe.each(providers)("%s provider streaming", (name, make) => {
     expect(a.headers.connection).toBe("keep-alive");
     expect(b.connection).toBe(a.connection);
   });
+
+  it("close releases its connection; a later call opens a new one", async () => {
+    mock.enqueue(reply.text("one"), reply.text("two"));
+    await accumulate(provider.stream(ask()));
+    provider.close?.();
+    await accumulate(provider.stream(ask()));
+    const [a, b] = mock.requests.slice(-2);
+    expect(b.connection).not.toBe(a.connection);
+  });
 });

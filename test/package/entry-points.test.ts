@@ -70,6 +70,23 @@ describe("the entry points of package.json exports", () => {
     );
   });
 
+  it("the root import loads no CommonJS package; a glob rule loads picomatch when first used", async () => {
+    // A CommonJS package imported at start-up starts Node's CommonJS loader and export scan: about a
+    // third of the import's time with picomatch and ignore (bench/import.mjs).
+    const loaded = await inPackage(`
+      import { createRequire } from "node:module";
+      const cache = createRequire(process.cwd() + "/").cache;
+      const packages = () => [...new Set(Object.keys(cache).map((f) => /node_modules\\/([^/]+)/.exec(f)?.[1]).filter(Boolean))].sort();
+      await import("goat-agent");
+      const atImport = packages();
+      const { createPermissionEngine } = await import("goat-agent/permissions");
+      createPermissionEngine({ cwd: process.cwd(), allowedTools: ["Read(src/**/*.ts)"] });
+      console.log(JSON.stringify({ atImport, afterRule: packages() }));
+    `);
+    expect(loaded.atImport).toEqual([]);
+    expect(loaded.afterRule).toContain("picomatch");
+  });
+
   it("an error thrown through one subpath is an instance of the classes imported from another", async () => {
     const caught = await inPackage(`
       import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
