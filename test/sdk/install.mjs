@@ -4,8 +4,9 @@
  * a large per-platform package the tests never run. One process at a time: the `.installing` lock
  * (an atomic mkdir) is held while npm writes, and whoever finds it waits.
  *
- * `npm test` runs this among its checks, before the tests: the install is set-up (110 packages,
- * about 125 MB with the adapter, whose own SDK copy carries ripgrep builds; 7-8 s of CPU), and done inside the test run it competed with the first test files.
+ * `npm test` runs this among its checks, before the tests: the install is set-up (110 packages, about
+ * 125 MB with the adapter, whose own copy of the SDK carries ripgrep builds; 7-8 s of CPU), and done
+ * inside the test run it competed with the first test files.
  * The test helpers call it again (test/sdk/claude-sdk.ts), which finds the package installed; a
  * lone `vitest run` on a fresh clone still installs it there.
  */
