@@ -1,8 +1,9 @@
 /**
  * Installs the official Claude Agent SDK of test/sdk/ and Zed's Claude ACP adapter (its own small
- * package, pinned by its lock file) when one is missing or at another version, with `--omit=optional`: the SDK's native Claude binary is
- * a large per-platform package the tests never run. One process at a time: the `.installing` lock
- * (an atomic mkdir) is held while npm writes, and whoever finds it waits.
+ * package, pinned by its lock file) when one is missing or at another version, with
+ * `--omit=optional`: the SDK's native Claude binary is a large per-platform package the tests never
+ * run. One process at a time: the `.installing` lock (an atomic mkdir) is held while npm writes, and
+ * whoever finds it waits.
  *
  * `npm test` runs this among its checks, before the tests: the install is set-up (110 packages, about
  * 125 MB with the adapter, whose own copy of the SDK carries ripgrep builds; 7-8 s of CPU), and done
