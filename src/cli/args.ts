@@ -86,6 +86,11 @@ export interface CliArgs {
   /** `--session-mirror`: each transcript append is also sent to the SDK host's `sessionStore`. */
   sessionMirror: boolean;
   /**
+   * `--replay-user-messages`: each user message read from stdin is written back on stdout (same uuid,
+   * `isReplay: true`) as its turn starts, so a host knows which result answers which of its messages.
+   */
+  replayUserMessages: boolean;
+  /**
    * Flags accepted without effect: known Claude Code flags Goat has no counterpart for, and (under an
    * SDK) unknown ones. The program reports them in one warning line.
    */
@@ -120,6 +125,7 @@ const OPTIONS = {
   "output-format": { type: "string" },
   "input-format": { type: "string" },
   "include-partial-messages": { type: "boolean" },
+  "replay-user-messages": { type: "boolean" },
   verbose: { type: "boolean" },
   model: { type: "string" },
   "fallback-model": { type: "string" },
@@ -198,6 +204,12 @@ export const IGNORED_FLAGS: Readonly<Record<string, string>> = {
 };
 
 const KNOWN_FLAGS: ReadonlySet<string> = new Set(Object.keys(OPTIONS));
+/** The flags that take no value. */
+const SWITCHES: ReadonlySet<string> = new Set(
+  Object.entries(OPTIONS)
+    .filter(([, spec]) => spec.type === "boolean")
+    .map(([name]) => name),
+);
 
 /** Whether the command line asks for stream-json input: the Agent SDKs always do. */
 function underSdk(argv: string[]): boolean {
@@ -209,7 +221,7 @@ function underSdk(argv: string[]): boolean {
 /** Parses `argv` (without node and the script). Throws `UsageError` for anything it cannot accept. */
 export function parseCliArgs(argv: string[]): CliArgs {
   // Under an SDK an unknown flag is set aside (reported once); a person gets an error and a suggestion.
-  const setAside = underSdk(argv) ? setAsideUnknownFlags(argv, KNOWN_FLAGS) : { argv, unknown: [] };
+  const setAside = underSdk(argv) ? setAsideUnknownFlags(argv, KNOWN_FLAGS, SWITCHES) : { argv, unknown: [] };
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: setAside.argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -269,6 +281,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     managedSettings: jsonObject("--managed-settings", v["managed-settings"]),
     managedSettingsInInitialize: v["managed-settings-in-initialize"] === true,
     sessionMirror: v["session-mirror"] === true,
+    replayUserMessages: v["replay-user-messages"] === true,
     ignoredFlags: [
       ...Object.keys(IGNORED_FLAGS)
         .filter((name) => v[name as keyof typeof v] !== undefined)
@@ -327,6 +340,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (args.permissionPromptTool !== undefined && args.inputFormat !== "stream-json") {
     throw new UsageError(
       "--permission-prompt-tool stdio needs --input-format stream-json (the answers come on stdin)",
+    );
+  }
+  if (args.replayUserMessages && args.inputFormat !== "stream-json") {
+    throw new UsageError(
+      "--replay-user-messages needs --input-format stream-json (it echoes the user messages read on stdin)",
     );
   }
   if (args.includePartialMessages && args.outputFormat !== "stream-json") {

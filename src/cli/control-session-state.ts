@@ -4,13 +4,15 @@
  * starts and `idle` after the result that leaves no message queued. With it, a host that has callbacks
  * (canUseTool, hooks, in-process MCP servers) closes stdin only once the session is idle, so stdin
  * closing while a turn runs means the host gave up: the session stops at once (`control-session.ts`).
+ * With `CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS=1` the lines are for the host's program too (no
+ * `sdk_host_only`, which the SDK drops): Zed's Claude adapter ends a prompt on `idle`.
  */
 import { randomUUID } from "node:crypto";
 import type { SDKMessage } from "../index.js";
 
 /** Tracks turns against the messages that started them. */
 export interface SessionStateReporter {
-  /** Whether the host reads the state lines (they are written only then). */
+  /** Whether the SDK reads the state lines (it then closes stdin only when idle). */
   readonly reported: boolean;
   /** A user message arrived (it will be a turn). */
   inputArrived(): void;
@@ -28,17 +30,18 @@ export function createSessionState(
   env: Record<string, string | undefined>,
 ): SessionStateReporter {
   const reported = env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1";
+  const forHost = env.CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS === "1";
   let inputs = 0;
   let results = 0;
   let state: "idle" | "running" = "idle";
   const report = (next: typeof state, sessionId: string) => {
     state = next;
-    if (!reported) return;
+    if (!reported && !forHost) return;
     write({
       type: "system",
       subtype: "session_state_changed",
       state: next,
-      sdk_host_only: true,
+      ...(forHost ? {} : { sdk_host_only: true }),
       uuid: randomUUID(),
       session_id: sessionId,
     });

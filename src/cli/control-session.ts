@@ -26,6 +26,7 @@ import { createUsageTracker } from "./control-usage.js";
 import { createInputQueue } from "./input-queue.js";
 import type { CliQueryOptions } from "./sdk-options.js";
 import { jsonText } from "./terminal/safe-text.js";
+import { createUserReplay } from "./user-replay.js";
 
 /**
  * Claude Code's protocol capabilities Goat has: `interrupt` answers with `still_queued`, and
@@ -47,7 +48,10 @@ export interface ControlSession {
    * state) and adds the protocol capabilities to `system/init`.
    */
   observe(message: SDKMessage): void;
-  /** Reads one message after it was written (the session state's `idle` follows the last result). */
+  /**
+   * Reads one message after it was written (the session state's `idle` follows the last result; with
+   * `--replay-user-messages` the echo of a user message follows its turn's `system/init`).
+   */
   written(message: SDKMessage): void;
   /** Stops reading stdin; requests still waiting for the host fail. */
   close(): void;
@@ -129,8 +133,11 @@ export async function openControlSession(
   }
 
   const inputs = createInputQueue();
+  const replay = args.replayUserMessages ? createUserReplay() : undefined;
+  const queueMessage = (message: SDKUserMessageInput) =>
+    inputs.pushMessage(replay ? replay.received(message) : message);
   if (args.prompt !== undefined) {
-    inputs.push(args.prompt);
+    queueMessage({ type: "user", message: { role: "user", content: args.prompt } });
     turns.inputArrived();
     // The prompt is already there: nothing to wait for, and a later initialize can only be answered.
     started = true;
@@ -150,7 +157,7 @@ export async function openControlSession(
       case "user":
         hadInput = true;
         turns.inputArrived();
-        inputs.pushMessage(line.message);
+        queueMessage(line.message);
         break;
       case "control_request": {
         const answered = channel.handleRequest(line.line);
@@ -197,7 +204,11 @@ export async function openControlSession(
         (message as { capabilities?: string[] }).capabilities = PROTOCOL_CAPABILITIES;
       }
     },
-    written: (message) => turns.after(message),
+    written(message) {
+      turns.after(message);
+      const echo = replay?.after(message);
+      if (echo) write(echo);
+    },
     hadInput: () => hadInput,
     close() {
       lines.close();

@@ -14,8 +14,15 @@ export interface SetAside {
 /**
  * Removes unknown long flags from `argv`. A flag's value is `--flag=value`, or the next word when that
  * does not start with `-` (how both SDKs write `extraArgs`; they never pass a prompt on argv).
+ * A known switch (one of `switches`) followed by an empty word keeps the switch and drops the word:
+ * `extraArgs: {"replay-user-messages": ""}` (Zed's Claude adapter) is written `--replay-user-messages ""`,
+ * and that empty word is no prompt.
  */
-export function setAsideUnknownFlags(argv: string[], known: ReadonlySet<string>): SetAside {
+export function setAsideUnknownFlags(
+  argv: string[],
+  known: ReadonlySet<string>,
+  switches: ReadonlySet<string> = new Set(),
+): SetAside {
   const out: string[] = [];
   const unknown: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -27,6 +34,7 @@ export function setAsideUnknownFlags(argv: string[], known: ReadonlySet<string>)
     const name = /^--([^=]+)/.exec(word)?.[1];
     if (name === undefined || known.has(name)) {
       out.push(word);
+      if (name !== undefined && switches.has(name) && !word.includes("=") && argv[i + 1] === "") i++;
       continue;
     }
     unknown.push(`--${name}`);

@@ -166,6 +166,18 @@ describe("the TypeScript SDK's argv", () => {
     expect(() => parseCliArgs(["-p", "x", "--modle", "m"])).toThrow(/did you mean --model\?/);
     expect(() => parseCliArgs(["--zzzzzzzz"])).toThrow(/unknown option --zzzzzzzz \(see goat --help/);
   });
+
+  it('--replay-user-messages as Zed\'s Claude adapter writes it (extraArgs {"replay-user-messages": ""})', () => {
+    // The SDK writes an empty extraArgs value as its own word: it is the switch, not an empty prompt.
+    const adapter = parseCliArgs([...SDK, "--replay-user-messages", "", "--permission-mode=default"]);
+    expect(adapter).toMatchObject({ replayUserMessages: true, prompt: undefined, permissionMode: "default" });
+    expect(adapter.ignoredFlags).toEqual([]);
+    expect(parseCliArgs([...SDK, "--replay-user-messages"]).replayUserMessages).toBe(true);
+    expect(parseCliArgs(SDK).replayUserMessages).toBe(false);
+    expect(() => parseCliArgs(["-p", "x", "--replay-user-messages"])).toThrow(
+      /--replay-user-messages needs --input-format stream-json/,
+    );
+  });
 });
 
 describe("the Python SDK's argv", () => {

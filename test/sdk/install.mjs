@@ -1,11 +1,13 @@
 /**
- * Installs the official Claude Agent SDK of test/sdk/ (its own small package, pinned by its lock file)
- * when it is missing or at another version, with `--omit=optional`: the SDK's native Claude binary is
- * a large per-platform package the tests never run. One process at a time: the `.installing` lock
- * (an atomic mkdir) is held while npm writes, and whoever finds it waits.
+ * Installs the official Claude Agent SDK of test/sdk/ and Zed's Claude ACP adapter (its own small
+ * package, pinned by its lock file) when one is missing or at another version, with
+ * `--omit=optional`: the SDK's native Claude binary is a large per-platform package the tests never
+ * run. One process at a time: the `.installing` lock (an atomic mkdir) is held while npm writes, and
+ * whoever finds it waits.
  *
- * `npm test` runs this among its checks, before the tests: the install is set-up (107 packages,
- * about 66 MB, 7-8 s of CPU), and done inside the test run it competed with the first test files.
+ * `npm test` runs this among its checks, before the tests: the install is set-up (110 packages, about
+ * 125 MB with the adapter, whose own copy of the SDK carries ripgrep builds; 7-8 s of CPU), and done
+ * inside the test run it competed with the first test files.
  * The test helpers call it again (test/sdk/claude-sdk.ts), which finds the package installed; a
  * lone `vitest run` on a fresh clone still installs it there.
  */
@@ -23,18 +25,22 @@ const INSTALL_TIMEOUT_MS = 300_000;
 /** The SDK's entry module, once installed. */
 export const CLAUDE_SDK_ENTRY = join(HERE, "node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
 
-/** The SDK version the tests pin (the package's dependency, fixed by its lock file). */
-const CLAUDE_SDK_VERSION = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")).dependencies[
-  "@anthropic-ai/claude-agent-sdk"
-];
+/** Zed's ACP adapter for Claude (`claude-agent-acp`), which runs its own pinned copy of the SDK. */
+export const ACP_ADAPTER_ENTRY = join(HERE, "node_modules/@zed-industries/claude-agent-acp/dist/index.js");
 
-function installedVersion() {
+/** The packages and versions the tests pin (the package's dependencies, fixed by its lock file). */
+const PINNED = Object.entries(JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")).dependencies);
+
+function installedVersion(name) {
   try {
-    return JSON.parse(readFileSync(join(CLAUDE_SDK_ENTRY, "../package.json"), "utf8")).version;
+    return JSON.parse(readFileSync(join(HERE, "node_modules", name, "package.json"), "utf8")).version;
   } catch {
     return undefined;
   }
 }
+
+/** Whether every pinned package is installed at its version. */
+const allInstalled = () => PINNED.every(([name, version]) => installedVersion(name) === version);
 
 function lockAgeMs() {
   try {
@@ -48,7 +54,7 @@ function lockAgeMs() {
 export async function ensureClaudeSdkInstalled() {
   // Installed means the right version and nobody writing it: npm writes package.json before the
   // rest, so a version seen while another process holds the lock may belong to a half-written copy.
-  while (existsSync(LOCK) || installedVersion() !== CLAUDE_SDK_VERSION) {
+  while (existsSync(LOCK) || !allInstalled()) {
     try {
       mkdirSync(LOCK);
     } catch {
@@ -59,7 +65,7 @@ export async function ensureClaudeSdkInstalled() {
       continue;
     }
     try {
-      if (installedVersion() !== CLAUDE_SDK_VERSION) {
+      if (!allInstalled()) {
         await promisify(execFile)(
           "npm",
           ["install", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"],
