@@ -161,10 +161,12 @@ describe("exit status and errors", () => {
     expect(r.code).toBe(0);
   });
 
-  it("--version prints the Claude Code protocol version, then Goat's, and exits 0", async () => {
+  it("--version prints the Claude Code protocol version, then Goat's, each named, and exits 0", async () => {
     const r = await run(["--version"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`${CLAUDE_CODE_PROTOCOL_VERSION} (goat ${GOAT_VERSION})\n`);
+    expect(r.stdout).toBe(
+      `${CLAUDE_CODE_PROTOCOL_VERSION} (Claude Code protocol version; Goat version ${GOAT_VERSION})\n`,
+    );
     // The Python Agent SDK's check: a leading x.y.z, at least 2.0.0.
     const [major] = /^(\d+)\.(\d+)\.(\d+)/.exec(r.stdout)!.slice(1).map(Number);
     expect(major).toBeGreaterThanOrEqual(2);
