@@ -12,6 +12,7 @@ import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
+import { cliPermissionWording } from "./permission-wording.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
 import {
   type CliSettings,
@@ -131,6 +132,8 @@ export function buildConfig(
     if (KNOWN_OPTIONS.includes("enableFileCheckpointing")) options.enableFileCheckpointing = true;
     else args.ignoredFlags.push("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING (file checkpoints)");
   }
+  // An Agent SDK host (stream-json input) configured Goat with query() options: its denials name them.
+  if (args.inputFormat !== "stream-json") options.permissionWording = cliPermissionWording(args);
   if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
   const mcpSources = collectMcpSources({
     cwd,

@@ -261,11 +261,13 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
     shellStartupFiles,
     managed: managed?.permissions,
+    wording: options.permissionWording,
     autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
     canUseTool: wrapCanUseTool(
       () => hooks.runner,
       options.permissionPrompts === "none" ? undefined : (options.canUseTool ?? promptTool()),
       report,
+      options.permissionWording,
     ),
   });
 

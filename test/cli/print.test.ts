@@ -196,6 +196,30 @@ describe("exit status and errors", () => {
   });
 });
 
+describe("denied calls in print mode", () => {
+  it("says each denial on stderr, names the CLI flags that would allow it to the model, and exits 0", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Bash", input: { command: "npm test" } },
+        { name: "Write", input: { file_path: "notes.txt", content: "x" } },
+      ]),
+      reply.text("I was not allowed."),
+    );
+    const r = await run(["-p", "test and note"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("I was not allowed.\n");
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("goat: denied "));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^goat: denied Bash: .*--allowedTools "Bash\(npm test:\*\)"/);
+    expect(lines[1]).toMatch(/^goat: denied Write: .*--permission-mode acceptEdits/);
+    // What the model was told: the flags, never the library's option names.
+    const told = JSON.stringify(fx.mock.requests[1].body.messages);
+    expect(told).toContain('--allowedTools \\"Bash(npm test:*)\\"');
+    expect(told).toContain("--permission-mode acceptEdits");
+    expect(told).not.toMatch(/canUseTool|permissionMode|allowedTools:/);
+  });
+});
+
 describe("--cwd", () => {
   it("rejects a folder that does not exist with a usage error", async () => {
     const r = await run(["-p", "hi", "--cwd", join(fx.work.path, "no-such-dir")]);
