@@ -220,6 +220,15 @@ describe("denied calls in print mode", () => {
   });
 });
 
+describe("warnings", () => {
+  it("a model with no known price is reported once, whether named bare or with its provider", async () => {
+    fx.mock.enqueue(reply.text("priced at nothing"));
+    const r = await run(["-p", "hi", "--model", "claude-zz-unpriced"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/No price is known/g)).toHaveLength(1);
+  });
+});
+
 describe("--cwd", () => {
   it("rejects a folder that does not exist with a usage error", async () => {
     const r = await run(["-p", "hi", "--cwd", join(fx.work.path, "no-such-dir")]);
