@@ -229,6 +229,49 @@ describe("warnings", () => {
   });
 });
 
+describe("provider failures", () => {
+  it("a host name that does not resolve fails at once, its provider named once", async () => {
+    fx.env.ANTHROPIC_BASE_URL = "http://no-such-host.invalid";
+    const started = Date.now();
+    const r = await run(["-p", "hi"]);
+    const tookMs = Date.now() - started;
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain("retrying");
+    // Retried, it took 12-15 s; without retries it takes the start-up and one DNS answer.
+    expect(tookMs).toBeLessThan(5_000);
+    expect(r.stderr).toMatch(
+      /^goat: anthropic network: could not reach http:\/\/no-such-host\.invalid: the host name no-such-host\.invalid does not resolve/m,
+    );
+  });
+
+  it("a stalled answer's message names the providerTimeouts option", async () => {
+    fx.env.GOAT_STREAM_IDLE_TIMEOUT_MS = "200";
+    fx.env.GOAT_FIRST_BYTE_TIMEOUT_MS = "200";
+    fx.mock.enqueue(reply.text("late", { delayMs: 5_000 }));
+    let firstRetry = "";
+    const r = await runCli(["-p", "hi"], {
+      env: fx.env,
+      cwd: fx.work.path,
+      onSpawn(child) {
+        child.stdin?.end();
+        // The first retry line says why; the test ends the run there (the mock has no second answer).
+        child.stderr?.on("data", (b: Buffer) => {
+          const line = b
+            .toString()
+            .split("\n")
+            .find((l) => l.includes("retrying"));
+          if (line && !firstRetry) {
+            firstRetry = line;
+            child.kill("SIGTERM");
+          }
+        });
+      },
+    });
+    expect(r.code).toBe(143);
+    expect(firstRetry).toMatch(/raise the limit with GOAT_\w+_TIMEOUT_MS or the providerTimeouts option\)/);
+  });
+});
+
 describe("--cwd", () => {
   it("rejects a folder that does not exist with a usage error", async () => {
     const r = await run(["-p", "hi", "--cwd", join(fx.work.path, "no-such-dir")]);
