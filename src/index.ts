@@ -159,6 +159,7 @@ export type {
   PermissionUpdate,
   PermissionUpdateDestination,
 } from "./permissions/types.js";
+export type { PermissionWording } from "./permissions/wording.js";
 export { type OutputFormat, STRUCTURED_OUTPUT_TOOL } from "./runtime/structured-output.js";
 export type { AgentDefinition } from "./runtime/subagents.js";
 export type { SandboxNetworkSettings, SandboxSettings } from "./sandbox/settings.js";

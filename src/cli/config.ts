@@ -12,6 +12,7 @@ import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
+import { cliPermissionWording } from "./permission-wording.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
 import {
   type CliSettings,
@@ -131,6 +132,8 @@ export function buildConfig(
     if (KNOWN_OPTIONS.includes("enableFileCheckpointing")) options.enableFileCheckpointing = true;
     else args.ignoredFlags.push("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING (file checkpoints)");
   }
+  // An Agent SDK host (stream-json input) configured Goat with query() options: its denials name them.
+  if (args.inputFormat !== "stream-json") options.permissionWording = cliPermissionWording(args);
   if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
   const mcpSources = collectMcpSources({
     cwd,
@@ -347,13 +350,30 @@ export async function assertSessionToResume(
     } catch (error) {
       throw new UsageError(`--resume: ${(error as Error).message}`);
     }
-    if (path === undefined) {
-      throw new UsageError(
-        `No conversation found with session ID: ${args.resume} (goat sessions lists this folder's sessions)`,
-      );
-    }
+    if (path === undefined) await resumeByPrefix(args, config, goatHomeDir(env));
     return;
   }
   if (await mostRecentSession(config.cwd, store)) return;
   throw new UsageError(`No conversation found to continue in ${config.cwd}: start one without --continue`);
+}
+
+/** `--resume` with part of an id: the one session it names is resumed; none or several is an error. */
+async function resumeByPrefix(args: CliArgs, config: CliConfig, home: string): Promise<void> {
+  const prefix = args.resume ?? "";
+  const { matchSessionPrefix } = await import("./session-prefix.js");
+  const match = await matchSessionPrefix(home, prefix);
+  if (match.kind === "none") {
+    throw new UsageError(
+      `No conversation found with session ID: ${prefix} (goat sessions lists this folder's sessions)`,
+    );
+  }
+  if (match.kind === "many") {
+    const shown = match.sessionIds.slice(0, 10);
+    const more = match.sessionIds.length - shown.length;
+    throw new UsageError(
+      `--resume ${prefix} matches ${match.sessionIds.length} sessions: ${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}. Give more of the id.`,
+    );
+  }
+  args.resume = match.sessionId;
+  config.options.resume = match.sessionId;
 }

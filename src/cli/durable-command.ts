@@ -62,6 +62,7 @@ export async function runDurableCommand(argv: string[], env: NodeJS.ProcessEnv):
 }
 
 async function loadDbos(): Promise<DbosModule> {
+  hidePgNextMajorNotices();
   try {
     return await import("../dbos/index.js");
   } catch (error) {
@@ -72,6 +73,20 @@ async function loadDbos(): Promise<DbosModule> {
     }
     throw error;
   }
+}
+
+/**
+ * pg 8 warns about its own next major version ("… will be removed in pg@9.0") when pg-pool, which
+ * DBOS uses, queries a client that is still busy: a notice for those libraries' authors that a goat
+ * user can do nothing about. Those notices are dropped; every other warning is printed as before.
+ */
+function hidePgNextMajorNotices(): void {
+  const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === "string" ? warning : warning.message;
+    if (/will be removed in pg@9/.test(text)) return;
+    emitWarning(warning, ...rest);
+  }) as typeof process.emitWarning;
 }
 
 async function runWorker(dbos: DbosModule, argv: string[], databaseUrl: string, env: NodeJS.ProcessEnv) {

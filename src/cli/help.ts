@@ -1,6 +1,16 @@
 /** The text of `goat --help`. */
 export const HELP_TEXT = `Usage: goat [options] [prompt]
-       goat sessions [--cwd DIR] [--limit N]   List this directory's sessions
+       goat <command> [options]    (goat <command> --help for its options)
+
+Commands:
+  sessions [--cwd DIR] [--limit N]   List this directory's sessions
+  serve [--port N] [--host ADDRESS]  A local web viewer of the sessions
+  Durable sessions (DBOS on PostgreSQL, DATABASE_URL):
+  worker                      Run queued sessions
+  submit PROMPT               Queue a session, then follow it to its end (--detach: just queue it)
+  follow WORKFLOW_ID          Follow a session from anywhere
+  send [--steer] WORKFLOW_ID TEXT  Send a follow-up (or steering) message
+  cancel WORKFLOW_ID          Stop a session
 
 Goat, a coding agent. Without -p in a terminal: an interactive session. With -p: one session, printed.
 
@@ -66,7 +76,7 @@ Other:
   --debug                     Trace requests and decisions on stderr
   --debug-file FILE           The same, to a file
   --include-hook-events       With stream-json: hook started / response messages
-  -v, --version               Print the version
+  -v, --version               Print the Claude Code protocol version Goat speaks, then Goat's own
   -h, --help                  Print this help
 
 Environment: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,

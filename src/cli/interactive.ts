@@ -226,6 +226,7 @@ export async function runInteractive(
         restart: async (opts) => {
           await stop(session);
           pendingTurns = 0;
+          renderer.sessionStarted();
           session = start(
             opts.resume
               ? { resume: opts.resume, continue: undefined }

@@ -48,7 +48,10 @@ async function main(argv: string[]): Promise<number> {
   if (args.version) {
     // The Claude Code version whose protocol Goat speaks comes first: the Agent SDKs check it
     // (the Python SDK reads the leading x.y.z and warns below 2.0.0). Goat's own version follows.
-    process.stdout.write(`${CLAUDE_CODE_PROTOCOL_VERSION} (goat ${GOAT_VERSION})\n`);
+    // Each number says what it is: the leading one reads as Goat's own otherwise.
+    process.stdout.write(
+      `${CLAUDE_CODE_PROTOCOL_VERSION} (Claude Code protocol version; Goat version ${GOAT_VERSION})\n`,
+    );
     return 0;
   }
   if (args.help) {

@@ -119,6 +119,12 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
         writeResult(message, args.outputFormat, io.stdout.isTTY === true ? shownWrite : write, io.stderr);
       else if (message.type === "system" && message.subtype === "informational") {
         io.stderr.write(`goat: ${terminalSafe(message.content)}\n`);
+      } else if (message.type === "system" && message.subtype === "permission_denied") {
+        // The run goes on (exit 0, as Claude Code's), but the user learns what was refused and which
+        // flag would allow it: the message the model got, on one line.
+        io.stderr.write(
+          `goat: denied ${terminalSafe(`${message.tool_name}: ${message.message.replace(/\s*\n\s*/g, " ")}`)}\n`,
+        );
       } else if (message.type === "system" && message.subtype === "api_retry") {
         // A stalled or overloaded provider: say why the answer is late instead of sitting silent.
         io.stderr.write(`goat: ${terminalSafe(retryLine(message))}\n`);

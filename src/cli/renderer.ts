@@ -31,6 +31,8 @@ export interface Renderer {
   interrupted(): void;
   /** The model of the latest `system/init`. */
   readonly model: string | undefined;
+  /** A new session started (`/clear`, `/resume`): its turns' costs count from zero. */
+  sessionStarted(): void;
 }
 
 type StreamEvent = {
@@ -65,6 +67,8 @@ export function createRenderer(
   let callOut = 0;
   let streamedText = false;
   let streamedThinking = false;
+  // The session's total at the previous result: a turn's cost is the difference. Each session's
+  // total starts at zero, so a new session resets it.
   let previousCost = 0;
 
   // Markdown is rendered once the lazily loaded renderer is there (the interactive mode waits for it
@@ -210,6 +214,9 @@ export function createRenderer(
     note: (text) => line(text),
     interrupted() {
       cancelled = true;
+    },
+    sessionStarted() {
+      previousCost = 0;
     },
     handle(m) {
       switch (m.type) {

@@ -224,7 +224,10 @@ function networkError(provider: string, target: Target, err: NodeJS.ErrnoExcepti
     kind: "network",
     provider,
     cause: err,
-    message: `${provider}: could not reach ${target.url.origin}${via} (${code}${err.message}); ${check}`,
+    message:
+      err.code === "ENOTFOUND"
+        ? `${provider}: could not reach ${target.url.origin}${via}: the host name ${(err as { hostname?: string }).hostname ?? target.url.hostname} does not resolve (ENOTFOUND); ${check}`
+        : `${provider}: could not reach ${target.url.origin}${via} (${code}${err.message}); ${check}`,
   });
 }
 
@@ -247,8 +250,8 @@ function timeoutError(
 ): ProviderError {
   const what =
     stage === "connect"
-      ? `could not connect to ${target.origin} within ${describeMs(ms)} (raise the limit with ${TIMEOUT_ENV.connectMs} or the timeouts option)`
-      : `${target.origin} sent no answer within ${describeMs(ms)} of the request (raise the limit with ${TIMEOUT_ENV.firstByteMs} or the timeouts option)`;
+      ? `could not connect to ${target.origin} within ${describeMs(ms)} (raise the limit with ${TIMEOUT_ENV.connectMs} or the providerTimeouts option)`
+      : `${target.origin} sent no answer within ${describeMs(ms)} of the request (raise the limit with ${TIMEOUT_ENV.firstByteMs} or the providerTimeouts option)`;
   return new ProviderError({ kind: "timeout", provider, message: `${provider}: ${what}` });
 }
 

@@ -112,7 +112,12 @@ export function streamWithRetry(
       } catch (thrown) {
         inner = undefined;
         const error = toProviderError(thrown, provider.name, false, signal);
-        if (error.afterFirstDelta || !isRetryableKind(error.kind) || attempt > maxRetries) {
+        if (
+          error.afterFirstDelta ||
+          !isRetryableKind(error.kind) ||
+          unknownHost(error) ||
+          attempt > maxRetries
+        ) {
           finish();
           throw error;
         }
@@ -234,4 +239,13 @@ function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined):
   if (!a || a === b) return b;
   if (!b) return a;
   return AbortSignal.any([a, b]);
+}
+
+/**
+ * A host name that does not exist (DNS answered "no such name", ENOTFOUND) will not exist seconds
+ * later: failing at once beats retrying for 15 s. A DNS server that did not answer (EAI_AGAIN) is
+ * still retried.
+ */
+function unknownHost(error: ProviderError): boolean {
+  return error.kind === "network" && (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOTFOUND";
 }

@@ -169,7 +169,7 @@ function stallError(
     kind: "timeout",
     provider,
     afterFirstDelta,
-    message: `${provider}: the answer stalled: no data for ${describeMs(idleMs)} after ${events} event${events === 1 ? "" : "s"} (raise the limit with ${TIMEOUT_ENV.idleMs} or the timeouts option)`,
+    message: `${provider}: the answer stalled: no data for ${describeMs(idleMs)} after ${events} event${events === 1 ? "" : "s"} (raise the limit with ${TIMEOUT_ENV.idleMs} or the providerTimeouts option)`,
   });
 }
 

@@ -597,8 +597,12 @@ function abortReason(run: RunState): ExitReason {
 }
 
 function describeProviderError(error: unknown): string {
-  if (isProviderError(error))
-    return `${error.provider} ${error.kind}${error.status ? ` (${error.status})` : ""}: ${error.message}`;
+  if (isProviderError(error)) {
+    // Most messages already start with the provider's name: said once.
+    const own = `${error.provider}: `;
+    const text = error.message.startsWith(own) ? error.message.slice(own.length) : error.message;
+    return `${error.provider} ${error.kind}${error.status ? ` (${error.status})` : ""}: ${text}`;
+  }
   return errorText(error);
 }
 

@@ -20,7 +20,7 @@ import {
   type RuleLists,
   replaceSourceRules,
 } from "./rule-set.js";
-import { describeSuggestions, suggestUpdates } from "./suggestions.js";
+import { suggestUpdates } from "./suggestions.js";
 import { isFileEditTool } from "./tool-kinds.js";
 import type {
   CanUseTool,
@@ -31,6 +31,7 @@ import type {
   PermissionUpdate,
 } from "./types.js";
 import { PERMISSION_MODES } from "./types.js";
+import { describeSuggestions, LIBRARY_WORDING, type PermissionWording } from "./wording.js";
 
 /** How to build an engine. Rules in `allowedTools`/`disallowedTools` use Claude Code's syntax. */
 export interface PermissionEngineOptions {
@@ -61,6 +62,8 @@ export interface PermissionEngineOptions {
   shellStartupFiles?: readonly string[];
   /** Managed (policy) settings: rules no update removes, and locks that only tighten. */
   managed?: ManagedPermissions;
+  /** The host's words for how to allow a denied call (default: `query()`'s option names). */
+  wording?: PermissionWording;
 }
 
 /** The permission part of managed settings (`managedSettings`), already filtered to what restricts. */
@@ -123,6 +126,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   const cwd = resolveToolPath(options.cwd, "/");
   const ruleCtx: RuleContext = { cwd, projectRoot: resolveToolPath(options.projectRoot ?? cwd, cwd) };
   const managed = options.managed ?? {};
+  const wording = options.wording ?? LIBRARY_WORDING;
   let mode = checkMode(options.mode ?? "default");
   if (mode === "bypassPermissions" && managed.disableBypassPermissionsMode) {
     throw new GoatError(
@@ -308,13 +312,13 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const what = describeCall(facts);
     if (mode === "dontAsk") {
       return deny(
-        `Permission to use ${what} was denied: the permission mode is dontAsk and ${why}. ${describeSuggestions(suggestions)}`,
+        `Permission to use ${what} was denied: the permission mode is dontAsk and ${why}. ${describeSuggestions(suggestions, wording)}`,
         "mode",
       );
     }
     if (!options.canUseTool) {
       return deny(
-        `Permission to use ${what} is required (${why}), and no canUseTool callback is set to ask for it. ${describeSuggestions(suggestions)}`,
+        `Permission to use ${what} is required (${why}), and ${wording.nobodyAsked}. ${describeSuggestions(suggestions, wording)}`,
         "no-callback",
       );
     }

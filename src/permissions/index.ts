@@ -31,3 +31,4 @@ export {
 } from "./rule-parse.js";
 export type { RuleLists } from "./rule-set.js";
 export * from "./types.js";
+export { LIBRARY_WORDING, type PermissionWording } from "./wording.js";

@@ -77,20 +77,6 @@ export function suggestUpdates(
   return [addRules([{ toolName }])];
 }
 
-/** The rule texts and other advice in suggestions, as one sentence for a "how to allow it" message. */
-export function describeSuggestions(updates: PermissionUpdate[]): string {
-  const tips: string[] = [];
-  const rules = updates.flatMap((u) => (u.type === "addRules" ? u.rules.map(formatRule) : []));
-  if (rules.length > 0) tips.push(`add allowedTools: [${rules.map((r) => `'${r}'`).join(", ")}]`);
-  for (const u of updates) {
-    if (u.type === "addDirectories")
-      tips.push(`add ${u.directories.map((d) => `'${d}'`).join(", ")} to additionalDirectories`);
-    if (u.type === "setMode") tips.push(`use permissionMode '${u.mode}'`);
-  }
-  tips.push("pass a canUseTool callback to decide at run time");
-  return `To allow it, ${tips.join(", or ")}.`;
-}
-
 function addRules(rules: PermissionRuleValue[]): PermissionUpdate {
   return { type: "addRules", rules, behavior: "allow", destination: "session" };
 }

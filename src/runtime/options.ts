@@ -13,6 +13,7 @@ import type { Compactor, ConvertToLlm, MessageSource, TransformContext } from ".
 import type { StopCondition } from "../loop/stop-conditions.js";
 import type { McpServerConfig } from "../mcp/types.js";
 import type { CanUseTool } from "../permissions/types.js";
+import type { PermissionWording } from "../permissions/wording.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
 import type { TelemetryOption } from "../telemetry/option.js";
@@ -140,6 +141,12 @@ export interface QueryOptions {
    * whatever would prompt, and `canUseTool` is never called (the Claude Agent SDK's option).
    */
   permissionPrompts?: "host" | "none";
+  /**
+   * The words a denial uses to say what would have allowed the call. By default they name these
+   * options (`allowedTools`, `permissionMode`, `canUseTool`); a host with its own controls (the `goat`
+   * command line names its flags) gives its own.
+   */
+  permissionWording?: PermissionWording;
   /** Directories besides `cwd` that file tools may touch. */
   additionalDirectories?: string[];
   /**

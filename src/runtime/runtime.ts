@@ -261,11 +261,13 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
     shellStartupFiles,
     managed: managed?.permissions,
+    wording: options.permissionWording,
     autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
     canUseTool: wrapCanUseTool(
       () => hooks.runner,
       options.permissionPrompts === "none" ? undefined : (options.canUseTool ?? promptTool()),
       report,
+      options.permissionWording,
     ),
   });
 
@@ -688,8 +690,11 @@ function createCostOf(
   return (model, usage) => {
     const price = prices.priceOf(model);
     if (price) return costAt(usage, price);
-    if (!unpriced.has(model)) {
-      unpriced.add(model);
+    // One model goes by its bare id and by its `provider/` id (a result's, the transcript's): one report.
+    const id = model.trim().toLowerCase();
+    const bare = id.slice(id.indexOf("/") + 1);
+    if (!unpriced.has(bare)) {
+      unpriced.add(bare);
       report(
         `No price is known for the model "${model}": its calls count as $0 in total_cost_usd. Give one with modelPricing: { "${model}": { input, output } } (USD per million tokens).`,
       );

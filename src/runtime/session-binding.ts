@@ -117,17 +117,26 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
   const recorder: SessionRecorder = createSessionRecorder({ store, sessionId, parentUuid });
   // Which entry holds each message, so a compaction can name the messages it kept.
   const uuids = new WeakMap<AgentMessage, string>();
-  const record = (payload: Parameters<SessionRecorder["record"]>[0]) =>
-    recorder.record(payload).catch(() => {});
-  if (needsHeader) {
-    void record({
-      type: "header",
-      cwd: options.cwd,
-      model: options.model,
-      version: GOAT_VERSION,
-      createdAt: new Date().toISOString(),
-    });
-  }
+  // A new session's header waits for its first entry: a session left before its first prompt
+  // leaves no transcript (as in Claude Code), so no empty session is listed or offered to resume.
+  let header: Parameters<SessionRecorder["record"]>[0] | undefined = needsHeader
+    ? {
+        type: "header",
+        cwd: options.cwd,
+        model: options.model,
+        version: GOAT_VERSION,
+        createdAt: new Date().toISOString(),
+      }
+    : undefined;
+  const headerFirst = () => {
+    if (header === undefined) return;
+    void recorder.record(header).catch(() => {});
+    header = undefined;
+  };
+  const record = (payload: Parameters<SessionRecorder["record"]>[0]) => {
+    headerFirst();
+    return recorder.record(payload).catch(() => {});
+  };
   // What the call that produced an answer cost, priced as the run's totals are (not on copies).
   const callCost = (message: AssistantMessage): { cost_usd?: number } => {
     if (options.costOf === undefined || message.usage === undefined) return {};
@@ -143,6 +152,7 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
             ...(copyOf ? { copy_of: copyOf } : callCost(message as AssistantMessage)),
           }
         : { type: "user" as const, message: message as UserMessage, ...(copyOf ? { copy_of: copyOf } : {}) };
+    headerFirst();
     // No promise per message: a failed write surfaces in flush() (the persist barrier) and close().
     uuids.set(message, recorder.add(payload).uuid);
   };

@@ -7,8 +7,8 @@
 import type { HookRunner } from "../hooks/runner.js";
 import type { AfterToolCallOutcome, BeforeToolCallDecision, ToolCallInfo } from "../loop/loop-config.js";
 import type { PermissionEngine } from "../permissions/engine.js";
-import { describeSuggestions } from "../permissions/suggestions.js";
 import type { CanUseTool, PermissionResult } from "../permissions/types.js";
+import { describeSuggestions, LIBRARY_WORDING, type PermissionWording } from "../permissions/wording.js";
 import type { ToolContent, ToolResult } from "../tools/types.js";
 import { claudeToolResponse } from "./claude-tool-response.js";
 
@@ -124,6 +124,7 @@ export function wrapCanUseTool(
   hooks: () => HookRunner,
   canUseTool: CanUseTool | undefined,
   report: HookProblemSink,
+  wording: PermissionWording = LIBRARY_WORDING,
 ): CanUseTool | undefined {
   return async (toolName, input, options) => {
     const runner = hooks();
@@ -162,7 +163,7 @@ export function wrapCanUseTool(
       const why = options.decisionReason ? ` (${options.decisionReason})` : "";
       return {
         behavior: "deny",
-        message: `Permission to use ${toolName} is required${why}, and no canUseTool callback is set to ask for it. ${describeSuggestions(options.suggestions ?? [])}`,
+        message: `Permission to use ${toolName} is required${why}, and ${wording.nobodyAsked}. ${describeSuggestions(options.suggestions ?? [], wording)}`,
       };
     }
     return canUseTool(toolName, input, options);

@@ -180,6 +180,12 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
         ? "no canUseTool beside it (one of them answers permission prompts)"
         : undefined,
   permissionPrompts: oneOf(["host", "none"]),
+  permissionWording: (v) =>
+    isObject(v) &&
+    typeof v.nobodyAsked === "string" &&
+    ["allowRules", "addDirectories", "useMode"].every((k) => typeof v[k] === "function")
+      ? undefined
+      : "an object with nobodyAsked (a string) and allowRules, addDirectories and useMode (functions)",
   additionalDirectories: stringList,
   hooks: object,
   cwd: directory,

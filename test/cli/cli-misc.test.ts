@@ -145,3 +145,18 @@ describe.skipIf(!hasCompileCache)("Node's compile cache", () => {
     expect(second.stdout.trim()).toBe("second");
   });
 });
+
+describe("goat --help", () => {
+  it("lists every subcommand, each of which answers its own --help", async () => {
+    const help = await runCli(["--help"], { env: fx.env, cwd: fx.work.path });
+    expect(help.code).toBe(0);
+    for (const command of ["sessions", "serve", "worker", "submit", "follow", "send", "cancel"]) {
+      expect(help.stdout).toMatch(new RegExp(`^ {2}${command}\\b`, "m"));
+      const own = await runCli([command, "--help"], { env: fx.env, cwd: fx.work.path });
+      expect(own.code).toBe(0);
+      expect(own.stdout).toContain(`goat ${command}`);
+      // Nothing else on stderr (no library's deprecation warnings).
+      expect(own.stderr).toBe("");
+    }
+  });
+});

@@ -241,8 +241,9 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     expect(await pty.exited).toBe(0);
   });
 
-  it("/clear starts a new session: the next request carries none of the earlier messages", async () => {
-    fx.mock.enqueue(reply.text("Noted: mango."), reply.text("I know of no word."));
+  it("/clear starts a new session: the next request carries none of the earlier messages, and its turn's cost is its own", async () => {
+    const usage = { input: 10_000, output: 1_000 };
+    fx.mock.enqueue(reply.text("Noted: mango.", { usage }), reply.text("I know of no word.", { usage }));
     pty = startPty([], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("remember the word mango\r");
@@ -252,9 +253,19 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     at = await pty.waitFor("(new session)", { from: at });
     pty.type("what was my word?\r");
     at = await pty.waitFor("I know of no word.", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
     const second = JSON.stringify(fx.mock.requests[1].body.messages);
     expect(second).toContain("what was my word?");
     expect(second).not.toContain("mango");
+    // The same usage costs the same: the new session's turn is not the old session's total taken away.
+    const costs = (await pty.screen())
+      .split("\n")
+      .filter((l) => TURN_FOOTER.test(l))
+      .map((l) => l.split(" · ")[2]);
+    expect(costs).toHaveLength(2);
+    expect(costs[0]).toMatch(/^\$\d+\.\d{4}$/);
+    expect(Number(costs[0].slice(1))).toBeGreaterThan(0);
+    expect(costs[1]).toBe(costs[0]);
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });

@@ -161,10 +161,12 @@ describe("exit status and errors", () => {
     expect(r.code).toBe(0);
   });
 
-  it("--version prints the Claude Code protocol version, then Goat's, and exits 0", async () => {
+  it("--version prints the Claude Code protocol version, then Goat's, each named, and exits 0", async () => {
     const r = await run(["--version"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`${CLAUDE_CODE_PROTOCOL_VERSION} (goat ${GOAT_VERSION})\n`);
+    expect(r.stdout).toBe(
+      `${CLAUDE_CODE_PROTOCOL_VERSION} (Claude Code protocol version; Goat version ${GOAT_VERSION})\n`,
+    );
     // The Python Agent SDK's check: a leading x.y.z, at least 2.0.0.
     const [major] = /^(\d+)\.(\d+)\.(\d+)/.exec(r.stdout)!.slice(1).map(Number);
     expect(major).toBeGreaterThanOrEqual(2);
@@ -191,6 +193,82 @@ describe("exit status and errors", () => {
     expect(r.code).toBe(130);
     const lines = jsonLines(r.stdout);
     expect(lines.at(-1).type).toBe("result");
+  });
+});
+
+describe("denied calls in print mode", () => {
+  it("says each denial on stderr, names the CLI flags that would allow it to the model, and exits 0", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Bash", input: { command: "npm test" } },
+        { name: "Write", input: { file_path: "notes.txt", content: "x" } },
+      ]),
+      reply.text("I was not allowed."),
+    );
+    const r = await run(["-p", "test and note"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("I was not allowed.\n");
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("goat: denied "));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^goat: denied Bash: .*--allowedTools "Bash\(npm test:\*\)"/);
+    expect(lines[1]).toMatch(/^goat: denied Write: .*--permission-mode acceptEdits/);
+    // What the model was told: the flags, never the library's option names.
+    const told = JSON.stringify(fx.mock.requests[1].body.messages);
+    expect(told).toContain('--allowedTools \\"Bash(npm test:*)\\"');
+    expect(told).toContain("--permission-mode acceptEdits");
+    expect(told).not.toMatch(/canUseTool|permissionMode|allowedTools:/);
+  });
+});
+
+describe("warnings", () => {
+  it("a model with no known price is reported once, whether named bare or with its provider", async () => {
+    fx.mock.enqueue(reply.text("priced at nothing"));
+    const r = await run(["-p", "hi", "--model", "claude-zz-unpriced"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/No price is known/g)).toHaveLength(1);
+  });
+});
+
+describe("provider failures", () => {
+  it("a host name that does not resolve fails at once, its provider named once", async () => {
+    fx.env.ANTHROPIC_BASE_URL = "http://no-such-host.invalid";
+    const started = Date.now();
+    const r = await run(["-p", "hi"]);
+    const tookMs = Date.now() - started;
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain("retrying");
+    // Retried, it took 12-15 s; without retries it takes the start-up and one DNS answer.
+    expect(tookMs).toBeLessThan(5_000);
+    expect(r.stderr).toMatch(
+      /^goat: anthropic network: could not reach http:\/\/no-such-host\.invalid: the host name no-such-host\.invalid does not resolve/m,
+    );
+  });
+
+  it("a stalled answer's message names the providerTimeouts option", async () => {
+    fx.env.GOAT_STREAM_IDLE_TIMEOUT_MS = "200";
+    fx.env.GOAT_FIRST_BYTE_TIMEOUT_MS = "200";
+    fx.mock.enqueue(reply.text("late", { delayMs: 5_000 }));
+    let firstRetry = "";
+    const r = await runCli(["-p", "hi"], {
+      env: fx.env,
+      cwd: fx.work.path,
+      onSpawn(child) {
+        child.stdin?.end();
+        // The first retry line says why; the test ends the run there (the mock has no second answer).
+        child.stderr?.on("data", (b: Buffer) => {
+          const line = b
+            .toString()
+            .split("\n")
+            .find((l) => l.includes("retrying"));
+          if (line && !firstRetry) {
+            firstRetry = line;
+            child.kill("SIGTERM");
+          }
+        });
+      },
+    });
+    expect(r.code).toBe(143);
+    expect(firstRetry).toMatch(/raise the limit with GOAT_\w+_TIMEOUT_MS or the providerTimeouts option\)/);
   });
 });
 

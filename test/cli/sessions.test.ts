@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../support/mock-provider.js";
 import { runCli, useCliFixture } from "./helpers.js";
@@ -101,6 +103,47 @@ describe.skipIf(!hasScript)("goat sessions and the resume picker", () => {
     expect(sent).toContain("what was my word?");
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
+  });
+
+  it("--resume takes a unique prefix of an id (the banner's 8 characters); an ambiguous one lists the candidates", async () => {
+    const ids = ["abcd1111-0000-4000-8000-000000000001", "abcd2222-0000-4000-8000-000000000002"];
+    for (const [n, id] of ids.entries()) {
+      fx.mock.enqueue(reply.text(`Noted: word ${n}.`));
+      const run = await runCli(["-p", `remember word ${n}`, "--session-id", id], {
+        env: fx.env,
+        cwd: fx.work.path,
+      });
+      expect(run.code).toBe(0);
+    }
+    fx.mock.enqueue(reply.text("It was word 1."));
+    const resumed = await runCli(["-p", "which word?", "-r", "abcd2222"], { env: fx.env, cwd: fx.work.path });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("It was word 1.");
+    const sent = JSON.stringify(fx.mock.requests.at(-1)?.body.messages);
+    expect(sent).toContain("remember word 1");
+    expect(sent).not.toContain("remember word 0");
+
+    const ambiguous = await runCli(["-p", "which word?", "-r", "abcd"], { env: fx.env, cwd: fx.work.path });
+    expect(ambiguous.code).not.toBe(0);
+    expect(ambiguous.stderr).toContain(`--resume abcd matches 2 sessions: ${ids[0]}, ${ids[1]}`);
+    const none = await runCli(["-p", "which word?", "-r", "ffff"], { env: fx.env, cwd: fx.work.path });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain("No conversation found with session ID: ffff");
+  });
+
+  it("a session left before its first prompt leaves no transcript, so nothing lists it", async () => {
+    pty = startPty([], fx.env, fx.work.path);
+    await pty.waitFor("> ");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+    const projects = join(fx.home.path, "projects");
+    const files = existsSync(projects)
+      ? readdirSync(projects, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"))
+      : [];
+    expect(files).toEqual([]);
+    const listed = await runCli(["sessions"], { env: fx.env, cwd: fx.work.path });
+    expect(listed.stdout).toContain("No sessions in");
   });
 
   it("/help lists the commands", async () => {

@@ -53,6 +53,11 @@ describe.skipIf(missing !== undefined)("goat worker / submit / follow", () => {
     await mock?.close();
   });
 
+  it("starts the worker without library warnings (pg's notices about its next major version)", () => {
+    expect(workerOutput).toContain("taking durable sessions");
+    expect(workerOutput).not.toContain("Warning");
+  });
+
   it("submits a session and prints its answer, following it to the end", async () => {
     mock.enqueue(reply.text("Hello from a durable session"));
     const run = await runCli(["submit", "say hello"], { env, timeoutMs: 60_000 });
