@@ -19,7 +19,7 @@ Print mode:
   --output-format FORMAT      text (final answer, default) | json (the result) | stream-json (every message, JSON lines)
   --input-format FORMAT       text (default) | stream-json (user messages and control requests as JSON lines)
   --include-partial-messages  With stream-json: also the raw stream events
-  --replay-user-messages     With stream-json input and output: echo each user message back (isReplay)
+  --replay-user-messages      With stream-json input and output: echo each user message back (isReplay)
   --verbose                   Interactive: show thinking in full (Ctrl-O toggles); print mode: accepted, no effect
 
 Model and limits:

@@ -39,7 +39,9 @@ describe("a Claude Code project's settings under goat -p", () => {
     fx.mock.enqueue(calls(), reply.text("untrusted"));
     const r = await run(["-p", "go"]);
     expect(r.code).toBe(0);
-    const lines = r.stderr.trim().split("\n");
+    // Print mode says each denial on a line of its own (three here); the trust notice is one line.
+    const lines = notices(r.stderr);
+    expect(denials(r.stderr)).toHaveLength(3);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`goat: ${fx.work.path} is not a trusted folder: left out`);
     expect(lines[0]).toContain("allow rule Bash(touch:*) (.claude/settings.json)");
@@ -54,7 +56,8 @@ describe("a Claude Code project's settings under goat -p", () => {
     trustWorkFolder(fx);
     fx.mock.enqueue(calls(), reply.text("trusted"));
     const t = await run(["-p", "go"]);
-    expect(t.stderr).toBe("");
+    expect(notices(t.stderr)).toEqual([]);
+    expect(denials(t.stderr)).toHaveLength(2);
     const [rm2, read2, touch2] = toolResultsOf(fx.mock.requests[3].body);
     expect(JSON.stringify(rm2.content)).toMatch(/denied by the rule Bash\(rm:\*\)/);
     expect(JSON.stringify(read2.content)).toMatch(/denied by the rule Read/);
@@ -77,7 +80,8 @@ describe("a Claude Code project's settings under goat -p", () => {
       reply.text("done"),
     );
     const r = await run(["-p", "go", "--permission-mode", "bypassPermissions"]);
-    expect(r.stderr).toBe(""); // a model and deny rules need no trust
+    expect(notices(r.stderr)).toEqual([]); // a model and deny rules need no trust
+    expect(denials(r.stderr)).toHaveLength(1);
     expect(fx.mock.requests[0].body.model).toBe("claude-haiku-4-5");
     expect(JSON.stringify(toolResultsOf(fx.mock.requests[1].body)[0].content)).toMatch(
       /denied by the rule Bash\(rm:\*\)/,
@@ -95,8 +99,9 @@ describe("a Claude Code project's settings under goat -p", () => {
     );
     const r = await run(["-p", "go", "--permission-mode", "bypassPermissions"]);
     expect(r.code).toBe(0);
-    const lines = r.stderr.trim().split("\n");
+    const lines = notices(r.stderr);
     expect(lines).toHaveLength(1);
+    expect(denials(r.stderr)).toHaveLength(1);
     expect(lines[0]).toMatch(
       new RegExp(
         `^goat: invalid JSON in settings file ${join(fx.work.path, ".claude", "settings.json")}: .*; the file was ignored$`,
@@ -105,3 +110,13 @@ describe("a Claude Code project's settings under goat -p", () => {
     expect(existsSync(join(fx.work.path, "victim.txt"))).toBe(true);
   });
 });
+
+/** The lines of stderr that are not print mode's one line per denied call. */
+function notices(stderr: string): string[] {
+  return stderr.split("\n").filter((l) => l !== "" && !l.startsWith("goat: denied "));
+}
+
+/** Print mode's one line per denied call. */
+function denials(stderr: string): string[] {
+  return stderr.split("\n").filter((l) => l.startsWith("goat: denied "));
+}

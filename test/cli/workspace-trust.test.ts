@@ -267,7 +267,10 @@ describe("workspace trust in print mode", () => {
     );
     let r = await runCli(["-p", "hi"], { env: fx.env, cwd: fx.work.path });
     expect(r.code).toBe(0);
-    const lines = r.stderr.trim().split("\n");
+    // The refused touch is said on a line of its own (print mode's denial line); the notice is one line.
+    const all = r.stderr.trim().split("\n");
+    expect(all.filter((l) => l.startsWith("goat: denied Bash"))).toHaveLength(1);
+    const lines = all.filter((l) => !l.startsWith("goat: denied "));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`goat: ${fx.work.path} is not a trusted folder: left out`);
     expect(lines[0]).toContain("MCP server marker (.mcp.json)");
