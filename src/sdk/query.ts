@@ -138,7 +138,7 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
   /** The Claude Agent SDK's initialize answer: commands, agents, models, account, output styles. */
   initializationResult(): Promise<InitializationResult>;
-  /** Slash commands; `query()` has none (prompts are sent as written). */
+  /** The custom slash commands a prompt may start with (`slashCommands`, `.claude/commands/`). */
   supportedCommands(): Promise<SlashCommand[]>;
   /** The models of the session's catalog, with the thinking and effort each takes. */
   supportedModels(): Promise<SupportedModel[]>;
@@ -436,7 +436,7 @@ export function query(params: {
     applyFlagSettings: async (settings) => runtime.applyFlagSettings(settings),
     seedReadState: (path, mtime) => runtime.seedReadState(path, mtime),
     initializationResult: async () => ({
-      commands: [],
+      commands: runtime.info.commands(),
       agents: runtime.info.agents(),
       output_style: "default",
       available_output_styles: ["default"],
@@ -444,7 +444,7 @@ export function query(params: {
       account: runtime.info.account(),
       claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
     }),
-    supportedCommands: async () => [],
+    supportedCommands: async () => runtime.info.commands(),
     supportedModels: async () => runtime.info.models(),
     supportedAgents: async () => runtime.info.agents(),
     accountInfo: async () => runtime.info.account(),
