@@ -60,7 +60,10 @@ function writeProject() {
     ].join("\n"),
   );
   write(path.join(cwd, ".claude", "commands", "ns", "deep.md"), "Dig into $1 deeply.\n");
-  write(path.join(cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+  write(
+    path.join(cwd, ".claude", "settings.json"),
+    JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }),
+  );
   write(path.join(cwd, "notes.txt"), "the notes of the project");
   write(path.join(cwd, "victim.txt"), "keep me");
 }
@@ -106,7 +109,10 @@ describe("a Claude Code project's agents and commands in query()", () => {
     writeProject();
     mock.enqueue(reply.text("ok"), reply.text("ok"));
     const mine = { reviewer: { description: "The host's reviewer", prompt: "host" } };
-    const withFiles = query({ prompt: "hi", options: options({ settingSources: ["project"], agents: mine }) });
+    const withFiles = query({
+      prompt: "hi",
+      options: options({ settingSources: ["project"], agents: mine }),
+    });
     await collect(withFiles);
     expect((await withFiles.supportedAgents()).find((a) => a.name === "reviewer")?.description).toBe(
       "The host's reviewer",
@@ -174,7 +180,11 @@ describe("a Claude Code project's agents and commands in query()", () => {
       ["fix", "Fix an issue (project)"],
       ["mine", "Mine (user)"],
     ]);
-    expect((await both.supportedAgents()).map((a) => a.name).sort()).toEqual(["helper", "reviewer", "sloppy"]);
+    expect((await both.supportedAgents()).map((a) => a.name).sort()).toEqual([
+      "helper",
+      "reviewer",
+      "sloppy",
+    ]);
     const userOnly = query({ prompt: "hi", options: options({ settingSources: ["user"] }) });
     await collect(userOnly);
     expect((await userOnly.supportedCommands()).map((c) => c.description)).toEqual([
