@@ -12,6 +12,7 @@ import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
+import { addDefinitionFiles } from "./project-definitions.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
 import {
   type CliSettings,
@@ -132,6 +133,13 @@ export function buildConfig(
     else args.ignoredFlags.push("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING (file checkpoints)");
   }
   if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
+  addDefinitionFiles(options, {
+    cwd,
+    env,
+    settingSources: args.settingSources,
+    projectTrusted: trust?.readProjectDefinitions !== false,
+    warnings: settings.warnings,
+  });
   const mcpSources = collectMcpSources({
     cwd,
     settings,

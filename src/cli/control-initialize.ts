@@ -185,6 +185,15 @@ export function offeredAgents(
   }));
 }
 
+/** The custom slash commands a prompt may start with (what `system/init` lists under `slash_commands`). */
+export function offeredCommands(
+  options: CliQueryOptions,
+): Array<{ name: string; description: string; argumentHint: string }> {
+  return Object.entries(options.slashCommands ?? {})
+    .map(([name, c]) => ({ name, description: c.description, argumentHint: c.argumentHint ?? "" }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** Claude Code's initialize answer, filled with what Goat offers. */
 export function initializeResponse(
   options: CliQueryOptions,
@@ -192,7 +201,7 @@ export function initializeResponse(
   protocolVersion: string,
 ): Record<string, unknown> {
   return {
-    commands: [],
+    commands: offeredCommands(options),
     agents: offeredAgents(options),
     output_style: "default",
     available_output_styles: ["default"],
