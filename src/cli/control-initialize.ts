@@ -14,7 +14,11 @@ import {
   type SupportedModel,
   supportedModels,
 } from "../llm/index.js";
-import { GENERAL_PURPOSE_AGENT } from "../runtime/index.js";
+import {
+  offeredCommands as commandsOffered,
+  GENERAL_PURPOSE_AGENT,
+  type SlashCommand,
+} from "../runtime/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { hostHooks } from "./control-callbacks.js";
 import type { HostMcpServers } from "./control-mcp.js";
@@ -185,13 +189,9 @@ export function offeredAgents(
   }));
 }
 
-/** The custom slash commands a prompt may start with (what `system/init` lists under `slash_commands`). */
-export function offeredCommands(
-  options: CliQueryOptions,
-): Array<{ name: string; description: string; argumentHint: string }> {
-  return Object.entries(options.slashCommands ?? {})
-    .map(([name, c]) => ({ name, description: c.description, argumentHint: c.argumentHint ?? "" }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** The slash commands a prompt may start with (what `system/init` lists under `slash_commands`). */
+export function offeredCommands(options: CliQueryOptions): SlashCommand[] {
+  return commandsOffered(options.slashCommands);
 }
 
 /** Claude Code's initialize answer, filled with what Goat offers. */

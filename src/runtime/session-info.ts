@@ -29,13 +29,25 @@ export interface SlashCommand {
   argumentHint: string;
 }
 
-/** The session's custom commands as the SDK lists them, by name. */
+/** The built-in commands a `query()` prompt may start with (`sdk/builtin-commands.ts` runs them). */
+export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: "compact",
+    description: "Summarise the conversation to free context",
+    argumentHint: "[instructions]",
+  },
+];
+
+/** The session's commands as the SDK lists them: the built-ins, then the custom ones by name. */
 export function offeredCommands(
   commands: Record<string, SlashCommandDefinition> | undefined,
 ): SlashCommand[] {
-  return Object.entries(commands ?? {})
+  const custom = Object.entries(commands ?? {})
+    // A built-in's name is the built-in's: a prompt `/compact` compacts, whatever a file defines.
+    .filter(([name]) => !BUILTIN_COMMANDS.some((b) => b.name === name))
     .map(([name, c]) => ({ name, description: c.description, argumentHint: c.argumentHint ?? "" }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...BUILTIN_COMMANDS, ...custom];
 }
 
 export { type SupportedModel, supportedModels } from "../llm/model-list.js";

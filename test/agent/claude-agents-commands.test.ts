@@ -124,7 +124,7 @@ describe("a Claude Code project's agents and commands in query()", () => {
       slash_commands: string[];
     };
     expect(init.agents).toEqual(["general-purpose"]);
-    expect(init.slash_commands).toEqual([]);
+    expect(init.slash_commands).toEqual(["compact"]);
     expect(JSON.stringify(mock.requests[1].body.messages[0].content)).toContain("/fix 1");
   });
 
@@ -155,12 +155,17 @@ describe("a Claude Code project's agents and commands in query()", () => {
     const init = messages.find((m) => m.type === "system" && m.subtype === "init") as {
       slash_commands: string[];
     };
-    expect(init.slash_commands).toEqual(["deep", "fix"]);
+    expect(init.slash_commands).toEqual(["compact", "deep", "fix"]);
     expect(await q.supportedCommands()).toEqual([
+      {
+        name: "compact",
+        description: "Summarise the conversation to free context",
+        argumentHint: "[instructions]",
+      },
       { name: "deep", description: "Dig into $1 deeply. (project:ns)", argumentHint: "" },
       { name: "fix", description: "Fix an issue (project)", argumentHint: "[issue-number]" },
     ]);
-    expect((await q.initializationResult()).commands.map((c) => c.name)).toEqual(["deep", "fix"]);
+    expect((await q.initializationResult()).commands.map((c) => c.name)).toEqual(["compact", "deep", "fix"]);
   });
 
   it("user-level commands and agents come from $CLAUDE_CONFIG_DIR with settingSources user; the project's win by name", async () => {
@@ -176,6 +181,7 @@ describe("a Claude Code project's agents and commands in query()", () => {
     await collect(both);
     const commands = await both.supportedCommands();
     expect(commands.map((c) => [c.name, c.description])).toEqual([
+      ["compact", "Summarise the conversation to free context"],
       ["deep", "Dig into $1 deeply. (project:ns)"],
       ["fix", "Fix an issue (project)"],
       ["mine", "Mine (user)"],
@@ -188,8 +194,27 @@ describe("a Claude Code project's agents and commands in query()", () => {
     const userOnly = query({ prompt: "hi", options: options({ settingSources: ["user"] }) });
     await collect(userOnly);
     expect((await userOnly.supportedCommands()).map((c) => c.description)).toEqual([
+      "Summarise the conversation to free context",
       "The user's fix (user)",
       "Mine (user)",
     ]);
+  });
+});
+
+describe("Goat's built-in /compact at a query() prompt", () => {
+  it("summarises the history without a model turn of its own, and the run ends with a result", async () => {
+    async function* prompts() {
+      yield { type: "user" as const, message: { role: "user" as const, content: "remember the word plum" } };
+      yield { type: "user" as const, message: { role: "user" as const, content: "/compact keep the fruit" } };
+    }
+    mock.enqueue(reply.text("noted"), reply.text("The user asked to remember plum."));
+    const messages = await collect(query({ prompt: prompts(), options: options() }));
+    const results = messages.filter((m) => m.type === "result");
+    expect(results.map((r) => r.subtype)).toEqual(["success", "success"]);
+    expect(messages.some((m) => m.type === "system" && m.subtype === "compact_boundary")).toBe(true);
+    // Two calls: the first answer, then the summary (told the instructions); the command is not a prompt.
+    expect(mock.requests).toHaveLength(2);
+    expect(JSON.stringify(mock.requests[1].body)).toContain("keep the fruit");
+    expect(JSON.stringify(mock.requests[1].body)).not.toContain('"/compact');
   });
 });

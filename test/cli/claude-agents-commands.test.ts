@@ -50,7 +50,7 @@ describe("a Claude Code project's agents and commands in goat -p", () => {
     expect(out.code).toBe(0);
     const init = jsonLines(out.stdout).find((m) => m.type === "system" && m.subtype === "init");
     expect(init.agents).toEqual(["reviewer"]);
-    expect(init.slash_commands).toEqual(["deep", "fix"]);
+    expect(init.slash_commands).toEqual(["compact", "deep", "fix"]);
     const body = fx.mock.requests[0].body;
     const task = body.tools.find((t: { name: string }) => t.name === "Task");
     expect(task.description).toContain("- reviewer: Reviews a change for bugs");
@@ -71,7 +71,7 @@ describe("a Claude Code project's agents and commands in goat -p", () => {
     expect(out.stderr).toContain("subagents reviewer (.claude/agents)");
     const init = jsonLines(out.stdout).find((m) => m.type === "system" && m.subtype === "init");
     expect(init.agents).toEqual(["general-purpose"]);
-    expect(init.slash_commands).toEqual([]);
+    expect(init.slash_commands).toEqual(["compact"]);
     expect(JSON.stringify(fx.mock.requests[0].body.messages[0].content)).toContain("/fix 123");
   });
 
