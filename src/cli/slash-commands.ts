@@ -28,7 +28,7 @@ export interface SlashContext {
  */
 export function isCustomCommand(
   line: string,
-  commands: Record<string, { namespace?: string }> | undefined,
+  commands: Record<string, { description: string; namespace?: string }> | undefined,
 ): boolean {
   if (!commands) return false;
   const name = /^\/([\w.:-]+)/.exec(line.trim())?.[1];

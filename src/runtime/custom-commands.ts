@@ -97,13 +97,17 @@ export async function expandCommand(
   const withArgs = command.prompt
     .replace(/\$ARGUMENTS\b/g, () => args)
     .replace(/\$([1-9])(?!\d)/g, (_, n: string) => words[Number(n) - 1] ?? "");
-  const withOutput = await replaceAsync(withArgs, /!`([^`\n]+)`/g, (_match, line: string) =>
-    runCommandLine(line, ctx, signal),
+  // One pass over the command's own text: a command's output or a file's text is never scanned again,
+  // so a file cannot smuggle in a `!` line, nor a command's output an `@` reference.
+  return replaceAsync(
+    withArgs,
+    /!`([^`\n]+)`|(^|[\s(])@([^\s`'"()<>]+)/gm,
+    async (match, line: string | undefined, lead: string | undefined, path: string | undefined) => {
+      if (line !== undefined) return runCommandLine(line, ctx, signal);
+      const text = await inlineFile(path ?? "", command, ctx, signal);
+      return text === undefined ? match : `${lead ?? ""}${text}`;
+    },
   );
-  return replaceAsync(withOutput, /(^|[\s(])@([^\s`'"()<>]+)/g, async (match, lead: string, path: string) => {
-    const text = await inlineFile(path, command, ctx, signal);
-    return text === undefined ? match : `${lead}${text}`;
-  });
 }
 
 /** Runs one `` !`command` `` through the gate and the Bash tool; its output, or a note saying why not. */
@@ -183,7 +187,7 @@ function resultText(result: ToolResult): string {
 async function replaceAsync(
   text: string,
   pattern: RegExp,
-  replace: (match: string, ...groups: string[]) => Promise<string>,
+  replace: (match: string, ...groups: Array<string | undefined>) => Promise<string>,
 ): Promise<string> {
   const parts: Array<string | (() => Promise<string>)> = [];
   let last = 0;

@@ -53,6 +53,8 @@ function writeProject() {
       "Fix issue #$ARGUMENTS (number $1).",
       "Notes: @notes.txt",
       "Status: !`echo status-ok`",
+      // A command's output is not scanned for @ references: it stays as the command printed it.
+      "Echo: !`echo @notes.txt`",
       "Danger: !`rm victim.txt`",
       "Asks: !`touch made.txt`",
       `Outside: @${outside}`,
@@ -64,7 +66,8 @@ function writeProject() {
     path.join(cwd, ".claude", "settings.json"),
     JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }),
   );
-  write(path.join(cwd, "notes.txt"), "the notes of the project");
+  // A file's text is not scanned for ! lines: this one is inlined as written, never run.
+  write(path.join(cwd, "notes.txt"), "the notes of the project !`echo smuggled`");
   write(path.join(cwd, "victim.txt"), "keep me");
 }
 
@@ -135,8 +138,9 @@ describe("a Claude Code project's agents and commands in query()", () => {
     const messages = await collect(q);
     const prompt = firstPrompt();
     expect(prompt).toContain("Fix issue #123 urgent (number 123).");
-    expect(prompt).toContain("Notes: the notes of the project");
+    expect(prompt).toContain("Notes: the notes of the project !`echo smuggled`");
     expect(prompt).toContain("Status: status-ok");
+    expect(prompt).toContain("Echo: @notes.txt");
     expect(prompt).toMatch(/Danger: \[`rm victim.txt` was not run: [^\]]*Bash\(rm:\*\)/);
     expect(prompt).toMatch(/Asks: \[`touch made.txt` was not run/);
     expect(prompt).toContain(`Outside: @${outside}`);
