@@ -53,6 +53,11 @@ function agentFromFile(
   const { fields, body, problems } = parseFrontMatter(text);
   for (const p of problems) warn(`${file}:${p.line}: ${p.message}; that line is ignored`);
   const name = asText(fields.name) || basename(file, ".md");
+  // Shown in the Task tool's description, the trust question and stderr: a plain word, nothing more.
+  if (!/^[\w.-]+$/.test(name)) {
+    warn(`${file}: agent name ${JSON.stringify(name)} is not letters, digits, ".", "_" and "-"; left out`);
+    return undefined;
+  }
   const description = asText(fields.description);
   if (description === "") {
     warn(`${file}: no "description" in its front matter (when to use the agent); left out`);

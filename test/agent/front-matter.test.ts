@@ -2,9 +2,13 @@
  * The front matter reader of Claude Code's markdown files: the part of YAML those files use, and a
  * line it cannot read reported with its line number while the other keys and the body still count.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandCommand, findCommand, splitArguments } from "../../src/runtime/custom-commands.js";
+import { readAgentFiles } from "../../src/settings/claude-agents.js";
 import { parseFrontMatter } from "../../src/settings/front-matter.js";
+import { tempDir } from "../support/temp-dirs.js";
 
 describe("parseFrontMatter", () => {
   it("reads plain, quoted, [a, b] and - item values, and keeps the body", () => {
@@ -80,5 +84,24 @@ describe("slash command expansion", () => {
     expect(findCommand("/ns:deep", commands)?.command).toBe(commands.deep);
     expect(findCommand("/other", commands)).toBeUndefined();
     expect(findCommand("/usr/bin/env", commands)).toBeUndefined();
+  });
+});
+
+describe("agent files", () => {
+  it("a name that is not a plain word, or a file without a description, is one warning naming the file; the others load", () => {
+    const cwd = tempDir("goat-agent-files-");
+    const dir = path.join(cwd, ".claude", "agents");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "a.md"), "---\nname: Evil name\\u001b[2J\ndescription: d\n---\nPrompt\n");
+    fs.writeFileSync(path.join(dir, "b.md"), "---\nname: b\n---\nPrompt\n");
+    fs.writeFileSync(path.join(dir, "c.md"), "---\ndescription: Sees it all\nmodel: opusplan\n---\nPrompt\n");
+    const warnings: string[] = [];
+    const agents = readAgentFiles(cwd, {}, ["project"], (w) => warnings.push(w));
+    expect(Object.keys(agents)).toEqual(["c"]);
+    expect(agents.c.model).toBeUndefined();
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toContain(path.join(dir, "a.md"));
+    expect(warnings[1]).toContain(path.join(dir, "b.md"));
+    expect(warnings[2]).toContain("opusplan");
   });
 });
