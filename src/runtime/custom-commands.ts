@@ -9,7 +9,8 @@
  *   rule denies reading it; any other path (outside, missing, denied) stays as written, with a warning;
  * - `` !`command` `` is replaced by the command's output when the session's gate lets the Bash call
  *   run (PreToolUse hooks, then permission rules, the mode, and the host's answer to an ask, as for
- *   the model's own calls); otherwise by a note that it did not run.
+ *   the model's own calls; the command's `allowed-tools` rules approve the lines they name, after
+ *   deny and ask rules), otherwise by a note that it did not run.
  *
  * The file's text is the project's, so it is checked as the model's own calls are: nothing in it runs
  * or is read that the session would not let the model run or read.
@@ -30,8 +31,11 @@ export interface CommandExpansionContext {
   directories(): readonly string[];
   /** The session's Bash tool, when it has one. */
   bashTool(): Tool | undefined;
-  /** The session's gate for a tool call: PreToolUse hooks and permissions, as for the model's calls. */
-  gate(info: ToolCallInfo): Promise<BeforeToolCallDecision>;
+  /**
+   * The session's gate for a tool call: PreToolUse hooks and permissions, as for the model's calls,
+   * with the command's `allowed-tools` rules approving what they name (deny and ask rules first).
+   */
+  gate(info: ToolCallInfo, allowedTools: readonly string[]): Promise<BeforeToolCallDecision>;
   /** Whether the rules let Read open `path` (a deny or ask rule naming it says no). */
   mayRead(path: string, signal: AbortSignal): Promise<boolean>;
   /** A tool context for running the Bash tool. */
@@ -103,7 +107,7 @@ export async function expandCommand(
     withArgs,
     /!`([^`\n]+)`|(^|[\s(])@([^\s`'"()<>]+)/gm,
     async (match, line: string | undefined, lead: string | undefined, path: string | undefined) => {
-      if (line !== undefined) return runCommandLine(line, ctx, signal);
+      if (line !== undefined) return runCommandLine(line, command.allowedTools ?? [], ctx, signal);
       const text = await inlineFile(path ?? "", command, ctx, signal);
       return text === undefined ? match : `${lead ?? ""}${text}`;
     },
@@ -113,6 +117,7 @@ export async function expandCommand(
 /** Runs one `` !`command` `` through the gate and the Bash tool; its output, or a note saying why not. */
 async function runCommandLine(
   line: string,
+  allowedTools: readonly string[],
   ctx: CommandExpansionContext,
   signal: AbortSignal,
 ): Promise<string> {
@@ -126,7 +131,7 @@ async function runCommandLine(
     input,
     signal,
   };
-  const decision = await ctx.gate(info);
+  const decision = await ctx.gate(info, allowedTools);
   if (decision.action === "deny") {
     return `[\`${line}\` was not run: ${decision.message}]`;
   }

@@ -341,6 +341,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     catalog,
     report,
   );
+  const gate = createBeforeToolCall(hooks.runner, permissions, report);
   const loopConfig: LoopConfig = {
     sessionId,
     cwd,
@@ -390,7 +391,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
             protectedReason: (real) => protectedPathReason({ lexical: real, real }, shellStartupFiles),
           },
     compact,
-    beforeToolCall: checkpointing(createBeforeToolCall(hooks.runner, permissions, report)),
+    beforeToolCall: checkpointing(gate),
     afterToolCall: createAfterToolCall(hooks.runner, report),
     onStop: async (signal) => {
       // Asked for structured output and not given it: the model is told to call the tool first.
@@ -484,7 +485,13 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     cwd,
     directories: () => permissions.directories,
     bashTool: () => tools.current().find((t) => t.name === "Bash"),
-    gate: (call) => loopConfig.beforeToolCall!(call),
+    gate: async (call, allowedTools) =>
+      gate(
+        call,
+        (await namedByRules(allowedTools, call.input, cwd, call.signal))
+          ? "the slash command's allowed-tools"
+          : undefined,
+      ),
     mayRead: async (path, signal) =>
       (
         await permissions.decide({
@@ -776,4 +783,32 @@ function loadGrammarOnBashCall(emit: (event: AgentEvent) => void): (event: Agent
     }
     emit(event);
   };
+}
+
+/**
+ * Whether `rules` (a slash command's `allowed-tools`) allow this Bash call on their own, every part
+ * of the line covered as an allow rule must (`Bash(git status:*)` covers `git status`). A bare `Bash`
+ * approves nothing, and a rule that cannot be parsed names nothing.
+ */
+async function namedByRules(
+  rules: readonly string[],
+  input: Record<string, unknown>,
+  cwd: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const named = rules.filter((rule) => rule.includes("("));
+  if (named.length === 0) return false;
+  try {
+    const scoped = createPermissionEngine({ cwd, allowedTools: named });
+    const decision = await scoped.decide({
+      toolName: "Bash",
+      input,
+      sideEffect: "mutating",
+      toolUseID: "allowed-tools",
+      signal,
+    });
+    return decision.behavior === "allow" && decision.reason === "rule";
+  } catch {
+    return false;
+  }
 }

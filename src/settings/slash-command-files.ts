@@ -22,8 +22,8 @@ export interface SlashCommandDefinition {
   /** The arguments it takes, shown after its name (`[issue-number]`). */
   argumentHint?: string;
   /**
-   * The tools it expects (`Bash(git status:*)`), as its file lists them. Listed only: its
-   * `` !`command` `` lines go through the session's own rules, which this does not widen.
+   * Rules naming the `` !`command` `` lines it may run without asking (`Bash(git status:*)`): the
+   * session's deny and ask rules, hooks and plan mode still come first. A bare `Bash` approves nothing.
    */
   allowedTools?: string[];
   /** The model its prompt is meant for; recorded, not switched to (Goat keeps the session's model). */

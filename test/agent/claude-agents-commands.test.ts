@@ -3,7 +3,7 @@
  * (`.claude/commands/**\/*.md`) in `query()` with `settingSources`: the agent is offered to the Task
  * tool and listed in `system/init` and `supportedAgents()`; `/fix 123` becomes the command's prompt
  * with its arguments, its `@file` (a file outside the project stays as written) and its `!` lines,
- * each run only when the permission rules let it (before, the prompt went to the model as typed and
+ * each run only when the permission rules (or its `allowed-tools`, after deny rules) let it (before, the prompt went to the model as typed and
  * the files were not read at all).
  */
 import fs from "node:fs";
@@ -48,7 +48,8 @@ function writeProject() {
       "---",
       "description: Fix an issue",
       "argument-hint: [issue-number]",
-      "allowed-tools: Bash(echo:*)",
+      // Approves the mkdir line (which would ask); the rm line stays denied by the project's deny rule.
+      "allowed-tools: Bash(mkdir:*), Bash(rm:*)",
       "---",
       "Fix issue #$ARGUMENTS (number $1).",
       "Notes: @notes.txt",
@@ -57,6 +58,7 @@ function writeProject() {
       "Echo: !`echo @notes.txt`",
       "Danger: !`rm victim.txt`",
       "Asks: !`touch made.txt`",
+      "Made: !`mkdir made-dir`",
       `Outside: @${outside}`,
       "",
     ].join("\n"),
@@ -147,6 +149,8 @@ describe("a Claude Code project's agents and commands in query()", () => {
     expect(prompt).not.toContain("the outside secret");
     expect(fs.existsSync(path.join(cwd, "victim.txt"))).toBe(true);
     expect(fs.existsSync(path.join(cwd, "made.txt"))).toBe(false);
+    expect(prompt).not.toMatch(/mkdir made-dir` was not run/);
+    expect(fs.statSync(path.join(cwd, "made-dir")).isDirectory()).toBe(true);
     expect(warnings(messages)).toContainEqual(expect.stringContaining(`@${outside} is outside`));
   });
 
