@@ -20,6 +20,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { AgentMessage } from "../loop/events.js";
 import type { BeforeToolCallDecision, ToolCallInfo } from "../loop/loop-config.js";
+import { createPermissionEngine } from "../permissions/engine.js";
 import type { SlashCommandDefinition } from "../settings/slash-command-files.js";
 import { runTool } from "../tools/define-tool.js";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.js";
@@ -206,4 +207,32 @@ async function replaceAsync(
   let out = "";
   for (const part of parts) out += typeof part === "string" ? part : await part();
   return out;
+}
+
+/**
+ * Whether `rules` (a slash command's `allowed-tools`) allow this Bash call on their own, every part
+ * of the line covered as an allow rule must (`Bash(git status:*)` covers `git status`). A bare `Bash`
+ * approves nothing, and a rule that cannot be parsed names nothing.
+ */
+export async function allowedToolsApprove(
+  rules: readonly string[],
+  input: Record<string, unknown>,
+  cwd: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const named = rules.filter((rule) => rule.includes("("));
+  if (named.length === 0) return false;
+  try {
+    const scoped = createPermissionEngine({ cwd, allowedTools: named });
+    const decision = await scoped.decide({
+      toolName: "Bash",
+      input,
+      sideEffect: "mutating",
+      toolUseID: "allowed-tools",
+      signal,
+    });
+    return decision.behavior === "allow" && decision.reason === "rule";
+  } catch {
+    return false;
+  }
 }

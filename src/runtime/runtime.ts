@@ -35,7 +35,7 @@ import { moveForegroundTasks } from "../tools/foreground-tasks.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
-import { type CommandExpansionContext, expandCommandInput } from "./custom-commands.js";
+import { allowedToolsApprove, type CommandExpansionContext, expandCommandInput } from "./custom-commands.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import { createFlagSettings } from "./flag-settings.js";
@@ -488,7 +488,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     gate: async (call, allowedTools) =>
       gate(
         call,
-        (await namedByRules(allowedTools, call.input, cwd, call.signal))
+        (await allowedToolsApprove(allowedTools, call.input, cwd, call.signal))
           ? "the slash command's allowed-tools"
           : undefined,
       ),
@@ -783,32 +783,4 @@ function loadGrammarOnBashCall(emit: (event: AgentEvent) => void): (event: Agent
     }
     emit(event);
   };
-}
-
-/**
- * Whether `rules` (a slash command's `allowed-tools`) allow this Bash call on their own, every part
- * of the line covered as an allow rule must (`Bash(git status:*)` covers `git status`). A bare `Bash`
- * approves nothing, and a rule that cannot be parsed names nothing.
- */
-async function namedByRules(
-  rules: readonly string[],
-  input: Record<string, unknown>,
-  cwd: string,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const named = rules.filter((rule) => rule.includes("("));
-  if (named.length === 0) return false;
-  try {
-    const scoped = createPermissionEngine({ cwd, allowedTools: named });
-    const decision = await scoped.decide({
-      toolName: "Bash",
-      input,
-      sideEffect: "mutating",
-      toolUseID: "allowed-tools",
-      signal,
-    });
-    return decision.behavior === "allow" && decision.reason === "rule";
-  } catch {
-    return false;
-  }
 }
