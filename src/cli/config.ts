@@ -13,6 +13,7 @@ import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
 import { cliPermissionWording } from "./permission-wording.js";
+import { addDefinitionFiles } from "./project-definitions.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
 import {
   type CliSettings,
@@ -135,6 +136,13 @@ export function buildConfig(
   // An Agent SDK host (stream-json input) configured Goat with query() options: its denials name them.
   if (args.inputFormat !== "stream-json") options.permissionWording = cliPermissionWording(args);
   if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
+  addDefinitionFiles(options, {
+    cwd,
+    env,
+    settingSources: args.settingSources,
+    projectTrusted: trust?.readProjectDefinitions !== false,
+    warnings: settings.warnings,
+  });
   const mcpSources = collectMcpSources({
     cwd,
     settings,

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PermissionMode, Query } from "../index.js";
 import { PERMISSION_MODES } from "../permissions/index.js";
-import { offeredAgents } from "./control-initialize.js";
+import { offeredAgents, offeredCommands } from "./control-initialize.js";
 import type { HostMcpServers } from "./control-mcp.js";
 import { MCP_HANDLERS } from "./control-mcp-handlers.js";
 import { ControlError, type ControlRequestBody, type ControlRequestHandler } from "./control-protocol.js";
@@ -124,7 +124,7 @@ const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
   async reload_plugins(_request, q, ctx) {
     // Goat has no plugins: the lists are what the session already offers.
     return {
-      commands: [],
+      commands: offeredCommands(ctx.options()),
       agents: offeredAgents(ctx.options()),
       plugins: [],
       mcpServers: await q.mcpServerStatus(),

@@ -14,7 +14,11 @@ import {
   type SupportedModel,
   supportedModels,
 } from "../llm/index.js";
-import { GENERAL_PURPOSE_AGENT } from "../runtime/index.js";
+import {
+  offeredCommands as commandsOffered,
+  GENERAL_PURPOSE_AGENT,
+  type SlashCommand,
+} from "../runtime/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { hostHooks } from "./control-callbacks.js";
 import type { HostMcpServers } from "./control-mcp.js";
@@ -185,6 +189,11 @@ export function offeredAgents(
   }));
 }
 
+/** The slash commands a prompt may start with (what `system/init` lists under `slash_commands`). */
+export function offeredCommands(options: CliQueryOptions): SlashCommand[] {
+  return commandsOffered(options.slashCommands);
+}
+
 /** Claude Code's initialize answer, filled with what Goat offers. */
 export function initializeResponse(
   options: CliQueryOptions,
@@ -192,7 +201,7 @@ export function initializeResponse(
   protocolVersion: string,
 ): Record<string, unknown> {
   return {
-    commands: [],
+    commands: offeredCommands(options),
     agents: offeredAgents(options),
     output_style: "default",
     available_output_styles: ["default"],

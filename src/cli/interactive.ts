@@ -16,7 +16,7 @@ import { createInputQueue, type InputQueue } from "./input-queue.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
 import { loadRich, richIfLoaded } from "./rich-loader.js";
-import { runSlashCommand } from "./slash-commands.js";
+import { isCustomCommand, runSlashCommand } from "./slash-commands.js";
 import { createStatusLine } from "./status-line.js";
 import { SIGNAL_KILL_GRACE_MS } from "./stop-grace.js";
 import { colorOutput, createStyle, cursorControl } from "./style.js";
@@ -204,7 +204,11 @@ export async function runInteractive(
     armedExit = false;
     const trimmed = text.trim();
     if (trimmed === "") return;
-    if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
+    if (
+      trimmed.startsWith("/") &&
+      !trimmed.includes("\n") &&
+      !isCustomCommand(trimmed, config.options.slashCommands)
+    ) {
       if (pendingTurns > 0) {
         // Never send a command to the model as a prompt; most need the turn to be over.
         if (trimmed === "/exit") exit(0);
@@ -235,6 +239,7 @@ export async function runInteractive(
           if (opts.resume) await replay(opts.resume);
         },
         exit,
+        customCommands: config.options.slashCommands,
       }).finally(() => {
         if (!exiting) user.setPromptVisible(true);
       });

@@ -1,6 +1,7 @@
 /**
  * Slash commands of the interactive mode: /help, /clear, /compact, /model, /cost, /mcp, /resume, /exit.
- * They act through the public `Query` handle and, for /resume, the public session helpers.
+ * They act through the public `Query` handle and, for /resume, the public session helpers. The
+ * project's and the user's own commands (`.claude/commands/`) are prompts: the session expands them.
  */
 import type { Query } from "../index.js";
 import { missingKeyMessage } from "./config.js";
@@ -17,6 +18,25 @@ export interface SlashContext {
   /** Ends the current session and starts a new one (resuming `resume` when given). */
   restart(options: { resume?: string }): Promise<void>;
   exit(code: number): void;
+  /** The project's and the user's own commands (`.claude/commands/`), listed by /help. */
+  customCommands?: Record<string, { description: string; argumentHint?: string }>;
+}
+
+/**
+ * Whether `line` starts with one of `commands` (`/fix 123`, or `/ns:name` for one in a subfolder):
+ * it is then sent as a prompt, which the session expands into the command's text.
+ */
+export function isCustomCommand(
+  line: string,
+  commands: Record<string, { description: string; namespace?: string }> | undefined,
+): boolean {
+  if (!commands) return false;
+  const name = /^\/([\w.:-]+)/.exec(line.trim())?.[1];
+  if (name === undefined) return false;
+  return (
+    Object.hasOwn(commands, name) ||
+    Object.entries(commands).some(([n, c]) => c.namespace !== undefined && `${c.namespace}:${n}` === name)
+  );
 }
 
 /** The commands and their one-line help. */
@@ -38,6 +58,10 @@ export async function runSlashCommand(line: string, ctx: SlashContext): Promise<
   switch (command) {
     case "/help":
       for (const [name, text] of SLASH_COMMANDS) ctx.note(`${name.padEnd(26)}${text}`);
+      for (const [name, c] of Object.entries(ctx.customCommands ?? {})) {
+        const usage = c.argumentHint ? `/${name} ${c.argumentHint}` : `/${name}`;
+        ctx.note(`${usage.padEnd(26)}${c.description}`);
+      }
       ctx.note("Ctrl-C interrupts the answer; Ctrl-C twice at an empty prompt exits.");
       ctx.note("Ctrl-O shows or hides thinking in full (--verbose shows it from the start).");
       return;

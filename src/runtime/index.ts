@@ -3,8 +3,11 @@
  * them (`createTaskTool`, `runSubagent`, the built-in general-purpose agent), and the system prompts
  * (the coding-agent prompt `query()` uses by default, and the minimal one). `query()` wires these
  * from its `agents`, `agent` and `systemPrompt` options; import them to build a session around
- * `agentLoop` yourself, or to show the same agent list `system/init` reports.
+ * `agentLoop` yourself, or to show the same agent list `system/init` reports; and the slash
+ * command list `system/init` reports (`offeredCommands`: the built-ins, then the custom ones).
  */
+
+export { BUILTIN_COMMANDS, offeredCommands, type SlashCommand } from "./session-info.js";
 export {
   type AgentDefinition,
   createTaskTool,

@@ -16,6 +16,7 @@ import type { CanUseTool } from "../permissions/types.js";
 import type { PermissionWording } from "../permissions/wording.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
+import type { SlashCommandDefinition } from "../settings/slash-command-files.js";
 import type { TelemetryOption } from "../telemetry/option.js";
 import type { Tool } from "../tools/types.js";
 import type { WebSearchOption } from "../tools/web/search-backend.js";
@@ -250,6 +251,12 @@ export interface QueryOptions {
   agent?: string;
   /** Subagents the model can start with the Task tool; the general-purpose agent when empty. */
   agents?: Record<string, AgentDefinition>;
+  /**
+   * Custom slash commands by name (no leading `/`), as `.claude/commands/*.md` define them (read from
+   * the files with `settingSources`; given here, they win by name): a prompt starting `/name args`
+   * becomes the command's prompt before the model sees it (`$ARGUMENTS`, `$1`…, `@file`, `` !`cmd` ``).
+   */
+  slashCommands?: Record<string, SlashCommandDefinition>;
   /** Custom summarizer for compaction. */
   compactor?: Compactor;
   /** Receives every agent event (the fine-grained stream) besides the SDK messages. */

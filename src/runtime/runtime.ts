@@ -35,6 +35,7 @@ import { moveForegroundTasks } from "../tools/foreground-tasks.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
+import { allowedToolsApprove, type CommandExpansionContext, expandCommandInput } from "./custom-commands.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import { createFlagSettings } from "./flag-settings.js";
@@ -51,6 +52,8 @@ import {
   type ContextUsage,
   contextUsage,
   offeredAgents,
+  offeredCommands,
+  type SlashCommand,
   type SupportedModel,
   supportedModels,
 } from "./session-info.js";
@@ -95,6 +98,8 @@ export interface Runtime {
   /** What the host can ask about the session (the Query's informational methods). */
   readonly info: {
     agents(): AgentInfo[];
+    /** The slash commands a prompt may start with (`system/init`'s `slash_commands`). */
+    commands(): SlashCommand[];
     models(): SupportedModel[];
     account(): AccountInfo;
     contextUsage(): ContextUsage;
@@ -338,6 +343,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     catalog,
     report,
   );
+  const gate = createBeforeToolCall(hooks.runner, permissions, report);
   const loopConfig: LoopConfig = {
     sessionId,
     cwd,
@@ -387,7 +393,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
             protectedReason: (real) => protectedPathReason({ lexical: real, real }, shellStartupFiles),
           },
     compact,
-    beforeToolCall: checkpointing(createBeforeToolCall(hooks.runner, permissions, report)),
+    beforeToolCall: checkpointing(gate),
     afterToolCall: createAfterToolCall(hooks.runner, report),
     onStop: async (signal) => {
       // Asked for structured output and not given it: the model is told to call the tool first.
@@ -456,8 +462,10 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       env,
     });
 
+  const commandInfos = () => offeredCommands(options.slashCommands);
   const info: Runtime["info"] = {
     agents: agentInfos,
+    commands: commandInfos,
     models: () => supportedModels(catalog),
     account,
     contextUsage: () => {
@@ -473,6 +481,42 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       });
     },
   };
+
+  // What a `/command` prompt's `!` lines and `@` files go through: the model's own gate.
+  const commandContext = (): CommandExpansionContext => ({
+    cwd,
+    directories: () => permissions.directories,
+    bashTool: () => tools.current().find((t) => t.name === "Bash"),
+    gate: async (call, allowedTools) =>
+      gate(
+        call,
+        (await allowedToolsApprove(allowedTools, call.input, cwd, call.signal))
+          ? "the slash command's allowed-tools"
+          : undefined,
+      ),
+    mayRead: async (path, signal) =>
+      (
+        await permissions.decide({
+          toolName: "Read",
+          input: { file_path: path },
+          sideEffect: "read",
+          toolUseID: `slash-command-${randomUUID()}`,
+          signal,
+        })
+      ).behavior === "allow",
+    toolContext: (toolUseId, signal, confinement) => ({
+      signal,
+      cwd,
+      sessionId,
+      toolUseId,
+      state: loopConfig.toolState,
+      env: loopConfig.env ?? env,
+      ...(confinement ? { confinement } : {}),
+      fileScope: loopConfig.fileScope,
+      onUpdate: () => {},
+    }),
+    warn: report,
+  });
 
   const debugLog = createDebugLog({ debug: options.debug, debugFile: options.debugFile, env });
 
@@ -575,7 +619,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       // The Task tool offers the general-purpose agent when no agents are defined (an empty record too).
       agents: tools.taskTool ? agentInfos().map((a) => a.name) : undefined,
       permissionMode: permissions.mode,
-      slash_commands: [],
+      slash_commands: commandInfos().map((c) => c.name),
       apiKeySource: account().apiKeySource,
       claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
       goat_version: GOAT_VERSION,
@@ -586,9 +630,12 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       skills: [],
       plugins: [],
     }),
-    beforeRun: (input, signal) => {
+    beforeRun: async (input, signal) => {
       structured?.reset();
-      return hooks.submitPrompts(input, signal);
+      const expanded = options.slashCommands
+        ? await expandCommandInput(input, options.slashCommands, commandContext(), signal)
+        : input;
+      return hooks.submitPrompts(expanded, signal);
     },
     async afterRun(outcome) {
       const result = structured ? structured.finish(outcome) : outcome;

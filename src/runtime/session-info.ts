@@ -8,6 +8,7 @@
 import type { AccountInfo } from "../llm/account.js";
 import type { SupportedModel } from "../llm/model-list.js";
 import { estimateMessageTokens, type LoopSession } from "../loop/context.js";
+import type { SlashCommandDefinition } from "../settings/slash-command-files.js";
 import type { Tool } from "../tools/types.js";
 import { type AgentDefinition, GENERAL_PURPOSE_AGENT } from "./subagents.js";
 
@@ -19,11 +20,34 @@ export interface AgentInfo {
   model?: string;
 }
 
-/** A slash command (the SDK's `SlashCommand`); `query()` has none of its own. */
+/** A slash command (the SDK's `SlashCommand`): a custom command a prompt may start with. */
 export interface SlashCommand {
+  /** Its name, without the leading `/`. */
   name: string;
   description: string;
+  /** The arguments it takes (`[issue-number]`); empty when it says none. */
   argumentHint: string;
+}
+
+/** The built-in commands a `query()` prompt may start with (`sdk/builtin-commands.ts` runs them). */
+export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: "compact",
+    description: "Summarise the conversation to free context",
+    argumentHint: "[instructions]",
+  },
+];
+
+/** The session's commands as the SDK lists them: the built-ins, then the custom ones by name. */
+export function offeredCommands(
+  commands: Record<string, SlashCommandDefinition> | undefined,
+): SlashCommand[] {
+  const custom = Object.entries(commands ?? {})
+    // A built-in's name is the built-in's: a prompt `/compact` compacts, whatever a file defines.
+    .filter(([name]) => !BUILTIN_COMMANDS.some((b) => b.name === name))
+    .map(([name, c]) => ({ name, description: c.description, argumentHint: c.argumentHint ?? "" }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...BUILTIN_COMMANDS, ...custom];
 }
 
 export { type SupportedModel, supportedModels } from "../llm/model-list.js";

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { parseMcpConfig } from "../mcp/config-file.js";
 import { McpConfigError, mergeMcpSources, settingsMcpSources } from "../mcp/config-sources.js";
 import { mergeSandboxSettings } from "../sandbox/settings.js";
+import { readAgentFiles } from "../settings/claude-agents.js";
 import { isClaudeSettingsFile } from "../settings/claude-files.js";
 import {
   type CliSettings,
@@ -20,6 +21,7 @@ import {
   SettingsError,
   settingsFiles,
 } from "../settings/files.js";
+import { readSlashCommandFiles } from "../settings/slash-command-files.js";
 import type { QueryOptions } from "./options.js";
 
 const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
@@ -60,6 +62,32 @@ export function withSettings(
     out.env ?? callerEnv,
   );
   if (mcpServers) out.mcpServers = { ...mcpServers, ...options.mcpServers };
+  return withDefinitionFiles(out, options, cwd, callerEnv, sources, warn);
+}
+
+/**
+ * The subagents and slash commands of the `user` and `project` levels' folders (`.claude/agents/`,
+ * `.claude/commands/`, `~/.claude/…`, Goat's `.goat/…` beside them) added below the options' own:
+ * an `agents` or `slashCommands` entry given as an option wins over a file's of the same name.
+ */
+function withDefinitionFiles(
+  out: QueryOptions,
+  options: QueryOptions,
+  cwd: string,
+  env: Record<string, string | undefined>,
+  sources: readonly string[],
+  warn: (message: string) => void,
+): QueryOptions {
+  if (!sources.includes("user") && !sources.includes("project")) return out;
+  const fileAgents = readAgentFiles(cwd, env, sources, warn);
+  if (Object.keys(fileAgents).length > 0) {
+    const agents = Object.fromEntries(
+      Object.entries(fileAgents).map(([name, { file: _, ...agent }]) => [name, agent]),
+    );
+    out.agents = { ...agents, ...options.agents };
+  }
+  const commands = readSlashCommandFiles(cwd, env, sources, warn);
+  if (Object.keys(commands).length > 0) out.slashCommands = { ...commands, ...options.slashCommands };
   return out;
 }
 

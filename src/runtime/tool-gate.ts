@@ -15,13 +15,17 @@ import { claudeToolResponse } from "./claude-tool-response.js";
 /** Reports hook problems (a throwing hook, a timeout, bad output) without stopping the run. */
 export type HookProblemSink = (message: string) => void;
 
-/** Builds `beforeToolCall` from PreToolUse hooks and the permission engine. */
+/**
+ * Builds `beforeToolCall` from PreToolUse hooks and the permission engine. `preApproved` (a reason)
+ * counts as a hook's allow when no hook decided: deny and ask rules and plan mode still apply first
+ * (a slash command's `allowed-tools` naming one of its `!` lines).
+ */
 export function createBeforeToolCall(
   hooks: HookRunner,
   permissions: PermissionEngine,
   report: HookProblemSink,
-): (info: ToolCallInfo) => Promise<BeforeToolCallDecision> {
-  return async ({ call, tool, input, signal }) => {
+): (info: ToolCallInfo, preApproved?: string) => Promise<BeforeToolCallDecision> {
+  return async ({ call, tool, input, signal }, preApproved) => {
     let hookDecision: { behavior: "allow" | "deny" | "ask"; reason?: string } | undefined;
     let effectiveInput = input;
     const preContext: string[] = [];
@@ -45,6 +49,7 @@ export function createBeforeToolCall(
         hookDecision = { behavior: pre.permissionDecision, reason: pre.permissionDecisionReason };
       else if (pre.blocked) hookDecision = { behavior: "deny", reason: pre.blockReason };
     }
+    if (hookDecision === undefined && preApproved) hookDecision = { behavior: "allow", reason: preApproved };
     const decision = await permissions.decide({
       toolName: call.name,
       input: effectiveInput,

@@ -120,6 +120,22 @@ const agents: Check = (v) => {
   return undefined;
 };
 
+const slashCommands: Check = (v) => {
+  if (!isObject(v)) return "an object of slash command definitions by name";
+  for (const [name, def] of Object.entries(v)) {
+    if (!/^[\w.-]+$/.test(name))
+      return `command name "${name}" to be letters, digits, ".", "_" or "-" (no leading /)`;
+    if (!isObject(def)) return `command "${name}" to be an object with description and prompt`;
+    if (typeof def.description !== "string") return `command "${name}" to have a "description" string`;
+    if (typeof def.prompt !== "string") return `command "${name}" to have a "prompt" string`;
+    if (def.argumentHint !== undefined && typeof def.argumentHint !== "string")
+      return `command "${name}" "argumentHint" to be a string`;
+    if (def.allowedTools !== undefined && stringList(def.allowedTools, {}))
+      return `command "${name}" "allowedTools" to be an array of rules`;
+  }
+  return undefined;
+};
+
 /**
  * Every option Goat implements, with the check of its value. The type makes this list complete: a
  * new `QueryOptions` field does not compile until it is listed here (null: any value is fine).
@@ -228,6 +244,7 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   mcpServers: object,
   mcpStartupTimeoutMs: (v) => (typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds ≥ 0"),
   agents,
+  slashCommands,
   agent: string,
   compactor: fn,
   onEvent: fn,

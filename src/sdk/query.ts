@@ -40,6 +40,7 @@ import { describeShellStatus } from "../tools/background-shells.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
 import { createAsyncQueue } from "./async-queue.js";
 import { pacedByReader } from "./backpressure.js";
+import { builtinCommandOf, runBuiltinCommand } from "./builtin-commands.js";
 import { callListener } from "./listener-errors.js";
 import { withMainAgent } from "./main-agent.js";
 import { checkOptions } from "./options-check.js";
@@ -138,7 +139,10 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
   /** The Claude Agent SDK's initialize answer: commands, agents, models, account, output styles. */
   initializationResult(): Promise<InitializationResult>;
-  /** Slash commands; `query()` has none (prompts are sent as written). */
+  /**
+   * The slash commands a prompt may start with: Goat's built-in `/compact`, then the custom ones
+   * (`slashCommands`, `.claude/commands/`).
+   */
   supportedCommands(): Promise<SlashCommand[]>;
   /** The models of the session's catalog, with the thinking and effort each takes. */
   supportedModels(): Promise<SupportedModel[]>;
@@ -313,10 +317,16 @@ export function query(params: {
         const userMessageId = (!resuming && inputIds.get(input)) || crypto.randomUUID();
         runtime.checkpoints?.begin(userMessageId);
         output.push(runtime.initMessage());
-        const runInput = await runtime.beforeRun(resuming ? [] : [input], runAbort.signal);
-        const running = agentLoop(runtime.loopConfig, runtime.session, runInput, runAbort.signal, {
-          interrupted: () => interrupted,
-        });
+        const builtin = resuming ? undefined : builtinCommandOf(input);
+        const running = builtin
+          ? runBuiltinCommand(builtin, runtime)
+          : agentLoop(
+              runtime.loopConfig,
+              runtime.session,
+              await runtime.beforeRun(resuming ? [] : [input], runAbort.signal),
+              runAbort.signal,
+              { interrupted: () => interrupted },
+            );
         currentRun = running;
         const outcome = await running;
         currentRun = Promise.resolve();
@@ -436,7 +446,7 @@ export function query(params: {
     applyFlagSettings: async (settings) => runtime.applyFlagSettings(settings),
     seedReadState: (path, mtime) => runtime.seedReadState(path, mtime),
     initializationResult: async () => ({
-      commands: [],
+      commands: runtime.info.commands(),
       agents: runtime.info.agents(),
       output_style: "default",
       available_output_styles: ["default"],
@@ -444,7 +454,7 @@ export function query(params: {
       account: runtime.info.account(),
       claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
     }),
-    supportedCommands: async () => [],
+    supportedCommands: async () => runtime.info.commands(),
     supportedModels: async () => runtime.info.models(),
     supportedAgents: async () => runtime.info.agents(),
     accountInfo: async () => runtime.info.account(),

@@ -64,7 +64,7 @@ export function usableClaudeSettings(
 }
 
 /** A Claude model id, an alias Goat expands, or a `provider/model` id: what Goat's model lookup resolves. */
-function isGoatModelName(model: string): boolean {
+export function isGoatModelName(model: string): boolean {
   const name = model.trim().toLowerCase();
   return Object.hasOwn(MODEL_ALIASES, name) || name.startsWith("claude-") || name.includes("/");
 }

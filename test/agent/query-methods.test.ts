@@ -37,10 +37,12 @@ describe("what the session says about itself", () => {
       { name: "tester", description: "Runs tests" },
     ]);
     expect(supported.map((a) => a.name)).toEqual(init.agents);
-    expect(await q.supportedCommands()).toEqual(init.slash_commands);
+    const commands = await q.supportedCommands();
+    expect(commands.map((c) => c.name)).toEqual(init.slash_commands);
+    expect(init.slash_commands).toEqual(["compact"]);
     const initialization = await q.initializationResult();
     expect(initialization).toMatchObject({
-      commands: [],
+      commands,
       agents: supported,
       output_style: "default",
       available_output_styles: ["default"],

@@ -42,7 +42,7 @@ describe("host control requests", () => {
     // The list a library session's supportedModels() gives, effort levels and adaptive thinking included.
     expect(answer.response.response.models).toEqual(supportedModels(createModelCatalog()));
     expect(answer.response.response.models.some((m: any) => m.supportedEffortLevels?.length > 0)).toBe(true);
-    expect(answer.response.response.commands).toEqual([]);
+    expect(answer.response.response.commands.map((c: any) => c.name)).toEqual(["compact"]);
     host.send({ type: "keep_alive" });
     host.send(user("hi"));
     expect((await host.waitFor(isResult)).result).toBe("hello");

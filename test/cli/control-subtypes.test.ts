@@ -102,7 +102,8 @@ describe("control subtypes beyond the basic flows", () => {
       subtype: "success",
     });
     const plugins = (await ask(host, "rp", { subtype: "reload_plugins" })).response;
-    expect(plugins).toMatchObject({ commands: [], plugins: [], mcpServers: [], error_count: 0 });
+    expect(plugins).toMatchObject({ plugins: [], mcpServers: [], error_count: 0 });
+    expect(plugins.commands.map((c: any) => c.name)).toEqual(["compact"]);
     expect(plugins.agents.map((a: any) => a.name)).toEqual(["general-purpose"]);
     expect((await ask(host, "rs", { subtype: "reload_skills" })).response).toEqual({ skills: [] });
     expect((await ask(host, "ro", { subtype: "reload_output_styles" })).response).toEqual({
@@ -141,7 +142,7 @@ describe("control subtypes beyond the basic flows", () => {
     expect(init.agents.map((a: any) => a.name)).toEqual(sys.agents);
     expect(init.agents.map((a: any) => a.name)).toEqual(["reviewer"]);
     expect(init.models[0].value).toBe(sys.model);
-    expect(init.commands).toEqual(sys.slash_commands);
+    expect(init.commands.map((c: any) => c.name)).toEqual(sys.slash_commands);
     expect(init.claude_code_version).toBe(sys.claude_code_version);
     // accountInfo() is read from this answer: the same key source init reports.
     expect(init.account).toMatchObject({ apiKeySource: sys.apiKeySource, provider: "anthropic" });

@@ -214,7 +214,7 @@ describe("control methods", () => {
     const agents = await q.supportedAgents();
     expect(agents.map((a: any) => a.name)).toEqual(["general-purpose"]);
     expect((await q.supportedModels()).map((m: any) => m.value)).toContain("anthropic/claude-sonnet-4-5");
-    expect(await q.supportedCommands()).toEqual([]);
+    expect((await q.supportedCommands()).map((c: any) => c.name)).toEqual(["compact"]);
     const account = await q.accountInfo();
     expect(account).toEqual({
       apiKeySource: "ANTHROPIC_API_KEY",

@@ -1,7 +1,7 @@
 /**
  * What a folder's own configuration would run on this machine or open up, read before anything of
  * it is applied: the command hooks, MCP servers, allow rules, additional directories, permission
- * mode, sandbox exceptions and `env` of its settings files (Claude Code's `.claude/settings.json`
+ * mode, sandbox exceptions and `env` of its settings files, its subagents and slash commands (Claude Code's `.claude/settings.json`
  * and `.claude/settings.local.json`, Goat's `.goat/settings.json` and `.goat/settings.local.json`:
  * the two families are asked about as one), and the servers of its `.mcp.json`. A folder that
  * declares none of these needs no trust question: what else its files say only narrows the session.
@@ -16,6 +16,8 @@ import {
   claudeConfigDir,
   describeMcpServer,
   goatHomeDir,
+  readAgentFiles,
+  readSlashCommandFiles,
   restrictUntrustedSettings,
   settingsFiles,
 } from "../../settings/index.js";
@@ -62,8 +64,36 @@ export function readProjectConfig(
     if (items.length > 0) declaring.push({ file: relative(cwd, file), items });
   }
   const readsProject = sources === undefined || sources.includes("project");
+  if (readsProject) declaring.push(...projectDefinitions(cwd, env));
   const mcpjsonServers = readsProject ? readMcpjsonServers(join(cwd, ".mcp.json")) : [];
   return { cwd, settingsFiles: projectFiles, declaring, mcpjsonServers };
+}
+
+/**
+ * The folder's subagents and slash commands (`.claude/agents/`, `.claude/commands/`, Goat's
+ * `.goat/…`): a command's `!` lines run commands and an agent's prompt steers the model, so they
+ * wait for trust. None when the folder's `.claude` or `.goat` is the user's own (started at home).
+ */
+function projectDefinitions(cwd: string, env: Record<string, string | undefined>): DeclaringFile[] {
+  const own = [join(cwd, ".claude"), join(cwd, ".goat")];
+  if (own.includes(claudeConfigDir(env)) || own.includes(goatHomeDir(env))) return [];
+  const quiet = () => {};
+  const out: DeclaringFile[] = [];
+  const commands = Object.entries(readSlashCommandFiles(cwd, env, ["project"], quiet)).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+  for (const folder of [".claude/commands", ".goat/commands"]) {
+    const names = commands
+      .filter(([, c]) => c.file?.startsWith(join(cwd, folder) + sep))
+      .map(([n]) => `/${n}`);
+    if (names.length > 0) out.push({ file: folder, items: [`slash commands ${names.join(", ")}`] });
+  }
+  const agents = Object.entries(readAgentFiles(cwd, env, ["project"], quiet));
+  for (const folder of [".claude/agents", ".goat/agents"]) {
+    const names = agents.filter(([, a]) => a.file.startsWith(join(cwd, folder) + sep)).map(([n]) => n);
+    if (names.length > 0) out.push({ file: folder, items: [`subagents ${names.join(", ")}`] });
+  }
+  return out;
 }
 
 /** Whether the folder declares anything that only its trust may let in. */

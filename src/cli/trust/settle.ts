@@ -45,6 +45,11 @@ export interface ProjectTrust {
   readMcpjson: boolean;
   /** Which servers of `.mcp.json` start (all of them when absent). */
   keepMcpjsonServer?: (name: string) => boolean;
+  /**
+   * Whether the folder's subagents and slash commands (`.claude/agents/`, `.claude/commands/`) apply
+   * (they do when absent).
+   */
+  readProjectDefinitions?: boolean;
 }
 
 /** What deciding needs. */
@@ -65,7 +70,7 @@ export interface TrustContext {
 }
 
 /** Everything of the folder applies, as before workspace trust existed. */
-const ALL: ProjectTrust = { restrictedFiles: [], readMcpjson: true };
+const ALL: ProjectTrust = { restrictedFiles: [], readMcpjson: true, readProjectDefinitions: true };
 
 /** Decides; resolves "quit" when the user pressed Ctrl-C at a question. */
 export async function settleProjectTrust(ctx: TrustContext): Promise<ProjectTrust | "quit"> {
@@ -140,7 +145,7 @@ export function trustRequirement(env: Record<string, string | undefined>): "appr
 
 /** The untrusted folder: its settings restricted, its `.mcp.json` unread. */
 function restricted(project: ProjectConfig): ProjectTrust {
-  return { restrictedFiles: project.settingsFiles, readMcpjson: false };
+  return { restrictedFiles: project.settingsFiles, readMcpjson: false, readProjectDefinitions: false };
 }
 
 /** A trusted folder whose `.mcp.json` servers start only when approved and not rejected. */
