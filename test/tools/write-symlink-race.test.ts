@@ -272,10 +272,21 @@ describe("writes that stay where they were checked still work", () => {
 
 describe("a link flipped by another process while writes run", () => {
   let flipper: ReturnType<typeof spawn> | undefined;
-  afterEach(() => {
-    if (flipper?.pid !== undefined && flipper.exitCode === null) process.kill(flipper.pid, "SIGKILL");
+  // The flipper runs in a process group of its own, killed whole (an `ln` or `mv` it started could
+  // otherwise still be writing in the project while the test's folder is removed), and awaited.
+  const stopFlipper = async () => {
+    const child = flipper;
     flipper = undefined;
-  });
+    if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    await exited;
+  };
+  afterEach(stopFlipper);
 
   it("lands no write outside the project in a second of flipping", async () => {
     const dirLink = path.join(project, "dir");
@@ -294,6 +305,7 @@ describe("a link flipped by another process while writes run", () => {
       cwd: project,
       env: { PATH: process.env.PATH, OUT: outside, IN: path.join(project, "real") },
       stdio: "ignore",
+      detached: true,
     });
     // On a busy machine bash may take a while to start: the second begins once a flip is seen.
     const waitUntil = Date.now() + 10_000;
@@ -318,7 +330,7 @@ describe("a link flipped by another process while writes run", () => {
       }
     };
     await Promise.all([0, 1, 2, 3].map(worker));
-    process.kill(flipper.pid!, "SIGKILL");
+    await stopFlipper();
 
     expect(filesIn(outside)).toEqual([]);
     expect(written).toBeGreaterThan(0);
