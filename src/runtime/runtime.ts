@@ -23,6 +23,7 @@ import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/ty
 import { createPermissionEngine } from "../permissions/engine.js";
 import { protectedPathReason } from "../permissions/protected-paths.js";
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
+import { parseRuleValue } from "../permissions/rule-parse.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { createConfinement } from "../sandbox/confinement.js";
@@ -57,7 +58,6 @@ import {
   type SupportedModel,
   supportedModels,
 } from "./session-info.js";
-import { parseRuleValue } from "../permissions/rule-parse.js";
 import { createSessionTools } from "./session-tools.js";
 import { createSmallModel, resolveSmallFastModel } from "./small-model.js";
 import { createStructuredOutput, type StructuredOutput } from "./structured-output.js";
@@ -236,7 +236,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
             { type: "addRules", rules: [value], behavior: "allow", destination: "session" },
           ]);
         } catch (error) {
-          report(`Skill "${name}": allowed-tools rule ${JSON.stringify(rule)} is not used: ${(error as Error).message}`);
+          report(
+            `Skill "${name}": allowed-tools rule ${JSON.stringify(rule)} is not used: ${(error as Error).message}`,
+          );
         }
       }
     },

@@ -6,10 +6,10 @@
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import type { BashSandbox } from "../sandbox/bash-sandbox.js";
 import type { Confinement } from "../sandbox/confinement.js";
+import type { SkillDefinition } from "../settings/skill-files.js";
 import { bashTool, createBashTool } from "../tools/bash.js";
 import { resolveTools } from "../tools/builtin.js";
 import { createToolRegistry } from "../tools/registry.js";
-import type { SkillDefinition } from "../settings/skill-files.js";
 import type { Tool } from "../tools/types.js";
 import { createSearchBackend, WebSearchConfigError } from "../tools/web/search-backend.js";
 import { createWebFetchTool, type WebFetchOptions, webFetchTool } from "../tools/web/web-fetch.js";

@@ -93,7 +93,9 @@ function skillFromFile(
   const name = asText(fields.name) || folderName;
   // Shown in the Skill tool's description and matched by `Skill(name)` rules: a plain word.
   if (!/^[\w.:-]+$/.test(name)) {
-    warn(`${file}: skill name ${JSON.stringify(name)} is not letters, digits, ".", ":", "_" and "-"; left out`);
+    warn(
+      `${file}: skill name ${JSON.stringify(name)} is not letters, digits, ".", ":", "_" and "-"; left out`,
+    );
     return undefined;
   }
   const description = asText(fields.description);

@@ -145,7 +145,11 @@ describe("Agent Skills in query()", () => {
 
   it("the skills option filters what is offered; a hidden skill is refused; no skills, no Skill tool", async () => {
     writeProject();
-    mock.enqueue(reply.toolCalls([{ name: "Skill", input: { skill: "pdf" } }]), reply.text("ok"), reply.text("ok"));
+    mock.enqueue(
+      reply.toolCalls([{ name: "Skill", input: { skill: "pdf" } }]),
+      reply.text("ok"),
+      reply.text("ok"),
+    );
     const messages = await collect(query({ prompt: "x", options: options({ skills: ["sloppy"] }) }));
     expect(skillTool()?.description).not.toContain("pdf");
     expect(toolResults(messages)[0]).not.toContain("SECRET-BODY-MARKER");

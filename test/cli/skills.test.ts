@@ -20,7 +20,10 @@ function write(file: string, text: string) {
 
 function writeProject() {
   const dir = join(fx.work.path, ".claude", "skills", "pdf");
-  write(join(dir, "SKILL.md"), "---\nname: pdf\ndescription: Fill PDF forms\n---\nRun scripts/fill.py. BODY-MARKER\n");
+  write(
+    join(dir, "SKILL.md"),
+    "---\nname: pdf\ndescription: Fill PDF forms\n---\nRun scripts/fill.py. BODY-MARKER\n",
+  );
   write(join(dir, "scripts", "fill.py"), "print('filled')\n");
 }
 
@@ -62,7 +65,10 @@ describe("Agent Skills in goat -p", () => {
   });
 
   it("a user's skill from $CLAUDE_CONFIG_DIR/skills applies in any folder", async () => {
-    write(join(fx.env.CLAUDE_CONFIG_DIR, "skills", "notes", "SKILL.md"), "---\ndescription: Take notes\n---\nWrite notes.\n");
+    write(
+      join(fx.env.CLAUDE_CONFIG_DIR, "skills", "notes", "SKILL.md"),
+      "---\ndescription: Take notes\n---\nWrite notes.\n",
+    );
     fx.mock.enqueue(reply.text("hi"));
     const out = await run("hello");
     expect(out.code).toBe(0);
