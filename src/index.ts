@@ -164,6 +164,7 @@ export { type OutputFormat, STRUCTURED_OUTPUT_TOOL } from "./runtime/structured-
 export type { AgentDefinition } from "./runtime/subagents.js";
 export type { SandboxNetworkSettings, SandboxSettings } from "./sandbox/settings.js";
 export type { SlashCommandDefinition } from "./settings/slash-command-files.js";
+export type { SkillDefinition } from "./settings/skill-files.js";
 export type { OtelTracerLike, TelemetryOption } from "./telemetry/option.js";
 export type {
   WebSearchBackend,
