@@ -163,6 +163,7 @@ export type { PermissionWording } from "./permissions/wording.js";
 export { type OutputFormat, STRUCTURED_OUTPUT_TOOL } from "./runtime/structured-output.js";
 export type { AgentDefinition } from "./runtime/subagents.js";
 export type { SandboxNetworkSettings, SandboxSettings } from "./sandbox/settings.js";
+export type { SkillDefinition } from "./settings/skill-files.js";
 export type { SlashCommandDefinition } from "./settings/slash-command-files.js";
 export type { OtelTracerLike, TelemetryOption } from "./telemetry/option.js";
 export type {

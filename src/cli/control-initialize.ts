@@ -53,7 +53,6 @@ const IGNORED_FIELDS = [
   "planModeInstructions",
   "appendSubagentSystemPrompt",
   "codeRunningMcpTools",
-  "skills",
   "plugins",
   "promptSuggestions",
   "agentProgressSummaries",
@@ -103,6 +102,11 @@ export async function applyInitialize(
   // query() applies it as it applies --settings JSON: a layer above the files, below the options.
   if (settings) options.settings = settings;
   if (managed) options.managedSettings = managed;
+  // The Claude Agent SDK's `skills` filter ("all" or names) over the skills of the folders.
+  if (request.skills === "all") options.skills = "all";
+  else if (Array.isArray(request.skills)) {
+    options.skills = request.skills.filter((n): n is string => typeof n === "string");
+  }
   const ignored = IGNORED_FIELDS.filter((k) => isSet(request[k]));
   if (ignored.length > 0) warn(`initialize: ${ignored.join(", ")} not supported by Goat; ignored`);
   return {

@@ -1,17 +1,18 @@
 /**
- * The subagents and custom slash commands of the `goat` command's folders (`.claude/agents/`,
- * `.claude/commands/`, Goat's `.goat/…`, and the user's `~/.claude/…` and `~/.goat/…`), as
+ * The subagents, custom slash commands and skills of the `goat` command's folders (`.claude/agents/`,
+ * `.claude/commands/`, `.claude/skills/`, Goat's `.goat/…`, and the user's `~/.claude/…` and `~/.goat/…`), as
  * `--setting-sources` chooses the levels (all when not given). A project's own files apply only
  * when the folder's configuration does (a trusted folder, or `GOAT_REQUIRE_TRUST=0`): a cloned
  * repository's command could run `!` lines and its agent could steer the model, so they wait for
  * trust as its settings do (`trust/project-config.ts` names them in the question).
  */
 import { readAgentFiles, readSlashCommandFiles } from "../settings/index.js";
+import { readSkillFiles } from "../settings/skill-files.js";
 import type { CliQueryOptions } from "./sdk-options.js";
 
 /**
  * Sets `options.agents` (below the `--agents` flag's, which win by name) and
- * `options.slashCommands` from the files; what cannot be used of a file goes to `warnings`.
+ * `options.slashCommands` and `options.skillDefinitions` from the files; what cannot be used of a file goes to `warnings`.
  */
 export function addDefinitionFiles(
   options: CliQueryOptions,
@@ -36,4 +37,6 @@ export function addDefinitionFiles(
   }
   const commands = readSlashCommandFiles(ctx.cwd, ctx.env, sources, warn);
   if (Object.keys(commands).length > 0) options.slashCommands = { ...commands, ...options.slashCommands };
+  const skills = readSkillFiles(ctx.cwd, ctx.env, sources, warn);
+  if (Object.keys(skills).length > 0) options.skillDefinitions = { ...skills, ...options.skillDefinitions };
 }

@@ -16,6 +16,7 @@ import type { CanUseTool } from "../permissions/types.js";
 import type { PermissionWording } from "../permissions/wording.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
+import type { SkillDefinition } from "../settings/skill-files.js";
 import type { SlashCommandDefinition } from "../settings/slash-command-files.js";
 import type { TelemetryOption } from "../telemetry/option.js";
 import type { Tool } from "../tools/types.js";
@@ -257,6 +258,17 @@ export interface QueryOptions {
    * becomes the command's prompt before the model sees it (`$ARGUMENTS`, `$1`…, `@file`, `` !`cmd` ``).
    */
   slashCommands?: Record<string, SlashCommandDefinition>;
+  /**
+   * Agent Skills by name, as `.claude/skills/<name>/SKILL.md` define them (read from the files with
+   * `settingSources`; given here, they win by name). The model sees each one's name and description
+   * in the Skill tool's description and reads the body by calling `Skill({ skill: name })`.
+   */
+  skillDefinitions?: Record<string, SkillDefinition>;
+  /**
+   * The Claude Agent SDK's filter of the skills offered: `"all"` (the default) or the names to keep.
+   * Hidden skills are left out of the listing and refused by the Skill tool.
+   */
+  skills?: string[] | "all";
   /** Custom summarizer for compaction. */
   compactor?: Compactor;
   /** Receives every agent event (the fine-grained stream) besides the SDK messages. */

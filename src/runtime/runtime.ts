@@ -23,6 +23,7 @@ import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/ty
 import { createPermissionEngine } from "../permissions/engine.js";
 import { protectedPathReason } from "../permissions/protected-paths.js";
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
+import { parseRuleValue } from "../permissions/rule-parse.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { createConfinement } from "../sandbox/confinement.js";
@@ -224,6 +225,22 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
               contextWindowOf: (model) => catalog.get(model)?.contextWindow,
               maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
             })),
+    },
+    // A used skill's allowed-tools become session allow rules: below deny and ask rules, hooks and
+    // plan mode, as an "always allow" answer is.
+    (name, skill) => {
+      for (const rule of skill.allowedTools ?? []) {
+        try {
+          const value = parseRuleValue(rule);
+          permissions.applyUpdates([
+            { type: "addRules", rules: [value], behavior: "allow", destination: "session" },
+          ]);
+        } catch (error) {
+          report(
+            `Skill "${name}": allowed-tools rule ${JSON.stringify(rule)} is not used: ${(error as Error).message}`,
+          );
+        }
+      }
     },
   );
   const hooks = createSessionHooks({
@@ -627,7 +644,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         ? { goat_confinement: confinement.support.launcher }
         : { goat_confinement: "none", goat_confinement_problem: confinement.support.problem }),
       output_style: "default",
-      skills: [],
+      skills: tools.skills,
       plugins: [],
     }),
     beforeRun: async (input, signal) => {

@@ -6,6 +6,7 @@
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
 import type { BashSandbox } from "../sandbox/bash-sandbox.js";
 import type { Confinement } from "../sandbox/confinement.js";
+import type { SkillDefinition } from "../settings/skill-files.js";
 import { bashTool, createBashTool } from "../tools/bash.js";
 import { resolveTools } from "../tools/builtin.js";
 import { createToolRegistry } from "../tools/registry.js";
@@ -14,6 +15,7 @@ import { createSearchBackend, WebSearchConfigError } from "../tools/web/search-b
 import { createWebFetchTool, type WebFetchOptions, webFetchTool } from "../tools/web/web-fetch.js";
 import { createWebSearchTool, unconfiguredWebSearchTool } from "../tools/web/web-search.js";
 import type { QueryOptions } from "./options.js";
+import { createSkillTool, enabledSkills } from "./skill-tool.js";
 import { createTaskTool, type SubagentParent } from "./subagents.js";
 
 /** A session's tool set. */
@@ -24,6 +26,8 @@ export interface SessionTools {
   readonly staticTools: Tool[];
   /** The Task tool, when subagents are on. */
   readonly taskTool?: Tool;
+  /** The names of the skills the Skill tool offers (none: no Skill tool). */
+  readonly skills: string[];
   /** True when the session's Bash is the built-in one running in the OS sandbox. */
   readonly bashSandboxed: boolean;
   mcp(): McpManager | undefined;
@@ -46,6 +50,7 @@ export function createSessionTools(
   subagentParent: () => SubagentParent,
   shell: { sandbox?: BashSandbox; confinement?: Confinement } = {},
   web: WebFetchOptions = {},
+  onSkillUse: (name: string, skill: SkillDefinition) => void = () => {},
 ): SessionTools {
   const { sandbox, confinement } = shell;
   // The Claude Agent SDK's `{ type: "preset", preset: "claude_code" }` means the default set.
@@ -57,7 +62,7 @@ export function createSessionTools(
   const ownBash = sandbox || confinement ? createBashTool({ sandbox, confinement }) : undefined;
   const sessionWebFetch = createWebFetchTool(web);
   const search = webSearchTool(options, list);
-  const names = list?.filter((t) => t !== "Task");
+  const names = list?.filter((t) => t !== "Task" && t !== "Skill");
   const resolved = [...resolveTools(names), ...(search && names === undefined ? [search] : [])].map((t) =>
     t === bashTool && ownBash
       ? ownBash
@@ -71,7 +76,15 @@ export function createSessionTools(
   const disallowed = new Set(options.disallowedTools ?? []);
   const taskTool =
     wantsTask && !disallowed.has("Task") ? createTaskTool(options.agents ?? {}, subagentParent) : undefined;
-  const staticTools = taskTool ? [...own, taskTool] : own;
+  // No skills, no Skill tool: a session without skills pays nothing for them.
+  const skills = disallowed.has("Skill") ? {} : enabledSkills(options.skillDefinitions, options.skills);
+  const skillTool =
+    // A `tools` list names Skill to keep it, unless the `skills` option asks for skills outright.
+    Object.keys(skills).length > 0 &&
+    (list === undefined || list.includes("Skill") || options.skills !== undefined)
+      ? createSkillTool(skills, onSkillUse)
+      : undefined;
+  const staticTools = [...own, ...(taskTool ? [taskTool] : []), ...(skillTool ? [skillTool] : [])];
   let mcp: McpManager | undefined;
 
   const createManager = async (servers: Record<string, McpServerConfig>, signal: AbortSignal) => {
@@ -85,6 +98,7 @@ export function createSessionTools(
       mcp ? [...staticTools, ...mcp.tools().filter((t) => !disallowed.has(t.name))] : staticTools,
     staticTools,
     taskTool,
+    skills: skillTool ? Object.keys(skills) : [],
     bashSandboxed: sandbox !== undefined && ownBash !== undefined && own.includes(ownBash),
     mcp: () => mcp,
     async startMcp(signal, timeoutMs) {

@@ -21,6 +21,7 @@ import {
   SettingsError,
   settingsFiles,
 } from "../settings/files.js";
+import { readSkillFiles } from "../settings/skill-files.js";
 import { readSlashCommandFiles } from "../settings/slash-command-files.js";
 import type { QueryOptions } from "./options.js";
 
@@ -66,9 +67,10 @@ export function withSettings(
 }
 
 /**
- * The subagents and slash commands of the `user` and `project` levels' folders (`.claude/agents/`,
- * `.claude/commands/`, `~/.claude/…`, Goat's `.goat/…` beside them) added below the options' own:
- * an `agents` or `slashCommands` entry given as an option wins over a file's of the same name.
+ * The subagents, slash commands and skills of the `user` and `project` levels' folders
+ * (`.claude/agents/`, `.claude/commands/`, `.claude/skills/`, `~/.claude/…`, Goat's `.goat/…` beside
+ * them) added below the options' own: an `agents`, `slashCommands` or `skillDefinitions` entry given
+ * as an option wins over a file's of the same name.
  */
 function withDefinitionFiles(
   out: QueryOptions,
@@ -88,6 +90,8 @@ function withDefinitionFiles(
   }
   const commands = readSlashCommandFiles(cwd, env, sources, warn);
   if (Object.keys(commands).length > 0) out.slashCommands = { ...commands, ...options.slashCommands };
+  const skills = readSkillFiles(cwd, env, sources, warn);
+  if (Object.keys(skills).length > 0) out.skillDefinitions = { ...skills, ...options.skillDefinitions };
   return out;
 }
 

@@ -120,6 +120,19 @@ const agents: Check = (v) => {
   return undefined;
 };
 
+const skillDefinitions: Check = (v) => {
+  if (!isObject(v)) return "an object of skill definitions by name";
+  for (const [name, def] of Object.entries(v)) {
+    if (!/^[\w.:-]+$/.test(name)) return `skill name "${name}" to be letters, digits, ".", ":", "_" or "-"`;
+    if (!isObject(def)) return `skill "${name}" to be an object with description, body and dir`;
+    for (const key of ["description", "body", "dir"])
+      if (typeof def[key] !== "string") return `skill "${name}" to have a "${key}" string`;
+    if (def.allowedTools !== undefined && stringList(def.allowedTools, {}))
+      return `skill "${name}" "allowedTools" to be an array of rules`;
+  }
+  return undefined;
+};
+
 const slashCommands: Check = (v) => {
   if (!isObject(v)) return "an object of slash command definitions by name";
   for (const [name, def] of Object.entries(v)) {
@@ -245,6 +258,11 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
   mcpStartupTimeoutMs: (v) => (typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds ≥ 0"),
   agents,
   slashCommands,
+  skills: (v) =>
+    v === "all" || (Array.isArray(v) && v.every((n) => typeof n === "string"))
+      ? undefined
+      : '"all" or an array of skill names',
+  skillDefinitions,
   agent: string,
   compactor: fn,
   onEvent: fn,
@@ -275,7 +293,6 @@ const REFUSED = {
   plugins: "plugins are not supported",
   projectConfigRoot: "a separate project configuration root is not supported",
   resumeDropsTurn: "the truncating-resume guard is not supported; resume without it",
-  skills: "skills are not supported",
   spawnClaudeCodeProcess: "Goat runs in-process and spawns no Claude Code process",
   taskBudget: "API-side task budgets are not supported",
   toolAliases: "tool name aliases are not supported",

@@ -6,8 +6,8 @@
  * then a `--settings` file or JSON text, merged in that order (model, permission rules, hooks, sandbox,
  * env, model prices, MCP servers). A Goat file that exists but cannot be used is a `SettingsError`
  * naming it; what cannot be used of a Claude file is a warning. Also how managed (policy) settings are read, and what is kept of
- * a folder's settings while the folder is not trusted; and the subagents and slash commands of
- * `.claude/agents/`, `.claude/commands/` and their user and Goat counterparts.
+ * a folder's settings while the folder is not trusted; and the subagents, slash commands and skills of
+ * `.claude/agents/`, `.claude/commands/`, `.claude/skills/` and their user and Goat counterparts.
  *
  * @example
  * import { loadSettings, settingsFiles } from "goat-agent/settings";
@@ -27,6 +27,7 @@ export {
   settingsFiles,
 } from "./files.js";
 export { type ManagedSettings, ManagedSettingsError, readManagedSettings } from "./managed.js";
+export { readSkillFiles, type SkillDefinition } from "./skill-files.js";
 export { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-command-files.js";
 export {
   describeMcpServer,

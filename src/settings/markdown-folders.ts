@@ -17,9 +17,9 @@ export interface DefinitionFolder {
   level: "user" | "project";
 }
 
-/** The folders of `kind` (`agents`, `commands`) for the levels in `sources`, lowest precedence first. */
+/** The folders of `kind` (`agents`, `commands`, `skills`) for the levels in `sources`, lowest precedence first. */
 export function definitionFolders(
-  kind: "agents" | "commands",
+  kind: "agents" | "commands" | "skills",
   cwd: string,
   env: Record<string, string | undefined>,
   sources: readonly string[],

@@ -100,7 +100,7 @@ function commandFromFile(
 }
 
 /** `Bash(git add:*), Bash(git status:*)`: split on the commas between rules, not inside their parentheses. */
-function splitRules(text: string): string[] {
+export function splitRules(text: string): string[] {
   const rules: string[] = [];
   let depth = 0;
   let start = 0;

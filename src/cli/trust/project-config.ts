@@ -21,6 +21,7 @@ import {
   restrictUntrustedSettings,
   settingsFiles,
 } from "../../settings/index.js";
+import { readSkillFiles } from "../../settings/skill-files.js";
 
 /** One project file and what trusting the folder would let it do, one phrase each. */
 export interface DeclaringFile {
@@ -92,6 +93,12 @@ function projectDefinitions(cwd: string, env: Record<string, string | undefined>
   for (const folder of [".claude/agents", ".goat/agents"]) {
     const names = agents.filter(([, a]) => a.file.startsWith(join(cwd, folder) + sep)).map(([n]) => n);
     if (names.length > 0) out.push({ file: folder, items: [`subagents ${names.join(", ")}`] });
+  }
+  // A skill's instructions steer the model and its allowed-tools approve calls: they wait for trust too.
+  const skills = Object.entries(readSkillFiles(cwd, env, ["project"], quiet));
+  for (const folder of [".claude/skills", ".goat/skills"]) {
+    const names = skills.filter(([, s]) => s.dir.startsWith(join(cwd, folder) + sep)).map(([n]) => n);
+    if (names.length > 0) out.push({ file: folder, items: [`skills ${names.join(", ")}`] });
   }
   return out;
 }
