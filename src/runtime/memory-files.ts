@@ -35,8 +35,9 @@ export const PROJECT_MEMORY_NAMES: readonly string[] = [
 export const LOCAL_MEMORY_NAME = "CLAUDE.local.md";
 
 /**
- * The levels `settingSources` turns on. Without it, Goat's own coding prompt keeps reading the
- * project's files (as it always has) and any other prompt reads none, as in the Claude Agent SDK.
+ * The levels `settingSources` turns on (all off: the session reads none, not even for Goat's preset).
+ * Without it, Goat's own coding prompt keeps reading the project's files (as it always has) and any
+ * other prompt reads none, as in the Claude Agent SDK.
  */
 export function memoryLevels(
   settingSources: readonly string[] | undefined,
@@ -45,12 +46,11 @@ export function memoryLevels(
   if (settingSources === undefined) {
     return goatPreset ? { user: false, project: true, local: false } : undefined;
   }
-  const levels = {
+  return {
     user: settingSources.includes("user"),
     project: settingSources.includes("project"),
     local: settingSources.includes("local"),
   };
-  return levels.user || levels.project || levels.local ? levels : undefined;
 }
 
 /** A `.claude/rules` file that applies only to the files its `paths:` globs match. */

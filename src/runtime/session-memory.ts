@@ -27,8 +27,9 @@ export function startSessionMemory(
   },
 ): SessionMemory | undefined {
   const preset = typeof options.systemPrompt === "object" && options.systemPrompt !== null;
-  const levels = memoryLevels(options.settingSources, preset);
+  const levels = memoryLevels(options.memorySources ?? options.settingSources, preset);
   if (!levels) return undefined;
+  if (!levels.user && !levels.project && !levels.local) return { files: [] };
   const seen = new Set<string>();
   const ctx = {
     cwd,
