@@ -5,6 +5,7 @@
  * match. Each is shown once, as Goat's own reminder beside the tool results (never inside a tool's
  * output, where a file's text could imitate it).
  */
+import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { AfterToolCallOutcome, ToolCallInfo } from "../loop/loop-config.js";
 import { picomatch } from "../tools/lazy-packages.js";
@@ -25,6 +26,9 @@ const FILE_TOOLS: ReadonlySet<string> = new Set(["Read", "Edit", "MultiEdit", "W
 export class NestedMemory {
   private readonly cwd: string;
   private readonly matchers = new Map<ConditionalRule, (path: string) => boolean>();
+  /** Folders already looked in: each is looked in once, so a later touch costs no file reads. */
+  private readonly checkedFolders = new Set<string>();
+  private realCwd?: string;
 
   constructor(
     cwd: string,
@@ -58,9 +62,23 @@ export class NestedMemory {
     let dir = this.cwd;
     for (const part of rel.split(/[\\/]/)) {
       dir = join(dir, part);
+      if (this.checkedFolders.has(dir)) continue;
+      this.checkedFolders.add(dir);
+      // A folder linked from outside the project is not the project's: its files are not read.
+      if (!this.isInsideCwd(dir)) break;
       for (const name of names) out.push(...readMemoryWithImports(join(dir, name), this.scope));
     }
     return out;
+  }
+
+  private isInsideCwd(dir: string): boolean {
+    try {
+      this.realCwd ??= realpathSync(this.cwd);
+      const rel = relative(this.realCwd, realpathSync(dir));
+      return !rel.startsWith("..") && !isAbsolute(rel);
+    } catch {
+      return false;
+    }
   }
 
   private ruleMemory(path: string): MemoryFile[] {

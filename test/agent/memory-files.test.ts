@@ -196,6 +196,21 @@ describe("memory files in query()", () => {
     expect(JSON.stringify(after).split("NESTED-API-MEMORY")).toHaveLength(2);
   });
 
+  it("a folder linked from outside the project brings in no CLAUDE.md when a file in it is read", async () => {
+    write(path.join(outside, "CLAUDE.md"), "OUTSIDE-MEMORY");
+    write(path.join(outside, "f.txt"), "data\n");
+    fs.symlinkSync(outside, path.join(cwd, "linked"));
+    mock.enqueue(
+      reply.toolCalls([
+        { name: "Read", id: "toolu_1", input: { file_path: path.join(cwd, "linked", "f.txt") } },
+      ]),
+      reply.text("done"),
+    );
+    await collect(query({ prompt: "hi", options: options({ settingSources: ["project"] }) }));
+    expect(messagesOf(1)).toContain("data");
+    expect(messagesOf(1)).not.toContain("OUTSIDE-MEMORY");
+  });
+
   it("without settingSources a custom prompt reads no memory and a Read adds none", async () => {
     write(path.join(cwd, "src", "CLAUDE.md"), "NESTED-MEMORY");
     write(path.join(cwd, "src", "a.ts"), "x\n");
