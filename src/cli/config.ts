@@ -7,7 +7,6 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PermissionModeName } from "../index.js";
 import { KNOWN_OPTIONS } from "../index.js";
-import { findInstructionFiles } from "../runtime/index.js";
 import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
@@ -77,7 +76,7 @@ export function buildConfig(
     throw new UsageError(`permissions.defaultMode must be one of ${MODES.join(", ")} (got "${mode}")`);
   }
   const model = args.model ?? env.GOAT_MODEL ?? settings.model;
-  const systemPrompt = buildSystemPrompt(args, cwd);
+  const systemPrompt = buildSystemPrompt(args);
 
   const options: CliQueryOptions = {
     cwd,
@@ -105,6 +104,7 @@ export function buildConfig(
         ? { ...settings.sandbox, ...(args.sandbox ? { enabled: true } : {}) }
         : undefined,
     systemPrompt,
+    memorySources: memorySources(args),
     includePartialMessages: args.includePartialMessages,
     resume: args.resume,
     continue: args.continue || undefined,
@@ -179,11 +179,10 @@ export async function withMcpServers(config: CliConfig, args: CliArgs): Promise<
 
 /**
  * The prompt flags: `--system-prompt ""` (what the Python SDK sends when its caller chose none) keeps
- * Goat's. A prompt of one's own replaces Goat's but, as in Claude Code (where CLAUDE.md is context,
- * not part of the system prompt), the project's AGENTS.md / CLAUDE.md still follow it, unless
- * `--setting-sources` leaves out "project" (what the Agent SDKs pass by default).
+ * Goat's. A prompt of one's own replaces Goat's; as in Claude Code (where CLAUDE.md is context, not
+ * part of the system prompt) the memory files still follow it (`memorySources`, read by the runtime).
  */
-function buildSystemPrompt(args: CliArgs, cwd: string): CliQueryOptions["systemPrompt"] {
+function buildSystemPrompt(args: CliArgs): CliQueryOptions["systemPrompt"] {
   let custom = args.systemPrompt;
   if (args.systemPromptFile !== undefined) {
     try {
@@ -195,20 +194,17 @@ function buildSystemPrompt(args: CliArgs, cwd: string): CliQueryOptions["systemP
   if (custom === undefined || custom.trim() === "") {
     return { type: "preset", preset: "goat", append: args.appendSystemPrompt };
   }
-  const project = args.settingSources === undefined || args.settingSources.includes("project");
-  const parts = [custom, project ? projectInstructions(cwd) : undefined, args.appendSystemPrompt];
-  return parts.filter((p) => p !== undefined && p !== "").join("\n\n");
+  return [custom, args.appendSystemPrompt].filter((p) => p !== undefined && p !== "").join("\n\n");
 }
 
-/** The project's AGENTS.md / CLAUDE.md files (cwd and its parents), as Goat's own prompt shows them. */
-function projectInstructions(cwd: string): string | undefined {
-  const files = findInstructionFiles(cwd);
-  if (files.length === 0) return undefined;
-  return [
-    "# Project instructions",
-    "The user's instructions for this project follow, from the outermost folder to the nearest; nearer ones take precedence.",
-    ...files.flatMap((f) => ["", `## ${f.path}`, "", f.content]),
-  ].join("\n");
+/**
+ * The memory levels the session reads: those `--setting-sources` names, all of them without it (as
+ * Claude Code reads them), none with `--setting-sources ""` (what the Agent SDKs pass by default).
+ */
+function memorySources(args: CliArgs): CliQueryOptions["memorySources"] {
+  const levels = ["user", "project", "local"] as const;
+  if (args.settingSources === undefined) return [...levels];
+  return levels.filter((level) => args.settingSources?.includes(level));
 }
 
 /**

@@ -115,6 +115,14 @@ export interface QueryOptions {
    */
   settingSources?: Array<"user" | "project" | "local">;
   /**
+   * Which memory levels are read (Claude Code's `CLAUDE.md` files, their `@path` imports and
+   * `.claude/rules`): `user` (`~/.claude/CLAUDE.md`), `project` (`CLAUDE.md`, `.claude/CLAUDE.md`,
+   * `AGENTS.md` of the cwd and its parents, a subfolder's when a file there is touched), `local`
+   * (`CLAUDE.local.md`). Defaults to `settingSources`; without either, Goat's preset prompt reads the
+   * project's and any other prompt none.
+   */
+  memorySources?: Array<"user" | "project" | "local">;
+  /**
    * One more settings layer, above the files: the path of a settings file (relative to `cwd`), or the
    * settings as an object (`{ model, permissions: { allow }, hooks, env }`).
    */

@@ -41,6 +41,7 @@ import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import { createFlagSettings } from "./flag-settings.js";
 import { meteredModelCaller } from "./metered-caller.js";
+import { withNestedMemory } from "./nested-memory.js";
 import type { QueryOptions } from "./options.js";
 import { permissionPromptToolCallback } from "./permission-prompt-tool.js";
 import { createSessionReasoning, type ThinkingDisplay } from "./reasoning.js";
@@ -58,6 +59,7 @@ import {
   type SupportedModel,
   supportedModels,
 } from "./session-info.js";
+import { startSessionMemory } from "./session-memory.js";
 import { createSessionTools } from "./session-tools.js";
 import { createSmallModel, resolveSmallFastModel } from "./small-model.js";
 import { createStructuredOutput, type StructuredOutput } from "./structured-output.js";
@@ -361,15 +363,20 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     report,
   );
   const gate = createBeforeToolCall(hooks.runner, permissions, report);
+  const memory = startSessionMemory(options, cwd, env, {
+    atStart: (message) => startupWarnings.push(message),
+    later: report,
+  });
   const loopConfig: LoopConfig = {
     sessionId,
     cwd,
     getModel: () => modelOverride ?? configuredModel,
     callModel,
-    systemPrompt: resolveSystemPrompt(options.systemPrompt, {
-      cwd,
-      tools: tools.staticTools.map((t) => t.name),
-    }),
+    systemPrompt: resolveSystemPrompt(
+      options.systemPrompt,
+      { cwd, tools: tools.staticTools.map((t) => t.name) },
+      memory?.files,
+    ),
     get tools() {
       return withStructured(tools.current(), structured?.tool);
     },
@@ -411,7 +418,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
           },
     compact,
     beforeToolCall: checkpointing(gate),
-    afterToolCall: createAfterToolCall(hooks.runner, report),
+    afterToolCall: memory?.nested
+      ? withNestedMemory(createAfterToolCall(hooks.runner, report), memory.nested)
+      : createAfterToolCall(hooks.runner, report),
     onStop: async (signal) => {
       // Asked for structured output and not given it: the model is told to call the tool first.
       const nudge = structured?.nudge();

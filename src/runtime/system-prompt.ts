@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { memoryHeading, memorySection } from "./memory-files.js";
 import type { SystemPromptOption } from "./options.js";
 
 /** The prompt used when none is given, as in the Claude Agent SDK: minimal, not the coding preset. */
@@ -57,6 +58,8 @@ export function readGitInfo(cwd: string): GitInfo {
 export interface InstructionFile {
   path: string;
   content: string;
+  /** The memory file whose `@path` import brought this one in. */
+  importedBy?: string;
 }
 
 /** `AGENTS.md` and `CLAUDE.md` from the filesystem root down to `cwd` (nearest last), empty ones skipped. */
@@ -123,18 +126,25 @@ export function codingAgentPrompt(env: {
       "# Project instructions",
       "The user's instructions for this project follow, from the outermost folder to the nearest; nearer ones take precedence.",
     );
-    for (const file of instructions) lines.push("", `## ${file.path}`, "", file.content);
+    for (const file of instructions) lines.push("", memoryHeading(file), "", file.content);
   }
   return lines.join("\n");
 }
 
-/** Resolves the `systemPrompt` option to the text sent to the model. */
+/**
+ * Resolves the `systemPrompt` option to the text sent to the model. `memory`, when the session reads
+ * memory files (see memory-files.ts), replaces the preset's own search and follows any other prompt.
+ */
 export function resolveSystemPrompt(
   option: SystemPromptOption | undefined,
   env: { cwd: string; tools: string[] },
+  memory?: InstructionFile[],
 ): string {
-  if (option === undefined) return MINIMAL_SYSTEM_PROMPT;
-  if (typeof option === "string") return option;
-  const base = codingAgentPrompt(env);
+  if (option === undefined || typeof option === "string") {
+    const text = option ?? MINIMAL_SYSTEM_PROMPT;
+    const section = memory && memorySection(memory);
+    return section ? `${text}\n\n${section}` : text;
+  }
+  const base = codingAgentPrompt(memory ? { ...env, instructions: memory } : env);
   return option.append ? `${base}\n\n${option.append}` : base;
 }

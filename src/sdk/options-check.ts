@@ -197,6 +197,10 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
     Array.isArray(v) && v.every((s) => s === "user" || s === "project" || s === "local")
       ? undefined
       : `an array of "user", "project" and "local"`,
+  memorySources: (v) =>
+    Array.isArray(v) && v.every((s) => s === "user" || s === "project" || s === "local")
+      ? undefined
+      : `an array of "user", "project" and "local"`,
   settings: (v) =>
     (typeof v === "string" && v !== "") || isObject(v)
       ? undefined

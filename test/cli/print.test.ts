@@ -356,4 +356,20 @@ describe("--system-prompt and the project's instruction files", () => {
     expect(system[2]).toContain("Always answer in French.");
     expect(system[2]).toContain("Be terse.");
   });
+
+  it('reads every memory level by default (~/.claude/CLAUDE.md, CLAUDE.local.md, imports) and none with --setting-sources ""', async () => {
+    mkdirSync(join(fx.home.path, "claude"), { recursive: true });
+    writeFileSync(join(fx.home.path, "claude", "CLAUDE.md"), "USER-MEMORY");
+    writeFileSync(join(fx.work.path, "CLAUDE.local.md"), "LOCAL-MEMORY see @docs/style.md");
+    mkdirSync(join(fx.work.path, "docs"), { recursive: true });
+    writeFileSync(join(fx.work.path, "docs", "style.md"), "IMPORTED-STYLE");
+    fx.mock.enqueue(reply.text("a"), reply.text("b"));
+    await run(["-p", "hi"]);
+    await run(["-p", "hi", "--setting-sources", ""]);
+    const system = fx.mock.requests.map((r) => JSON.stringify(r.body.system));
+    for (const text of ["USER-MEMORY", "LOCAL-MEMORY", "IMPORTED-STYLE"]) {
+      expect(system[0]).toContain(text);
+      expect(system[1]).not.toContain(text);
+    }
+  });
 });
