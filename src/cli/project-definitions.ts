@@ -6,8 +6,7 @@
  * repository's command could run `!` lines and its agent could steer the model, so they wait for
  * trust as its settings do (`trust/project-config.ts` names them in the question).
  */
-import { readAgentFiles, readSlashCommandFiles } from "../settings/index.js";
-import { readSkillFiles } from "../settings/skill-files.js";
+import { readAgentFiles, readSkillFiles, readSlashCommandFiles } from "../settings/index.js";
 import type { CliQueryOptions } from "./sdk-options.js";
 
 /**

@@ -17,11 +17,11 @@ import {
   describeMcpServer,
   goatHomeDir,
   readAgentFiles,
+  readSkillFiles,
   readSlashCommandFiles,
   restrictUntrustedSettings,
   settingsFiles,
 } from "../../settings/index.js";
-import { readSkillFiles } from "../../settings/skill-files.js";
 
 /** One project file and what trusting the folder would let it do, one phrase each. */
 export interface DeclaringFile {
