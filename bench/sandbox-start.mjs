@@ -62,10 +62,19 @@ async function viaTool(tool, command, confinement) {
   if (r.isError) throw new Error(`${command} failed: ${JSON.stringify(r.content)}`);
 }
 
-function spawnWait(file, args, extra) {
+function spawnWait(file, args, launch) {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: extra ? ["ignore", "ignore", "ignore", "pipe"] : "ignore" });
-    if (extra) child.stdio[3].end(extra);
+    // The launcher's extra descriptors as the Bash tool gives them: the seccomp program on fd 3, the
+    // status lines on launch.statusFd (bwrap waits on a descriptor it was told to use).
+    const stdio = ["ignore", "ignore", "ignore"];
+    if (launch?.fd3) stdio[3] = "pipe";
+    if (launch?.statusFd !== undefined) {
+      for (let fd = stdio.length; fd < launch.statusFd; fd++) stdio[fd] = "ignore";
+      stdio[launch.statusFd] = "pipe";
+    }
+    const child = spawn(file, args, { stdio });
+    if (launch?.fd3) child.stdio[3].end(launch.fd3);
+    if (launch?.statusFd !== undefined) child.stdio[launch.statusFd].resume();
     child.on("error", reject);
     child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${file} exited ${code}`))));
   });
@@ -99,7 +108,7 @@ try {
   const wrap = await sandbox.prepare(cwd);
   const launch = wrap(["/bin/bash", "-c", "true"]);
   const bare = await median(() => spawnWait("/bin/bash", ["-c", "true"]));
-  const bwrapOnly = await median(() => spawnWait(launch.file, launch.args, launch.fd3));
+  const bwrapOnly = await median(() => spawnWait(launch.file, launch.args, launch));
   results.spawn = {
     bashMs: +bare.toFixed(2),
     bwrapMs: +bwrapOnly.toFixed(2),
