@@ -15,6 +15,7 @@ import {
   type PermissionEngineOptions,
   type PermissionMode,
 } from "../../src/permissions/index.js";
+import { decideBash } from "./decide-bash.js";
 
 let root: string;
 let project: string;
@@ -39,26 +40,12 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-async function decide(
+function decide(
   command: string,
   mode: PermissionMode = "default",
   options: Partial<PermissionEngineOptions> = {},
 ): Promise<"allow" | "ask" | "deny"> {
-  let asked = false;
-  const canUseTool: CanUseTool = async () => {
-    asked = true;
-    return { behavior: "deny", message: "no" };
-  };
-  const engine = createPermissionEngine({ cwd: project, mode, canUseTool, ...options });
-  const d = await engine.decide({
-    toolName: "Bash",
-    input: { command },
-    sideEffect: "mutating",
-    toolUseID: "t",
-    signal: new AbortController().signal,
-  });
-  if (asked) return "ask";
-  return d.behavior;
+  return decideBash(project, command, mode, options);
 }
 
 describe("runs without asking", () => {
