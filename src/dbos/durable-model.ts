@@ -35,12 +35,20 @@ type ModelCheckpoint =
 /**
  * The providers a durable session uses: every provider the session's own registry would know (the
  * built-ins and `specs`), each wrapped so its calls are steps. Pass them as the `provider` option.
+ * They are the caller's instances to the runtime, which never closes those: `close()` releases their
+ * connections (keep-alive sockets) once the session is over, as a worker runs session after session.
  */
-export function durableProviders(specs: readonly ProviderSpec[], getApiKey?: ApiKeyResolver): Provider[] {
+export function durableProviders(
+  specs: readonly ProviderSpec[],
+  getApiKey?: ApiKeyResolver,
+): { providers: Provider[]; close(): void } {
   const registry = createProviderRegistry(
     getApiKey ? specs.map((s) => ("stream" in s ? s : { getApiKey, ...s })) : specs,
   );
-  return registry.names().map((name) => durableProvider(name, () => registry.get(name) as Provider));
+  return {
+    providers: registry.names().map((name) => durableProvider(name, () => registry.get(name) as Provider)),
+    close: () => registry.close(),
+  };
 }
 
 /** One provider whose `stream()` is a step. */

@@ -108,6 +108,7 @@ export async function runSessionWorkflow(
     return typeof text === "string" ? [{ role: "user", content: text }] : [];
   };
 
+  const durable = durableProviders(specs, base.getApiKey);
   const q = query({
     prompt: request.prompt,
     options: {
@@ -120,7 +121,7 @@ export async function runSessionWorkflow(
       continue: false,
       persistSession: true,
       sessionStore: replaySafeStore(context.store, workflowId),
-      provider: durableProviders(specs, base.getApiKey),
+      provider: durable.providers,
       tools: wantsTask ? [...tools, "Task"] : tools,
       toolConcurrency: 1,
       getSteeringMessages: received(STEER_TOPIC, 0),
@@ -138,6 +139,7 @@ export async function runSessionWorkflow(
     }
   } finally {
     untrack();
+    durable.close();
     await log.flush();
   }
   return { sessionId: q.sessionId, ...(result ? { result } : {}) };
