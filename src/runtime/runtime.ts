@@ -363,6 +363,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     report,
   );
   const gate = createBeforeToolCall(hooks.runner, permissions, report);
+  const afterHooks = createAfterToolCall(hooks.runner, report);
   const memory = startSessionMemory(options, cwd, env, {
     atStart: (message) => startupWarnings.push(message),
     later: report,
@@ -418,9 +419,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
           },
     compact,
     beforeToolCall: checkpointing(gate),
-    afterToolCall: memory?.nested
-      ? withNestedMemory(createAfterToolCall(hooks.runner, report), memory.nested)
-      : createAfterToolCall(hooks.runner, report),
+    afterToolCall: memory?.nested ? withNestedMemory(afterHooks, memory.nested) : afterHooks,
     onStop: async (signal) => {
       // Asked for structured output and not given it: the model is told to call the tool first.
       const nudge = structured?.nudge();

@@ -6,8 +6,9 @@
  * killed, or Goat dies (`--die-with-parent`), the kernel kills every process left in it.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import { lstatOrUndefined } from "./sandbox-paths.js";
 
 /** The descriptor bubblewrap reports its sandbox's init on (after fd 3, the seccomp program). */
 export const SANDBOX_STATUS_FD = 4;
@@ -143,11 +144,7 @@ export async function probeBwrap(bwrap: string): Promise<BwrapProbe> {
 }
 
 function isRealDirectory(p: string): boolean {
-  try {
-    return lstatSync(p).isDirectory();
-  } catch {
-    return false;
-  }
+  return lstatOrUndefined(p)?.isDirectory() === true;
 }
 
 function runQuiet(file: string, args: string[]): Promise<{ code: number; output: string }> {

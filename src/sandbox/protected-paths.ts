@@ -10,9 +10,9 @@
  * over, and creating placeholders would leave litter in the user's project. The ones a command
  * creates are removed when it ends (./protected-sweep.ts).
  */
-import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import { PROTECTED_CONFIG_DIR_NAMES, PROTECTED_DIR_NAMES, PROTECTED_FILE_NAMES } from "./protected-names.js";
+import { lstatOrUndefined, realOrUndefined } from "./sandbox-paths.js";
 
 /**
  * Directories and files, relative to each writable directory, that sandboxed commands cannot change:
@@ -81,21 +81,4 @@ export function protectedMounts(
     if (real && writableDirs.some((dir) => real.startsWith(`${dir}${path.sep}`))) readOnly.push(real);
   }
   return { readOnly, pinned };
-}
-
-/** lstat, or undefined when the path is missing or a parent is not a directory (`.git` a file). */
-function lstatOrUndefined(p: string): Stats | undefined {
-  try {
-    return lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
-function realOrUndefined(p: string): string | undefined {
-  try {
-    return realpathSync(p);
-  } catch {
-    return undefined;
-  }
 }

@@ -9,9 +9,10 @@
  * noted; when every process of the sandbox is gone (its PID namespace ended), any of them that now
  * exists was made by the command, and is removed. The command is told what was removed and why.
  */
-import { lstatSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { PROTECTED_RELATIVE_PATHS } from "./protected-paths.js";
+import { lstatOrUndefined } from "./sandbox-paths.js";
 
 /** What was missing before a command ran, per writable directory. */
 export interface MissingProtectedPaths {
@@ -61,9 +62,6 @@ export function sweepNote(removed: readonly string[]): string {
 }
 
 function kindOf(p: string): "dir" | "other" | undefined {
-  try {
-    return lstatSync(p).isDirectory() ? "dir" : "other";
-  } catch {
-    return undefined;
-  }
+  const st = lstatOrUndefined(p);
+  return st === undefined ? undefined : st.isDirectory() ? "dir" : "other";
 }

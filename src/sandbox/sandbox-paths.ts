@@ -1,14 +1,28 @@
 /** Small path helpers the sandboxes share: real paths, existing directories, macOS's private TMPDIR. */
-import { mkdtempSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, mkdtempSync, realpathSync, type Stats, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 /** The real path, or the path itself when it cannot be resolved (missing). */
 export function realOrSelf(p: string): string {
+  return realOrUndefined(p) ?? p;
+}
+
+/** lstat, or undefined when the path is missing or a parent is not a directory (`.git` a file). */
+export function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real path, or undefined when it cannot be resolved. */
+export function realOrUndefined(p: string): string | undefined {
   try {
     return realpathSync(p);
   } catch {
-    return p;
+    return undefined;
   }
 }
 

@@ -9,8 +9,8 @@
  * The lists are deliberately broad: a masked file a read-only command needed costs a failed command
  * the model can explain to the user; a missed one costs a key.
  */
-import { lstatSync } from "node:fs";
 import path from "node:path";
+import { lstatOrUndefined } from "./sandbox-paths.js";
 
 /** Directories under the home directory that hold credentials or private history. */
 // biome-ignore format: a path list reads better packed
@@ -65,14 +65,9 @@ export function secretMounts(homes: readonly string[], keep: readonly string[] =
 }
 
 function kindOf(p: string): "dir" | "file" | undefined {
-  try {
-    const st = lstatSync(p);
-    if (st.isDirectory()) return "dir";
-    if (st.isFile()) return "file";
-    return undefined;
-  } catch {
-    return undefined;
-  }
+  const st = lstatOrUndefined(p);
+  if (st?.isDirectory()) return "dir";
+  return st?.isFile() ? "file" : undefined;
 }
 
 /** Variables a command always keeps: they name places and settings, never secrets. */
