@@ -1,10 +1,22 @@
 import { defineConfig } from "vitest/config";
 import { LongestFirstSequencer } from "./test/sequencer.js";
+import { ALL, END_TO_END, UNIT } from "./test/tiers.js";
+
+/** The build, the SDK install and PostgreSQL's directory: what the wire and end-to-end tiers use. */
+const globalSetup = ["test/global-setup.ts"];
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/global-setup.ts"],
+    // Three tiers (test/tiers.ts says which file is in which): `vitest run` runs them all,
+    // `vitest run --project unit` the in-memory one alone.
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: UNIT, setupFiles: ["test/support/unit-guard.ts"] },
+      },
+      { extends: true, test: { name: "wire", include: ALL, exclude: [...UNIT, ...END_TO_END], globalSetup } },
+      { extends: true, test: { name: "e2e", include: END_TO_END, exclude: UNIT, globalSetup } },
+    ],
     setupFiles: ["test/setup-each-file.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,

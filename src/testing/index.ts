@@ -1,7 +1,8 @@
 /**
- * `goat-agent/testing`: test your agent offline. A scripted mock provider speaking both wire formats
- * (`startMockProvider`, `reply`), and record/replay of a real provider's traffic (`startRecorder`,
- * `startReplayer`).
+ * `goat-agent/testing`: test your agent offline. A scripted model in memory (`scriptedModel`: no HTTP,
+ * for tests of what the agent does), a scripted mock provider speaking both wire formats over HTTP
+ * (`startMockProvider`: for tests of what goes on the wire), both scripted with the same `reply`
+ * builders, and record/replay of a real provider's traffic (`startRecorder`, `startReplayer`).
  */
 export {
   type Cassette,
@@ -33,3 +34,11 @@ export {
   type Reply,
   reply,
 } from "./mock-replies.js";
+export {
+  type HeldReply,
+  held,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedStep,
+  scriptedModel,
+} from "./scripted-model.js";

@@ -1,5 +1,5 @@
 /**
- * The loop's branches driven in process by a scripted model in memory (test/support/scripted-model.ts):
+ * The loop's branches driven in process by a scripted model in memory (`scriptedModel` of goat-agent/testing):
  * no HTTP and no clock. Tool calls wait on gates the test opens, streams hold at a known event, and
  * the one test about elapsed time runs on fake timers, so each case says what happened in which order
  * instead of how long it took. The wire formats are pinned by loop-basics (both providers over HTTP).
@@ -13,9 +13,9 @@ import { hasToolCall, stepCountIs } from "../../src/loop/stop-conditions.js";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
+import { held, type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { reply } from "../support/mock-provider.js";
-import { held, type ScriptedModel, scriptedModel } from "../support/scripted-model.js";
 import { gatedTool, settle } from "./gated-tool.js";
 import { collect, echoTool, resultOf } from "./helpers.js";
 

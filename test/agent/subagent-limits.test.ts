@@ -11,7 +11,7 @@ import type { QueryOptions } from "../../src/runtime/options.js";
 import { MAX_TASKS_PER_ANSWER } from "../../src/runtime/subagents.js";
 import { query } from "../../src/sdk/query.js";
 import { reply } from "../support/mock-provider.js";
-import { type ScriptedModel, scriptedModel } from "../support/scripted-model.js";
+import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { collect, echoTool, resultOf } from "./helpers.js";
 
 const CHILD_PROMPT = "You are the worker subagent.";

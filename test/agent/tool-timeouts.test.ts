@@ -15,7 +15,7 @@ import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { reply } from "../support/mock-provider.js";
-import { type ScriptedModel, scriptedModel } from "../support/scripted-model.js";
+import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { collect, mockOptions, resultOf, useMockProvider } from "./helpers.js";
 
 const mock = useMockProvider();

@@ -1,22 +1,30 @@
 /**
- * A model in memory, for tests of the loop's own behaviour: a `Provider` whose answers are scripted
- * with the mock provider's `reply` builders and streamed as neutral events, with no HTTP, SSE or JSON
- * parsing on the way. A test of the loop then runs in a few milliseconds and depends on no socket or
- * clock; the wire formats stay pinned by the end-to-end tests against `startMockProvider`.
+ * A model in memory for tests: a `Provider` that answers each call with the next step of a script,
+ * written with the same `reply` builders as the HTTP mock provider, and streamed as the neutral
+ * events a real provider yields. No HTTP, no SSE, no JSON parsing, no clock: a test of an agent's
+ * behaviour (its tools, hooks, permissions, stop conditions) then runs in milliseconds and depends on
+ * no socket. Give it to `query()` or `Agent` as `provider`, and its `id` as `model`:
  *
  * ```ts
+ * import { query } from "goat-agent";
+ * import { reply, scriptedModel } from "goat-agent/testing";
+ *
  * const model = scriptedModel();
  * model.enqueue(reply.toolCalls([{ name: "echo", input: { text: "a" } }]), reply.text("done"));
- * query({ prompt: "x", options: { model: model.id, provider: model, tools: [echoTool] } });
+ * for await (const message of query({ prompt: "x", options: { model: model.id, provider: model, tools: [echo] } })) …
+ * expect(model.requests[1].messages).toContainEqual(…); // what the agent sent back after the tool ran
  * ```
  *
- * A step can also be a `ProviderError` (the call fails, as a provider's typed error), a function of
- * the request (decides from what was sent), or a reply with `holdAfterEvents`: the stream stops there
- * until `release()` or until the call's signal aborts (then it fails as `aborted`, as the HTTP
- * providers do), so a test interrupts a stream at a known point instead of racing a slow one.
+ * A step can also be an error (`reply.error(429)`, or a `ProviderError` as thrown by the real
+ * providers), a function of the request (to decide from what was sent), or a reply made by `held()`,
+ * whose stream stops at a known event until the test lets it go or aborts, so a test interrupts a
+ * stream at a point it chose instead of racing a slow one.
+ *
+ * What it does not test is the wire: the request bodies, the SSE decoding and the HTTP errors of each
+ * provider's format. For those, `startMockProvider` answers the same replies over HTTP.
  */
-import { ProviderError } from "../../src/llm/errors.js";
-import { finalStop, toolUseBlock } from "../../src/llm/finish.js";
+import { kindForStatus, ProviderError } from "../llm/errors.js";
+import { finalStop, toolUseBlock } from "../llm/finish.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -24,43 +32,57 @@ import type {
   Provider,
   StreamEvent,
   Usage,
-} from "../../src/llm/types.js";
-import type { MessageReply } from "../../src/testing/mock-replies.js";
+} from "../llm/types.js";
+import type { ErrorReply, MessageReply } from "./mock-replies.js";
 
-/** A scripted reply that stops after some events until released (or aborted); made by `held()`. */
+/** A scripted reply that streams some events, then waits until released or aborted (see `held`). */
 export interface HeldReply extends MessageReply {
   /** Stream this many events, then wait for `release()` or the call's abort. */
-  holdAfterEvents: number;
+  readonly holdAfterEvents: number;
   /** Resolves when the stream has reached the hold point. */
-  held: Promise<void>;
+  readonly held: Promise<void>;
   /** Lets the held stream go on. */
   release(): void;
-  /** Called by the model when the stream reaches the hold point. */
-  reachHold(): void;
-  /** Resolves on `release()`. */
-  released: Promise<void>;
 }
 
-/** One scripted model call. */
+/**
+ * One scripted model call: an answer (`reply.text`, `reply.toolCalls`, `reply.message`, `held(…)`),
+ * an error (`reply.error(status)` becomes the `ProviderError` an HTTP provider would throw for that
+ * status; a `ProviderError` is thrown as is), or a function deciding from the request.
+ */
 export type ScriptedStep =
   | MessageReply
+  | ErrorReply
   | ProviderError
   | ((request: ModelRequest) => ScriptedStep | Promise<ScriptedStep>);
 
-/** A provider answering from a script, recording every request. */
+/** Options of `scriptedModel()`. */
+export interface ScriptedModelOptions {
+  /** The provider's name, the part of `id` before the slash. Default `scripted`. */
+  name?: string;
+  /** The model's name, the part of `id` after the slash. Default `model`. */
+  model?: string;
+}
+
+/** A provider answering from a script and recording every request (see `scriptedModel`). */
 export interface ScriptedModel extends Provider {
-  /** The `provider/model` id to pass as `model`. */
+  /** The `provider/model` id to pass as `model` (`scripted/model` by default). */
   readonly id: string;
-  /** Every request received, in order (the neutral request, not a wire body). */
+  /** Every request received, in order: the neutral request the loop built, not a wire body. */
   readonly requests: ModelRequest[];
-  /** Adds steps to the end of the script; each call takes the first. */
+  /** Adds steps to the end of the script; each model call takes the first. */
   enqueue(...steps: ScriptedStep[]): void;
-  /** Steps not taken yet. */
+  /** Steps not taken yet: assert 0 after a test to catch an agent that stopped early. */
   pending(): number;
 }
 
-/** Creates a scripted model named `scripted` (`scripted/model` unless `model` says otherwise). */
-export function scriptedModel(options: { name?: string; model?: string } = {}): ScriptedModel {
+/**
+ * Creates a model that answers from a script, in memory. A call made when the script is empty fails
+ * with a `server` `ProviderError` saying so (retried like one, so set `retry` low in tests that expect
+ * it). Of a reply's delivery options only `chunkSize` applies: `delayMs`, `dropAfterEvents`,
+ * `malformedAfterEvents` and `streamError` describe the wire and are for `startMockProvider`.
+ */
+export function scriptedModel(options: ScriptedModelOptions = {}): ScriptedModel {
   const name = options.name ?? "scripted";
   const steps: ScriptedStep[] = [];
   const requests: ModelRequest[] = [];
@@ -83,27 +105,33 @@ export function scriptedModel(options: { name?: string; model?: string } = {}): 
         });
       while (typeof step === "function") step = await step(request);
       if (step instanceof ProviderError) throw step;
+      if (step.kind === "error") throw errorOf(step, name);
       yield* streamReply(step, request, name);
     },
   };
 }
 
-/** A reply that streams `holdAfterEvents` events, then waits for `release()` (or the abort). */
+/**
+ * A reply whose stream stops after `holdAfterEvents` events (the first is `message_start`) until
+ * `release()` is called, or fails as `aborted` when the call's signal aborts, as the HTTP providers
+ * do. `await step.held` to act while the model is mid-answer.
+ */
 export function held(reply: MessageReply, holdAfterEvents = 2): HeldReply {
-  let reachHold!: () => void;
   let release!: () => void;
-  const heldAt = new Promise<void>((resolve) => {
-    reachHold = resolve;
-  });
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  return { ...reply, holdAfterEvents, held: heldAt, reachHold, release, released };
+  let reachHold!: () => void;
+  const heldAt = new Promise<void>((resolve) => {
+    reachHold = resolve;
+  });
+  const heldReply: HeldReply = { ...reply, holdAfterEvents, held: heldAt, release };
+  holds.set(heldReply, { reachHold, released });
+  return heldReply;
 }
 
-function isHeld(reply: MessageReply): reply is HeldReply {
-  return "holdAfterEvents" in reply;
-}
+/** The model's side of each held reply: kept out of the public shape. */
+const holds = new WeakMap<MessageReply, { reachHold: () => void; released: Promise<void> }>();
 
 async function* streamReply(
   reply: MessageReply,
@@ -111,10 +139,11 @@ async function* streamReply(
   provider: string,
 ): AsyncGenerator<StreamEvent> {
   const events = eventsOf(reply, `${provider}/${request.model}`);
+  const hold = holds.get(reply);
   for (let i = 0; i < events.length; i++) {
-    if (isHeld(reply) && i === reply.holdAfterEvents) {
-      reply.reachHold();
-      await untilReleasedOrAborted(reply.released, request.signal, provider);
+    if (hold && i === (reply as HeldReply).holdAfterEvents) {
+      hold.reachHold();
+      await untilReleasedOrAborted(hold.released, request.signal, provider);
     }
     if (request.signal?.aborted) throw abortedError(provider);
     yield events[i];
@@ -139,6 +168,19 @@ function untilReleasedOrAborted(
 
 function abortedError(provider: string): ProviderError {
   return new ProviderError({ kind: "aborted", provider, message: "the request was aborted" });
+}
+
+/** The typed error an HTTP provider throws for this status (retry-after in seconds, as on the wire). */
+function errorOf(reply: ErrorReply, provider: string): ProviderError {
+  const message = reply.message ?? `scripted error ${reply.status}`;
+  const retryAfter = reply.headers?.["retry-after"];
+  return new ProviderError({
+    kind: reply.type === "overloaded_error" ? "overloaded" : kindForStatus(reply.status, message),
+    provider,
+    message,
+    status: reply.status,
+    retryAfterMs: retryAfter === undefined ? undefined : Number(retryAfter) * 1000,
+  });
 }
 
 /** The neutral events a provider yields for `reply`, in the order the HTTP providers yield them. */
