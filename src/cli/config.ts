@@ -162,7 +162,8 @@ export function buildConfig(
  * there are servers). Rejects with `McpConfigError` naming the file; the program exits 1.
  */
 export async function withMcpServers(config: CliConfig, args: CliArgs): Promise<CliConfig> {
-  const resolved = await resolveMcpServers(config.mcpSources, config.options.env ?? process.env);
+  const env = config.options.env ?? process.env;
+  const resolved = await resolveMcpServers(config.mcpSources, env);
   if (resolved === undefined) return config;
   if (resolved.hostServers.length > 0 && args.inputFormat !== "stream-json") {
     throw new McpConfigError(
@@ -170,11 +171,28 @@ export async function withMcpServers(config: CliConfig, args: CliArgs): Promise<
     );
   }
   const mcpServers = Object.keys(resolved.servers).length > 0 ? resolved.servers : undefined;
+  const mcpStartupTimeoutMs = millisecondsFrom(env.MCP_TIMEOUT);
   return {
     ...config,
-    options: mcpServers ? { ...config.options, mcpServers } : config.options,
+    options: mcpServers
+      ? {
+          ...config.options,
+          mcpServers,
+          ...(mcpStartupTimeoutMs === undefined ? {} : { mcpStartupTimeoutMs }),
+        }
+      : config.options,
     hostMcpServers: resolved.hostServers,
   };
+}
+
+/**
+ * Claude Code's `MCP_TIMEOUT`: how long, in milliseconds, the first model call waits for MCP servers
+ * to connect (Goat's `mcpStartupTimeoutMs`, default 5 s). Anything but a number ≥ 0 is ignored.
+ */
+function millisecondsFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const ms = Number(value);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
 /**

@@ -132,6 +132,10 @@ export function useCliFixture(prefix: string): CliFixture {
       GOAT_HOME: fx.home.path,
       // Claude Code's user folder too: the machine's ~/.claude/settings.json must not reach a test.
       CLAUDE_CONFIG_DIR: join(fx.home.path, "claude"),
+      // The first model call waits this long for MCP servers (Claude Code's variable; default 5 s):
+      // a stdio server starting Node on a loaded machine can take longer, and tests that expect it
+      // "connected" in system/init would see it "pending".
+      MCP_TIMEOUT: "60000",
     });
     fx.mock.requests.length = 0;
   });

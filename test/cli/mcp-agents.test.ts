@@ -56,6 +56,17 @@ describe("MCP servers from --mcp-config, settings and .mcp.json", () => {
     expect(result.is_error).toBeFalsy();
   });
 
+  it("MCP_TIMEOUT sets how long the first model call waits for the servers to connect, as in Claude Code", async () => {
+    const configFile = join(fx.work.path, "servers.json");
+    writeFileSync(configFile, JSON.stringify({ mcpServers: { fx: stdioServer() } }));
+    fx.mock.enqueue(reply.text("done"));
+    // No wait at all: the server cannot have started Node yet when system/init is written.
+    const args = ["-p", "hi", "--output-format", "stream-json", "--verbose", "--mcp-config", configFile];
+    const r = await runCli(args, { env: { ...fx.env, MCP_TIMEOUT: "0" }, cwd: fx.work.path });
+    expect(r.code).toBe(0);
+    expect(jsonLines(r.stdout)[0].mcp_servers).toEqual([{ name: "fx", status: "pending" }]);
+  });
+
   it("merges user settings, project .mcp.json and inline --mcp-config, the flag winning a shared name", async () => {
     writeFileSync(
       join(fx.home.path, "settings.json"),

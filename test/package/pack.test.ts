@@ -134,6 +134,9 @@ function userEnv(): NodeJS.ProcessEnv {
     ANTHROPIC_API_KEY: "test-key",
     ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
     GOAT_HOME: join(work, "goat-home"),
+    // Tests expecting a stdio MCP server "connected" in system/init: the first call waits this long
+    // for it (default 5 s, which a loaded machine exceeded: the server was still "pending").
+    MCP_TIMEOUT: "60000",
   };
 }
 
@@ -418,7 +421,7 @@ async function mcpStatuses(): Promise<Record<string, { status: string; error?: s
 const add = defineTool({ name: "add", description: "Adds", sideEffect: "none",
   inputSchema: jsonSchema({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }),
   execute: ({ a, b }) => ({ content: String(a + b) }) });
-const q = query({ prompt: "hi", options: { model: "anthropic/claude-sonnet-4-5", persistSession: false, tools: [],
+const q = query({ prompt: "hi", options: { model: "anthropic/claude-sonnet-4-5", persistSession: false, tools: [], mcpStartupTimeoutMs: 60_000,
   mcpServers: { local: createSdkMcpServer({ name: "local", tools: [add] }), fixture: { command: process.execPath, args: [${JSON.stringify(server)}] } } } });
 for await (const m of q) {
   if (m.type === "system" && m.subtype === "init") console.log(JSON.stringify(await q.mcpServerStatus()));
