@@ -303,6 +303,19 @@ describe("stopTask", () => {
   });
 });
 
+/**
+ * Resolves once `value()` has stayed the same over ten turns of the event loop: an in-process producer
+ * that has not moved for that long is waiting, not slow.
+ */
+async function untilStill(value: () => number): Promise<void> {
+  for (let last = value(), still = 0; still < 10; ) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = value();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+}
+
 describe("backpressure", () => {
   it("a reader that stops reading pauses the model's stream instead of buffering it all", async () => {
     const deltas = 20_000;
@@ -334,7 +347,7 @@ describe("backpressure", () => {
     const first = await q.next();
     expect(first.value?.type).toBe("system");
     // The reader takes a break: the loop may fill the buffer, then waits.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilStill(() => produced);
     expect(produced).toBeGreaterThan(HIGH_WATER / 2);
     expect(produced).toBeLessThanOrEqual(HIGH_WATER + 16);
     const rest: SDKMessage[] = [];

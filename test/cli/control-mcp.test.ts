@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../support/mock-provider.js";
-import { type Host, isResult, startHost as startHostIn, user } from "./control-host.js";
+import { control, type Host, isResult, responseTo, startHost as startHostIn, user } from "./control-host.js";
 import { runCli, useCliFixture } from "./helpers.js";
 
 const fx = useCliFixture("goat-ctl-mcp");
@@ -124,7 +124,7 @@ describe("--mcp-config entries of type sdk (the Python SDK's in-process servers)
     });
     const ack = await host.waitFor((m) => m.type === "control_response" && m.response.request_id === "srv-1");
     expect(ack.response.subtype).toBe("success");
-    await new Promise((r) => setTimeout(r, 300));
+    await untilToolListed(host, "py", "shout");
     host.send(user("two"));
     await host.waitFor(isResult, 2);
     const names = fx.mock.requests[1].body.tools.map((t: any) => t.name);
@@ -138,3 +138,18 @@ describe("--mcp-config entries of type sdk (the Python SDK's in-process servers)
     expect(run.stderr).toMatch(/MCP server "py" has type "sdk".*--input-format stream-json/);
   });
 });
+
+/**
+ * Asks the session for its MCP status (`mcp_status`) until `server` lists `tool`: the new list applies
+ * once Goat has read the host's answer, a moment after the notification's own acknowledgement.
+ */
+async function untilToolListed(host: Host, server: string, tool: string): Promise<void> {
+  for (let attempt = 1; attempt <= 500; attempt++) {
+    const id = `status-${attempt}`;
+    host.send(control(id, { subtype: "mcp_status" }));
+    const status = await host.waitFor(responseTo(id));
+    const entry = status.response.response.mcpServers.find((s: any) => s.name === server);
+    if (entry?.tools?.some((t: any) => t.name === tool)) return;
+  }
+  throw new Error(`${server} never listed ${tool}`);
+}

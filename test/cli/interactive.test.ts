@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { liveGroupMembers } from "../../src/tools/process-tree.js";
 import { writeStdioServer } from "../mcp/helpers.js";
 import { reply } from "../support/mock-provider.js";
+import { findDescendant } from "../support/processes.js";
 import { runCli, useCliFixture } from "./helpers.js";
 import { type PtySession, startPty } from "./pty.js";
 
@@ -67,8 +68,10 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     let at = await pty.waitFor("> ");
     pty.type("run something slow\r");
     at = await pty.waitFor("Bash(sleep 30)", { from: at });
-    // Let the command really start before interrupting it.
-    await new Promise((r) => setTimeout(r, 600));
+    // Interrupt once the command really runs.
+    await vi.waitFor(() => expect(findDescendant(pty?.goatPid(), "sleep 30")).toBeDefined(), {
+      timeout: 10_000,
+    });
     const interruptedAt = Date.now();
     pty.type("\x03");
     at = await pty.waitFor(TURN_FOOTER, { from: at, timeoutMs: 8_000 });

@@ -5,6 +5,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync, readlinkSync } from "node:fs";
 import xterm from "@xterm/headless";
+import { findDescendant } from "../support/processes.js";
 import { CLI } from "./helpers.js";
 
 /** A CLI running in a pseudo-terminal. */
@@ -151,31 +152,4 @@ export function startPty(
     kill: () => child.kill("SIGKILL"),
     goatPid,
   };
-}
-
-/** The first process under `root` (children, then theirs) whose command line mentions `needle`. */
-function findDescendant(root: number | undefined, needle: string): number | undefined {
-  const queue = root === undefined ? [] : [root];
-  while (queue.length > 0) {
-    const pid = queue.shift() as number;
-    let children: number[] = [];
-    try {
-      children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-        .trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number);
-    } catch {
-      continue;
-    }
-    for (const c of children) {
-      try {
-        if (readFileSync(`/proc/${c}/cmdline`, "utf8").includes(needle)) return c;
-      } catch {
-        // gone already
-      }
-      queue.push(c);
-    }
-  }
-  return undefined;
 }

@@ -3,7 +3,7 @@
  * older messages as a transcript, the structured prompt, manual instructions, an earlier summary),
  * what comes back (summary first, the tail's own objects after it), and how it fails.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLlmCompactor } from "../../src/compaction/llm-compactor.js";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/compaction/prompt.js";
 import { createProviderRegistry } from "../../src/llm/resolve.js";
@@ -309,7 +309,8 @@ describe("createLlmCompactor", () => {
     mock.enqueue(reply.text(filler(400), { delayMs: 100 }));
     const live = new AbortController();
     const pending = c(workSession(), { trigger: "auto", signal: live.signal, model: MODEL });
-    setTimeout(() => live.abort(), 150);
+    await vi.waitFor(() => expect(mock.requests).toHaveLength(1), { timeout: 10_000 }); // streaming now
+    live.abort();
     const started = Date.now();
     await expect(pending).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(5_000);

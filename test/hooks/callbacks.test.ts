@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { HookCallback, HookInput } from "../../src/hooks/index.js";
 import { createHookRunner, runHooks } from "../../src/hooks/index.js";
 import { bashCall, opts, sleep, testRunner } from "./support.js";
@@ -157,9 +157,11 @@ describe("in-process callbacks", () => {
       },
     });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    const running = runner.run("PreToolUse", bashCall, { signal: controller.signal });
+    await vi.waitFor(() => expect(hookSignal).toBeDefined()); // the hook is running
     const started = Date.now();
-    const r = await runner.run("PreToolUse", bashCall, { signal: controller.signal });
+    controller.abort();
+    const r = await running;
     expect(Date.now() - started).toBeLessThan(2000);
     expect(r.outcomes[0].outcome).toBe("cancelled");
     expect(hookSignal?.aborted).toBe(true);

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { HookEvent, SettingsHooks } from "../../src/hooks/index.js";
+import { findDescendant } from "../support/processes.js";
 import { bashCall, opts, testRunner } from "./support.js";
 
 let dir: string;
@@ -191,9 +192,13 @@ describe("command hooks (real processes)", () => {
   it("aborting the run kills running commands and reports them cancelled", async () => {
     const runner = commandRunner("PreToolUse", ["sleep 30"]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    const running = runner.run("PreToolUse", bashCall, { signal: controller.signal });
+    await vi.waitFor(() => expect(findDescendant(process.pid, "sleep 30")).toBeDefined(), {
+      timeout: 10_000,
+    });
     const started = Date.now();
-    const r = await runner.run("PreToolUse", bashCall, { signal: controller.signal });
+    controller.abort();
+    const r = await running;
     expect(Date.now() - started).toBeLessThan(3000);
     expect(r.outcomes[0].outcome).toBe("cancelled");
   });

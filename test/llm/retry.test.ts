@@ -153,9 +153,13 @@ describe("streamWithRetry with a scripted provider", () => {
     const provider = scriptedProvider([{ events: [], fail: err("rate_limit", { retryAfterMs: 10_000 }) }]);
     const controller = new AbortController();
     const t0 = performance.now();
-    setTimeout(() => controller.abort(), 50);
     const e = await failure(
-      streamWithRetry(provider, request, { signal: controller.signal, retry: { maxDelayMs: 20_000 } }),
+      streamWithRetry(provider, request, {
+        signal: controller.signal,
+        retry: { maxDelayMs: 20_000 },
+        // Announced just before the wait starts: abort once it has.
+        onRetry: () => setImmediate(() => controller.abort()),
+      }),
     );
     const elapsed = performance.now() - t0;
     expect(e.kind).toBe("aborted");

@@ -19,6 +19,7 @@ import {
   type SDKResultMessage,
 } from "../../src/index.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { findDescendant } from "../support/processes.js";
 
 let mock: MockProvider;
 let cwd: string;
@@ -296,8 +297,7 @@ describe("sessions, steering, Agent and interrupt", () => {
       expect((await agent.prompt("first")).result).toBe("one");
       mock.enqueue(reply.toolCalls([{ name: "Bash", input: { command: "sleep 20" }, id: "long" }]));
       const running = agent.prompt("run it");
-      await waitFor(() => mock.requests.length === 2);
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(() => findDescendant(process.pid, "sleep 20") !== undefined); // the command runs
       const started = Date.now();
       await agent.interrupt();
       const interrupted = await running;

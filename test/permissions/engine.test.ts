@@ -367,9 +367,17 @@ describe("canUseTool", () => {
 
   it("an abort while waiting for the callback returns at once as an interrupting denial", async () => {
     const controller = new AbortController();
-    const canUseTool: CanUseTool = () => new Promise(() => {});
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const canUseTool: CanUseTool = () => {
+      asked();
+      return new Promise(() => {});
+    };
     const pending = engine({ canUseTool }).decide({ ...bash("make"), signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    await waiting; // the engine is now waiting for the callback's answer
+    controller.abort();
     expect(await pending).toMatchObject({ behavior: "deny", interrupt: true, reason: "aborted" });
   });
 

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createBashSandbox } from "../../src/sandbox/bash-sandbox.js";
 import { findExecutable } from "../../src/sandbox/bwrap.js";
 import type { SandboxSettings } from "../../src/sandbox/settings.js";
@@ -208,8 +208,8 @@ describe.skipIf(!bwrap)("Bash in the sandbox (real bubblewrap)", () => {
     const id = (r.details as { backgroundShellId: string }).backgroundShellId;
     const shell = getBackgroundShell(s.ctx.state, id);
     if (!shell) throw new Error("no background shell");
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(processesWith(token).length).toBe(1);
+    // The line runs in order: once the process named by the token is up, the write was tried.
+    await vi.waitFor(() => expect(processesWith(token).length).toBe(1), { timeout: 10_000 });
     expect(fs.existsSync(target)).toBe(false);
     await killBackgroundShell(shell);
     expect(processesWith(token)).toEqual([]);

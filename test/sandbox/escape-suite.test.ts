@@ -14,12 +14,13 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { findExecutable } from "../../src/sandbox/bwrap.js";
 import { query } from "../../src/sdk/query.js";
 import { isProcessAlive } from "../../src/tools/process-tree.js";
 import { collect, mockOptions } from "../agent/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
+import { processesMentioning } from "../support/processes.js";
 
 const hasBwrap = process.platform === "linux" && findExecutable("bwrap") !== undefined;
 
@@ -362,7 +363,10 @@ async function runSuite(sandbox: boolean): Promise<{ attempted: number; escapes:
         }),
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // for the delayed writes
+    // The delayed writes have happened or never will once their shells are gone (killed with the
+    // sandbox, or done after their `sleep 1`).
+    const delayed = path.join(arena.cwd, "late-");
+    await vi.waitFor(() => expect(processesMentioning(delayed)).toEqual([]), { timeout: 10_000 });
     const escaped = (t: Attempt) => {
       try {
         return t.escaped();
