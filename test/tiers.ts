@@ -18,8 +18,11 @@
 
 /** Files that run in memory only (a glob such as `test/schema/**` + `/*.test.ts` takes a folder). */
 export const UNIT = [
+  "test/agent/file-checkpoints.test.ts",
   "test/agent/front-matter.test.ts",
   "test/agent/loop-in-memory.test.ts",
+  "test/agent/memory-files.test.ts",
+  "test/agent/plan-mode.test.ts",
   "test/agent/subagent-limits.test.ts",
   "test/cli/args.test.ts",
   "test/cli/hljs-html-fragment.test.ts",

@@ -1,22 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { createAsyncQueue } from "../../src/sdk/async-queue.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions, resultOf, tempDir } from "./helpers.js";
+import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
+import { reply } from "../support/mock-provider.js";
+import { collect, resultOf, scriptedOptions, tempDir } from "./helpers.js";
 
-let mock: MockProvider;
+// The model is scripted in memory: what is tested is the files on disk, not the wire.
+let model: ScriptedModel;
 let cwd: string;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(async () => {
-  await mock.close();
-});
 beforeEach(() => {
-  mock.requests.length = 0;
+  model = scriptedModel();
   cwd = tempDir("goat-checkpoints-");
 });
 
@@ -32,7 +28,7 @@ async function session(
   const input = createAsyncQueue<SDKUserMessageInput>();
   const q = query({
     prompt: input,
-    options: mockOptions(mock, "anthropic", { cwd, tools: ["Read", "Write", "Edit"], ...extra }),
+    options: scriptedOptions(model, { cwd, tools: ["Read", "Write", "Edit"], ...extra }),
   });
   const send = (i: number) =>
     input.push({ type: "user", uuid: prompts[i].uuid, message: { role: "user", content: prompts[i].text } });
@@ -53,7 +49,7 @@ async function session(
 describe("enableFileCheckpointing and rewindFiles", () => {
   it("puts the files Write and Edit changed back as they were at each user message", async () => {
     fs.writeFileSync(file("a.txt"), "alpha\n");
-    mock.enqueue(
+    model.enqueue(
       // First message: read a.txt, edit it, create new.txt.
       reply.toolCalls([{ name: "Read", input: { file_path: file("a.txt") } }]),
       reply.toolCalls([
@@ -109,7 +105,7 @@ describe("enableFileCheckpointing and rewindFiles", () => {
     };
     const original = JSON.stringify(notebook, null, 1);
     fs.writeFileSync(file("a.ipynb"), original);
-    mock.enqueue(
+    model.enqueue(
       reply.toolCalls([{ name: "Read", input: { file_path: file("a.ipynb") } }]),
       reply.toolCalls([
         {
@@ -131,13 +127,13 @@ describe("enableFileCheckpointing and rewindFiles", () => {
   });
 
   it("a string prompt's uuid is on its result, and rewinding to it works", async () => {
-    mock.enqueue(
+    model.enqueue(
       reply.toolCalls([{ name: "Write", input: { file_path: file("made.txt"), content: "x" } }]),
       reply.text("ok"),
     );
     const q = query({
       prompt: "make a file",
-      options: mockOptions(mock, "anthropic", { cwd, tools: ["Write"], enableFileCheckpointing: true }),
+      options: scriptedOptions(model, { cwd, tools: ["Write"], enableFileCheckpointing: true }),
     });
     const result = resultOf(await collect(q));
     expect(result.user_message_uuid).toMatch(/^[0-9a-f-]{36}$/);
@@ -147,7 +143,7 @@ describe("enableFileCheckpointing and rewindFiles", () => {
   });
 
   it("an unknown message id, or checkpoints left off, give canRewind false with the reason", async () => {
-    mock.enqueue(reply.text("ok"), reply.text("ok"));
+    model.enqueue(reply.text("ok"), reply.text("ok"));
     const { q } = await session([{ uuid: "33333333-3333-4333-8333-333333333333", text: "hi" }], {
       enableFileCheckpointing: true,
     });
@@ -164,7 +160,7 @@ describe("enableFileCheckpointing and rewindFiles", () => {
   });
 
   it("leaves alone a path where a link now stands, and counts it", async () => {
-    mock.enqueue(
+    model.enqueue(
       reply.toolCalls([{ name: "Write", input: { file_path: file("f.txt"), content: "v1" } }]),
       reply.text("ok"),
     );

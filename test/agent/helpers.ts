@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import type { Query } from "../../src/sdk/query.js";
+import type { ScriptedModel } from "../../src/testing/scripted-model.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, startMockProvider } from "../support/mock-provider.js";
 
@@ -59,6 +60,22 @@ export function mockOptions(mock: MockProvider, format: Format, extra: QueryOpti
     model: format === "anthropic" ? "anthropic/claude-sonnet-4-5" : "openai/gpt-4.1",
     provider,
     retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    persistSession: false,
+    permissionMode: "bypassPermissions",
+    tools: [],
+    ...extra,
+  };
+}
+
+/**
+ * Options that send a query's model calls to a scripted model in memory (`scriptedModel()` of
+ * goat-agent/testing): no HTTP, for tests whose subject is not the wire.
+ */
+export function scriptedOptions(model: ScriptedModel, extra: QueryOptions = {}): QueryOptions {
+  return {
+    model: model.id,
+    provider: model,
+    retry: { baseDelayMs: 1, maxDelayMs: 1 },
     persistSession: false,
     permissionMode: "bypassPermissions",
     tools: [],

@@ -11,14 +11,17 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import { query } from "../../src/sdk/query.js";
+import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { reply } from "../support/mock-provider.js";
-import { collect, mockOptions, resultOf, tempDir, useMockProvider } from "./helpers.js";
+import { collect, resultOf, scriptedOptions, tempDir } from "./helpers.js";
 
-const mock = useMockProvider();
+// The model is scripted in memory: the subject is which memory files reach it, not the wire.
+let model: ScriptedModel;
 let claudeHome: string;
 let cwd: string;
 let outside: string;
 beforeEach(() => {
+  model = scriptedModel();
   claudeHome = tempDir("goat-memory-claude-");
   cwd = tempDir("goat-memory-cwd-");
   outside = tempDir("goat-memory-outside-");
@@ -30,7 +33,7 @@ function write(file: string, text: string) {
 }
 
 function options(extra: QueryOptions = {}): QueryOptions {
-  return mockOptions(mock, "anthropic", {
+  return scriptedOptions(model, {
     cwd,
     env: { PATH: process.env.PATH, HOME: outside, CLAUDE_CONFIG_DIR: claudeHome },
     tools: ["Read"],
@@ -40,12 +43,12 @@ function options(extra: QueryOptions = {}): QueryOptions {
 
 /** The system prompt of request `i`. */
 function systemOf(i: number): string {
-  return JSON.stringify(mock.requests[i].body.system ?? "");
+  return JSON.stringify(model.requests[i].system ?? "");
 }
 
 /** Everything of request `i` the model reads after the system prompt. */
 function messagesOf(i: number): string {
-  return JSON.stringify(mock.requests[i].body.messages);
+  return JSON.stringify(model.requests[i].messages);
 }
 
 function warnings(messages: Awaited<ReturnType<typeof collect>>): string[] {
@@ -63,7 +66,7 @@ describe("memory files in query()", () => {
     write(path.join(cwd, "CLAUDE.local.md"), "LOCAL-MEMORY");
     write(path.join(cwd, ".claude", "rules", "testing.md"), "PROJECT-RULE");
     write(path.join(cwd, ".claude", "rules", "api.md"), '---\npaths:\n  - "src/api/**"\n---\nAPI-RULE');
-    mock.enqueue(reply.text("ok"), reply.text("ok"));
+    model.enqueue(reply.text("ok"), reply.text("ok"));
     await collect(
       query({ prompt: "hi", options: options({ settingSources: ["user", "project", "local"] }) }),
     );
@@ -91,7 +94,7 @@ describe("memory files in query()", () => {
 
   it("a custom system prompt keeps its text, memory follows it with settingSources and not without", async () => {
     write(path.join(cwd, "CLAUDE.md"), "PROJECT-MEMORY");
-    mock.enqueue(reply.text("ok"), reply.text("ok"));
+    model.enqueue(reply.text("ok"), reply.text("ok"));
     await collect(
       query({ prompt: "hi", options: options({ systemPrompt: "MINE", settingSources: ["project"] }) }),
     );
@@ -111,7 +114,7 @@ describe("memory files in query()", () => {
     }
     write(path.join(cwd, "docs", "code.md"), "IN-CODE-SPAN");
     write(path.join(cwd, "docs", "fenced.md"), "IN-FENCE");
-    mock.enqueue(reply.text("ok"));
+    model.enqueue(reply.text("ok"));
     const messages = await collect(
       query({ prompt: "hi", options: options({ settingSources: ["project"] }) }),
     );
@@ -137,7 +140,7 @@ describe("memory files in query()", () => {
     );
     fs.symlinkSync(path.join(outside, "secret.md"), path.join(cwd, "link.md"));
     write(path.join(cwd, ".claude", "CLAUDE.md"), "via @../link.md");
-    mock.enqueue(reply.text("ok"));
+    model.enqueue(reply.text("ok"));
     const messages = await collect(
       query({ prompt: "hi", options: options({ settingSources: ["project"] }) }),
     );
@@ -155,7 +158,7 @@ describe("memory files in query()", () => {
     write(path.join(claudeHome, "CLAUDE.md"), "USER @prefs.md");
     write(path.join(claudeHome, "prefs.md"), "USER-PREFS");
     write(path.join(cwd, "CLAUDE.md"), `PROJECT @${path.join(claudeHome, "prefs.md")}`);
-    mock.enqueue(reply.text("ok"));
+    model.enqueue(reply.text("ok"));
     const messages = await collect(
       query({ prompt: "hi", options: options({ settingSources: ["user", "project"] }) }),
     );
@@ -172,7 +175,7 @@ describe("memory files in query()", () => {
     write(path.join(cwd, ".claude", "rules", "api.md"), "---\npaths: src/api/**/*.ts\n---\nAPI-RULE");
     const read = (id: string, file: string) =>
       reply.toolCalls([{ name: "Read", id, input: { file_path: path.join(cwd, "src", "api", file) } }]);
-    mock.enqueue(read("toolu_1", "a.ts"), read("toolu_2", "b.ts"), reply.text("done"));
+    model.enqueue(read("toolu_1", "a.ts"), read("toolu_2", "b.ts"), reply.text("done"));
     const messages = await collect(
       query({
         prompt: "read them",
@@ -182,7 +185,7 @@ describe("memory files in query()", () => {
     expect(resultOf(messages).subtype).toBe("success");
     expect(systemOf(0)).not.toContain("NESTED-API-MEMORY");
     expect(messagesOf(0)).not.toContain("NESTED-API-MEMORY");
-    const after = mock.requests[2].body.messages as Array<{ content: unknown }>;
+    const after = model.requests[2].messages as Array<{ content: unknown }>;
     const blocks = after.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
     const reminders = blocks.filter(
       (b: { type: string; text?: string }) => b.type === "text" && b.text?.includes("NESTED-API-MEMORY"),
@@ -200,7 +203,7 @@ describe("memory files in query()", () => {
     write(path.join(outside, "CLAUDE.md"), "OUTSIDE-MEMORY");
     write(path.join(outside, "f.txt"), "data\n");
     fs.symlinkSync(outside, path.join(cwd, "linked"));
-    mock.enqueue(
+    model.enqueue(
       reply.toolCalls([
         { name: "Read", id: "toolu_1", input: { file_path: path.join(cwd, "linked", "f.txt") } },
       ]),
@@ -214,7 +217,7 @@ describe("memory files in query()", () => {
   it("without settingSources a custom prompt reads no memory and a Read adds none", async () => {
     write(path.join(cwd, "src", "CLAUDE.md"), "NESTED-MEMORY");
     write(path.join(cwd, "src", "a.ts"), "x\n");
-    mock.enqueue(
+    model.enqueue(
       reply.toolCalls([{ name: "Read", id: "toolu_1", input: { file_path: path.join(cwd, "src", "a.ts") } }]),
       reply.text("done"),
     );

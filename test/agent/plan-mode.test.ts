@@ -5,28 +5,25 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { CanUseTool } from "../../src/permissions/types.js";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import { query } from "../../src/sdk/query.js";
-import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
-import { collect, mockOptions, tempDir, toolResultsSent } from "./helpers.js";
+import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
+import { reply } from "../support/mock-provider.js";
+import { collect, scriptedOptions, tempDir, toolResultsSent } from "./helpers.js";
 
-let mock: MockProvider;
+// The model is scripted in memory (the requests are the loop's neutral ones): the subject is the
+// permission flow, not the wire.
+let model: ScriptedModel;
 let cwd: string;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(async () => {
-  await mock.close();
-});
 beforeEach(() => {
-  mock.requests.length = 0;
+  model = scriptedModel();
   cwd = tempDir("goat-plan-");
 });
 
 const planned = (canUseTool?: CanUseTool, extra: QueryOptions = {}) =>
-  mockOptions(mock, "anthropic", {
+  scriptedOptions(model, {
     cwd,
     tools: ["Read", "Write", "ExitPlanMode"],
     permissionMode: "plan",
@@ -39,7 +36,7 @@ describe("plan mode", () => {
     fs.writeFileSync(path.join(cwd, "a.txt"), "hello\n");
     const file = path.join(cwd, "b.txt");
     const asked: Array<[string, any, any]> = [];
-    mock.enqueue(
+    model.enqueue(
       reply.toolCalls([
         { name: "Read", input: { file_path: path.join(cwd, "a.txt") }, id: "r1" },
         { name: "Write", input: { file_path: file, content: "x" }, id: "w1" },
@@ -57,14 +54,14 @@ describe("plan mode", () => {
         }),
       }),
     );
-    const first = toolResultsSent(mock.requests[1].body);
+    const first = toolResultsSent(model.requests[1]);
     expect(first[0].isError).toBe(false);
     expect(first[1].isError).toBe(true);
     expect(first[1].content).toMatch(/plan mode/);
     expect(asked[0][0]).toBe("ExitPlanMode");
     expect(asked[0][1]).toEqual({ plan: "1. write b.txt" });
     expect(asked[0][2]).toEqual([{ type: "setMode", mode: "acceptEdits", destination: "session" }]);
-    expect(toolResultsSent(mock.requests[2].body).at(-1)!.content).toMatch(/approved your plan/);
+    expect(toolResultsSent(model.requests[2]).at(-1)!.content).toMatch(/approved your plan/);
     // Now in default mode: the Write asks (and the callback allows it).
     expect(asked[1][0]).toBe("Write");
     expect(fs.readFileSync(file, "utf8")).toBe("x");
@@ -75,7 +72,7 @@ describe("plan mode", () => {
   it("with acceptEdits in the answer, edits then run without asking", async () => {
     const file = path.join(cwd, "c.txt");
     const asked: string[] = [];
-    mock.enqueue(
+    model.enqueue(
       reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "write c" }, id: "p1" }]),
       reply.toolCalls([{ name: "Write", input: { file_path: file, content: "y" }, id: "w1" }]),
       reply.text("done"),
@@ -95,7 +92,7 @@ describe("plan mode", () => {
 
   it("a rejected plan keeps plan mode; without a callback ExitPlanMode is refused; outside plan mode it says so", async () => {
     const file = path.join(cwd, "d.txt");
-    mock.enqueue(
+    model.enqueue(
       reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "p" }, id: "p1" }]),
       reply.toolCalls([{ name: "Write", input: { file_path: file, content: "z" }, id: "w1" }]),
       reply.text("ok"),
@@ -106,26 +103,26 @@ describe("plan mode", () => {
         options: planned(async () => ({ behavior: "deny", message: "add tests first" })),
       }),
     );
-    const rejected = toolResultsSent(mock.requests[1].body).at(-1)!;
+    const rejected = toolResultsSent(model.requests[1]).at(-1)!;
     expect(rejected.isError).toBe(true);
     expect(rejected.content).toMatch(/rejected the plan.*add tests first/);
-    expect(toolResultsSent(mock.requests[2].body).at(-1)!.content).toMatch(/plan mode/);
+    expect(toolResultsSent(model.requests[2]).at(-1)!.content).toMatch(/plan mode/);
     expect(fs.existsSync(file)).toBe(false);
 
-    mock.requests.length = 0;
-    mock.enqueue(
+    model.requests.length = 0;
+    model.enqueue(
       reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "p" }, id: "p2" }]),
       reply.text("ok"),
     );
     await collect(query({ prompt: "x", options: planned() }));
-    expect(toolResultsSent(mock.requests[1].body)[0].content).toMatch(/canUseTool/);
+    expect(toolResultsSent(model.requests[1])[0].content).toMatch(/canUseTool/);
 
-    mock.requests.length = 0;
-    mock.enqueue(
+    model.requests.length = 0;
+    model.enqueue(
       reply.toolCalls([{ name: "ExitPlanMode", input: { plan: "p" }, id: "p3" }]),
       reply.text("ok"),
     );
     await collect(query({ prompt: "x", options: planned(undefined, { permissionMode: "default" }) }));
-    expect(toolResultsSent(mock.requests[1].body)[0].content).toMatch(/not in plan mode/);
+    expect(toolResultsSent(model.requests[1])[0].content).toMatch(/not in plan mode/);
   });
 });

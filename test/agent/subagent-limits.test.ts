@@ -10,8 +10,8 @@ import { stepCountIs } from "../../src/loop/stop-conditions.js";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import { MAX_TASKS_PER_ANSWER } from "../../src/runtime/subagents.js";
 import { query } from "../../src/sdk/query.js";
-import { reply } from "../support/mock-provider.js";
 import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
+import { reply } from "../support/mock-provider.js";
 import { collect, echoTool, resultOf } from "./helpers.js";
 
 const CHILD_PROMPT = "You are the worker subagent.";

@@ -13,9 +13,9 @@ import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
+import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { reply } from "../support/mock-provider.js";
-import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { collect, mockOptions, resultOf, useMockProvider } from "./helpers.js";
 
 const mock = useMockProvider();
