@@ -10,7 +10,7 @@
  * user (Debian's package creates it) through `runuser`; as any other user it runs as that user.
  * `findPostgres()` says why not when the binaries are missing, so tests can skip with that reason.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
@@ -49,15 +49,36 @@ async function freePort() {
   });
 }
 
-/** Runs a server binary as the user that owns the cluster. */
+/** The command line that runs a server binary as the user that owns the cluster. */
+function commandAs(asUser, bin, args) {
+  return asUser ? ["runuser", ["-u", asUser, "--", bin, ...args]] : [bin, args];
+}
+
+/** Runs a server binary as the cluster's owner and waits (synchronous: exit handlers stop with it). */
 function runAs(asUser, bin, args) {
-  const [command, argv] = asUser ? ["runuser", ["-u", asUser, "--", bin, ...args]] : [bin, args];
+  const [command, argv] = commandAs(asUser, bin, args);
   const done = spawnSync(command, argv, { encoding: "utf8", timeout: 60_000 });
   if (done.status !== 0) {
     throw new Error(
       `${[command, ...argv].join(" ")} failed (${done.status ?? done.signal}): ${done.stderr || done.stdout}`,
     );
   }
+}
+
+/**
+ * The same, without blocking the caller's event loop: `initdb` and `pg_ctl start` take seconds, tens
+ * of them on a loaded machine, during which a test worker must still answer its runner and fire its
+ * hook time limits.
+ */
+function runAsAsync(asUser, bin, args) {
+  const [command, argv] = commandAs(asUser, bin, args);
+  return new Promise((resolve, reject) => {
+    execFile(command, argv, { encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) => {
+      if (!error) return resolve();
+      const why = error.code ?? error.signal ?? error.message;
+      reject(new Error(`${[command, ...argv].join(" ")} failed (${why}): ${stderr || stdout}`));
+    });
+  });
 }
 
 /** Starts a new cluster. Throws when the binaries are missing (check `findPostgres()` first). */
@@ -75,7 +96,7 @@ export async function startPostgres() {
   }
   const data = join(dir, "data");
   try {
-    runAs(asUser, join(bin, "initdb"), [
+    await runAsAsync(asUser, join(bin, "initdb"), [
       "-D",
       data,
       "-U",
@@ -105,9 +126,26 @@ export async function startPostgres() {
       "-c max_connections=200",
     ].join(" ");
     try {
-      runAs(asUser, join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-o", settings, "-w", "start"]);
+      await runAsAsync(asUser, join(bin, "pg_ctl"), [
+        "-D",
+        data,
+        "-l",
+        join(dir, "log"),
+        "-o",
+        settings,
+        "-w",
+        "start",
+      ]);
       break;
     } catch (error) {
+      // pg_ctl gives up waiting after 60 s, and our time limit kills it, but the server it launched
+      // may still be starting: stop it, or it outlives the directory removed below (and holds the
+      // data directory's lock against the next attempt).
+      try {
+        runAs(asUser, join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } catch {
+        // none was running
+      }
       if (attempt >= 2) {
         rmSync(dir, { recursive: true, force: true });
         throw error;
