@@ -3,7 +3,7 @@
  * it, wait for text on its screen output, collect its exit status.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync, readlinkSync } from "node:fs";
+import { readlinkSync } from "node:fs";
 import xterm from "@xterm/headless";
 import { findDescendant } from "../support/processes.js";
 import { CLI } from "./helpers.js";

@@ -14,7 +14,7 @@ const shout = defineTool({
   name: "shout",
   description: "upper-cases its text",
   inputSchema: z.object({ text: z.string() }),
-  execute: async ({ text }) => text.toUpperCase(),
+  execute: async ({ text }) => ({ content: text.toUpperCase() }),
 });
 
 /** The smallest options a user needs: the model's id and the model itself as the provider. */
