@@ -1,9 +1,11 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { LongestFirstSequencer } from "./test/sequencer.js";
 import { ALL, END_TO_END, UNIT } from "./test/tiers.js";
 
 /** The build, the SDK install and PostgreSQL's directory: what the wire and end-to-end tiers use. */
 const globalSetup = ["test/global-setup.ts"];
+/** An `exclude` replaces vitest's own (node_modules…): the SDK's install in test/sdk/ carries tests. */
+const excluding = (...globs: string[]) => [...configDefaults.exclude, ...globs];
 
 export default defineConfig({
   test: {
@@ -14,8 +16,11 @@ export default defineConfig({
         extends: true,
         test: { name: "unit", include: UNIT, setupFiles: ["test/support/unit-guard.ts"] },
       },
-      { extends: true, test: { name: "wire", include: ALL, exclude: [...UNIT, ...END_TO_END], globalSetup } },
-      { extends: true, test: { name: "e2e", include: END_TO_END, exclude: UNIT, globalSetup } },
+      {
+        extends: true,
+        test: { name: "wire", include: ALL, exclude: excluding(...UNIT, ...END_TO_END), globalSetup },
+      },
+      { extends: true, test: { name: "e2e", include: END_TO_END, exclude: excluding(...UNIT), globalSetup } },
     ],
     setupFiles: ["test/setup-each-file.ts"],
     testTimeout: 20_000,
