@@ -16,7 +16,7 @@
  * I/O, add it to `UNIT` (the guard tells you if it does need some).
  */
 
-/** Files that run in memory only (a glob such as `test/schema/**` + `/*.test.ts` takes a folder). */
+/** Files that run in memory only; a whole folder is a glob, as `test/schema/` is below. */
 export const UNIT = [
   "test/agent/file-checkpoints.test.ts",
   "test/agent/front-matter.test.ts",
