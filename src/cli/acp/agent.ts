@@ -62,7 +62,10 @@ export function goatAcpAgent(args: CliArgs): AgentApp {
   app.onRequest("session/load", async ({ params, client }) => {
     const history = await storedHistory(params.sessionId);
     sessions.get(params.sessionId)?.close();
-    const session = await openSession({ args, client, capabilities }, { ...params, resume: params.sessionId });
+    const session = await openSession(
+      { args, client, capabilities },
+      { ...params, resume: params.sessionId },
+    );
     sessions.set(session.id, session);
     const replay = new MessageUpdates();
     for (const message of history) {
@@ -92,7 +95,8 @@ export function goatAcpAgent(args: CliArgs): AgentApp {
     try {
       content = promptContent(params.prompt);
     } catch (error) {
-      if (error instanceof UnsupportedContentError) throw RequestError.invalidParams(undefined, error.message);
+      if (error instanceof UnsupportedContentError)
+        throw RequestError.invalidParams(undefined, error.message);
       throw error;
     }
     return { stopReason: await session.prompt(content) };

@@ -30,7 +30,9 @@ export class MessageUpdates {
         // Once per call: the editor shows it running (the output comes with the result).
         if (this.running.has(message.tool_use_id)) return [];
         this.running.add(message.tool_use_id);
-        return [{ sessionUpdate: "tool_call_update", toolCallId: message.tool_use_id, status: "in_progress" }];
+        return [
+          { sessionUpdate: "tool_call_update", toolCallId: message.tool_use_id, status: "in_progress" },
+        ];
       case "user":
         return typeof message.message.content === "string" ? [] : this.resultUpdates(message.message.content);
       default:

@@ -43,7 +43,9 @@ export function promptContent(prompt: readonly AcpContentBlock[]): ContentBlock[
         break;
       }
       case "audio":
-        throw new UnsupportedContentError("audio prompts are not supported (promptCapabilities.audio is false)");
+        throw new UnsupportedContentError(
+          "audio prompts are not supported (promptCapabilities.audio is false)",
+        );
     }
   }
   return content;

@@ -84,7 +84,9 @@ export class AcpSession {
   prompt(content: ContentBlock[]): Promise<StopReason> {
     if (this.closed) return Promise.reject(RequestError.invalidRequest(undefined, "the session has ended"));
     if (this.turn) {
-      return Promise.reject(RequestError.invalidRequest(undefined, "a prompt is already running in this session"));
+      return Promise.reject(
+        RequestError.invalidRequest(undefined, "a prompt is already running in this session"),
+      );
     }
     return new Promise<StopReason>((resolve, reject) => {
       this.turn = { resolve, reject, cancelled: false };
@@ -115,7 +117,9 @@ export class AcpSession {
     const listed = models.some((m) => m.value === account.model);
     return {
       current: account.model,
-      models: listed ? models : [{ value: account.model, displayName: account.model, description: "" }, ...models],
+      models: listed
+        ? models
+        : [{ value: account.model, displayName: account.model, description: "" }, ...models],
     };
   }
 
