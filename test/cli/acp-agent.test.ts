@@ -17,6 +17,7 @@ import {
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeStdioServer } from "../mcp/helpers.js";
 import { reply } from "../support/mock-provider.js";
 import { CLI, useCliFixture } from "./helpers.js";
 
@@ -338,6 +339,53 @@ describe("goat acp", () => {
     ]);
     expect(buffers.get(path)).toBe("unsaved pear\n");
     expect(readFileSync(path, "utf8")).toBe("on disk\n");
+  }, 60_000);
+
+  it("the editor's MCP server serves the model; thinking streams as thought chunks, TodoWrite as the plan; closing stdin ends goat acp", async () => {
+    const server = writeStdioServer(fx.home.path);
+    fx.mock.enqueue(
+      reply.message([
+        { type: "thinking", thinking: "let me plan", signature: "sig" },
+        {
+          type: "tool_use",
+          id: "toolu_todo",
+          name: "TodoWrite",
+          input: {
+            todos: [
+              { content: "echo it", status: "in_progress", activeForm: "Echoing" },
+              { content: "report", status: "pending", activeForm: "Reporting" },
+            ],
+          },
+        },
+        { type: "tool_use", id: "toolu_mcp", name: "mcp__fx__echo", input: { msg: "from the editor" } },
+      ]),
+      reply.text("done"),
+    );
+    const editor = await startEditor(() => "allow_once");
+    const { sessionId } = await editor.connection.agent.request("session/new", {
+      cwd: fx.work.path,
+      mcpServers: [{ name: "fx", command: process.execPath, args: [server], env: [] }],
+    });
+    const answer = await editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "plan and echo" }],
+    });
+    expect(answer.stopReason).toBe("end_turn");
+    expect(fx.mock.requests[0].body.tools.map((t: any) => t.name)).toContain("mcp__fx__echo");
+    expect(editor.questions.map((q) => q.toolCall.toolCallId)).toEqual(["toolu_mcp"]);
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("echo: from the editor");
+    expect(text(editor.updates, "agent_thought_chunk")).toBe("let me plan");
+    expect(editor.updates).toContainEqual({
+      sessionUpdate: "plan",
+      entries: [
+        { content: "echo it", status: "in_progress", priority: "medium" },
+        { content: "report", status: "pending", priority: "medium" },
+      ],
+    });
+
+    editor.child.stdin.end();
+    const code = await new Promise((resolve) => editor.child.once("exit", resolve));
+    expect(code).toBe(0);
   }, 60_000);
 
   it("malformed JSON-RPC gets a well-formed error, and the stream stays in step", async () => {
