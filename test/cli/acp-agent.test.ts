@@ -4,11 +4,12 @@
  * the HTTP level: a tool turn with a permission question, cancel mid-tool, an image prompt, the load
  * of an earlier session, edits through the client's file system, and malformed JSON-RPC.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import {
+  type ClientApp,
   type ClientCapabilities,
   type ClientConnection,
   client,
@@ -31,6 +32,8 @@ interface Editor {
   questions: RequestPermissionRequest[];
   /** The files written through `fs/write_text_file`, by path (the "buffers"). */
   buffers: Map<string, string>;
+  /** The commands run in the editor's terminal (`terminal/create`), and the terminals killed. */
+  terminals: { commands: string[]; killed: string[] };
   stderr(): string;
 }
 
@@ -75,6 +78,7 @@ async function startEditor(
       buffers.set(params.path, params.content);
       return {};
     });
+  const terminals = serveTerminals(app);
   const connection = app.connect(
     ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
@@ -82,7 +86,7 @@ async function startEditor(
     ),
   );
   await connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: capabilities });
-  return { child, connection, updates, questions, buffers, stderr: () => stderr };
+  return { child, connection, updates, questions, buffers, terminals, stderr: () => stderr };
 }
 
 async function newSession(editor: Editor): Promise<string> {
@@ -388,6 +392,52 @@ describe("goat acp", () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  it("with the client's terminal, a command the user allowed runs there; one allowed on Goat's analysis stays in Goat's jail", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Bash", id: "toolu_ls", input: { command: "ls" } },
+        { name: "Bash", id: "toolu_t", input: { command: "echo from-terminal; touch t.txt" } },
+      ]),
+      reply.text("ran"),
+    );
+    const editor = await startEditor(() => "allow_once", { terminal: true });
+    const sessionId = await newSession(editor);
+    const answer = await editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "run" }],
+    });
+    expect(answer.stopReason).toBe("end_turn");
+    expect(editor.questions.map((q) => q.toolCall.toolCallId)).toEqual(["toolu_t"]);
+    expect(editor.terminals.commands).toEqual(["echo from-terminal; touch t.txt"]);
+    expect(existsSync(join(fx.work.path, "t.txt"))).toBe(true);
+    expect(editor.updates).toContainEqual(
+      expect.objectContaining({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "toolu_t",
+        content: [{ type: "terminal", terminalId: "term-1" }],
+      }),
+    );
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("from-terminal");
+
+    // Cancel while the terminal's command runs: the terminal is killed, the prompt answers cancelled.
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Bash", id: "toolu_long", input: { command: "echo $$ > tpid.txt; exec sleep 30" } },
+      ]),
+    );
+    const prompt = editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "wait" }],
+    });
+    const pidFile = join(fx.work.path, "tpid.txt");
+    await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
+    await editor.connection.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(editor.terminals.killed).toEqual(["term-2"]);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await waitUntil(() => !alive(pid));
+  }, 60_000);
+
   it("malformed JSON-RPC gets a well-formed error, and the stream stays in step", async () => {
     const child = spawn(process.execPath, [CLI, "acp"], { cwd: fx.work.path, env: fx.env });
     started.push(child);
@@ -417,6 +467,50 @@ describe("goat acp", () => {
     expect(child.exitCode).toBeNull();
   }, 30_000);
 });
+
+/** A terminal as an editor has one: the command runs here, in its own process group. */
+function serveTerminals(app: ClientApp): Editor["terminals"] {
+  const log: Editor["terminals"] = { commands: [], killed: [] };
+  const running = new Map<string, { child: ChildProcess; output: string; exit: Promise<any> }>();
+  app
+    .onRequest("terminal/create", ({ params }) => {
+      const id = `term-${running.size + 1}`;
+      log.commands.push(params.args?.at(-1) ?? params.command);
+      const child = spawn(params.command, params.args ?? [], {
+        cwd: params.cwd ?? undefined,
+        detached: true,
+      });
+      started.push(child as ChildProcessWithoutNullStreams);
+      const terminal = {
+        child,
+        output: "",
+        exit: new Promise((resolve) =>
+          child.once("exit", (exitCode, signal) => resolve({ exitCode, signal })),
+        ),
+      };
+      const add = (b: Buffer) => {
+        terminal.output += b.toString();
+      };
+      child.stdout?.on("data", add);
+      child.stderr?.on("data", add);
+      running.set(id, terminal);
+      return { terminalId: id };
+    })
+    .onRequest("terminal/wait_for_exit", async ({ params }) => running.get(params.terminalId)?.exit)
+    .onRequest("terminal/output", async ({ params }) => {
+      const terminal = running.get(params.terminalId);
+      const exitStatus = terminal?.child.exitCode !== null ? await terminal?.exit : null;
+      return { output: terminal?.output ?? "", truncated: false, exitStatus };
+    })
+    .onRequest("terminal/kill", ({ params }) => {
+      log.killed.push(params.terminalId);
+      const pid = running.get(params.terminalId)?.child.pid;
+      if (pid !== undefined) process.kill(-pid, "SIGKILL");
+      return {};
+    })
+    .onRequest("terminal/release", () => ({}));
+  return log;
+}
 
 function findTranscript(sessionId: string): string {
   const projects = join(fx.home.path, "projects");

@@ -7,35 +7,27 @@
  */
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { Tool, ToolResult } from "../../index.js";
-import { DEFAULT_TOOL_NAMES, editTool, writeTool } from "../../tools/index.js";
+import { editTool, writeTool } from "../../tools/index.js";
 
-/** The tools option with Write and Edit routed through the client. */
-export interface ClientFileTools {
-  tools(base: ReadonlyArray<string | Tool> | undefined): Array<string | Tool>;
-}
-
-/** Undefined when the client cannot write files (Goat's own tools then write to disk). */
+/**
+ * Write (and Edit, when the client can also read) by the name they replace; none when the client
+ * cannot write files (Goat's own tools then write to disk).
+ */
 export function clientFileTools(
   client: AgentContext,
   sessionId: string,
   capabilities: ClientCapabilities | undefined,
-): ClientFileTools | undefined {
-  const canWrite = capabilities?.fs?.writeTextFile === true;
-  const canRead = capabilities?.fs?.readTextFile === true;
-  if (!canWrite) return undefined;
+): Map<string, Tool> {
+  const replacements = new Map<string, Tool>();
+  if (capabilities?.fs?.writeTextFile !== true) return replacements;
   const write = async (path: string, content: string): Promise<void> => {
     await client.request("fs/write_text_file", { sessionId, path, content });
   };
   const read = async (path: string): Promise<string> =>
     (await client.request("fs/read_text_file", { sessionId, path })).content;
-  const replacements = new Map<string, Tool>([["Write", clientWriteTool(write)]]);
-  if (canRead) replacements.set("Edit", clientEditTool(read, write));
-  return {
-    tools(base) {
-      const names = base ?? DEFAULT_TOOL_NAMES;
-      return names.map((entry) => (typeof entry === "string" ? (replacements.get(entry) ?? entry) : entry));
-    },
-  };
+  replacements.set("Write", clientWriteTool(write));
+  if (capabilities.fs.readTextFile === true) replacements.set("Edit", clientEditTool(read, write));
+  return replacements;
 }
 
 type Write = (path: string, content: string) => Promise<void>;

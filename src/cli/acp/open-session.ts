@@ -1,16 +1,19 @@
 /**
  * Opens the `query()` behind an ACP session: the `goat` command line's configuration (flags given
  * after `goat acp`, settings files, workspace trust as in print mode) for the session's folder, plus
- * what the client gives: its MCP servers, its permission answers, its file system when it offers one.
+ * what the client gives: its MCP servers, its permission answers, its file system and terminal when it
+ * offers them.
  */
 import { randomUUID } from "node:crypto";
 import type { AgentContext, ClientCapabilities, McpServer } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
-import type { McpServerConfig, PermissionModeName } from "../../index.js";
+import type { McpServerConfig, PermissionModeName, Tool } from "../../index.js";
 import { query } from "../../index.js";
+import { DEFAULT_TOOL_NAMES } from "../../tools/index.js";
 import type { CliArgs } from "../args.js";
 import { buildConfig, missingKeyMessage, settleCliTrust, withMcpServers } from "../config.js";
 import { clientFileTools } from "./client-fs-tools.js";
+import { clientTerminalBash } from "./client-terminal-tool.js";
 import { askClient } from "./permission.js";
 import { AcpSession, PromptQueue } from "./session.js";
 
@@ -35,7 +38,21 @@ export async function openSession(
   const sessionId = request.resume ?? randomUUID();
   const mode: PermissionModeName = config.options.permissionMode ?? "default";
   const input = new PromptQueue();
-  const fileTools = clientFileTools(context.client, sessionId, context.capabilities);
+  const clientTools = clientFileTools(context.client, sessionId, context.capabilities);
+  // The editor's terminal runs what Goat would run unconfined; with the sandbox on, Goat's Bash runs all.
+  if (context.capabilities?.terminal === true && config.options.sandbox?.enabled !== true) {
+    const directories = [config.cwd, ...(config.options.additionalDirectories ?? [])];
+    clientTools.set(
+      "Bash",
+      clientTerminalBash({
+        client: context.client,
+        sessionId,
+        directories: () => directories,
+        env: process.env,
+        send: (update) => context.client.notify("session/update", { sessionId, update }),
+      }),
+    );
+  }
   const q = query({
     prompt: input,
     options: {
@@ -47,8 +64,8 @@ export async function openSession(
       allowDangerouslySkipPermissions: true,
       canUseTool: askClient(context.client, sessionId),
       mcpServers: { ...config.options.mcpServers, ...clientMcpServers(request.mcpServers) },
-      ...(fileTools !== undefined && !isPreset(config.options.tools)
-        ? { tools: fileTools.tools(config.options.tools) }
+      ...(clientTools.size > 0 && !isPreset(config.options.tools)
+        ? { tools: withReplacements(config.options.tools, clientTools) }
         : {}),
     },
   });
@@ -75,6 +92,16 @@ export function clientMcpServers(servers: readonly McpServer[]): Record<string, 
     }
   }
   return configs;
+}
+
+/** The session's tool list with the client's tools in place of Goat's of the same name. */
+function withReplacements(
+  base: ReadonlyArray<string | Tool> | undefined,
+  replacements: Map<string, Tool>,
+): Array<string | Tool> {
+  return (base ?? DEFAULT_TOOL_NAMES).map((entry) =>
+    typeof entry === "string" ? (replacements.get(entry) ?? entry) : entry,
+  );
 }
 
 /** A tools preset names Claude Code's or Goat's set as a whole: left as it is (Goat's own Write and Edit). */
