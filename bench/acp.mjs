@@ -4,7 +4,8 @@
  * from sending `session/prompt` to the first `session/update` (the first text chunk) and to the
  * prompt's answer, the session's first prompt apart from the later ones. For print mode
  * (`goat -p … --output-format stream-json --include-partial-messages`), one process per turn: spawn
- * to the first text delta on stdout and spawn to exit. Medians of N.
+ * to the first text delta on stdout and spawn to exit. Medians of N. Also `goat acp`'s start: spawn
+ * to the `initialize` answer and to the `session/new` answer.
  *
  *   npm run build && node bench/acp.mjs [turns=20]
  */
@@ -66,9 +67,12 @@ function startAcp() {
 }
 
 async function benchAcp() {
+  const t0 = performance.now();
   const acp = startAcp();
   await acp.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const initialized = performance.now() - t0;
   const { result } = await acp.request("session/new", { cwd: home, mcpServers: [] });
+  const sessionReady = performance.now() - t0;
   const firstUpdate = [];
   const turn = [];
   for (let i = 0; i <= TURNS; i++) {
@@ -87,7 +91,7 @@ async function benchAcp() {
   }
   acp.child.stdin.end();
   await new Promise((r) => acp.child.once("exit", r));
-  return { firstUpdate, turn };
+  return { firstUpdate, turn, initialized, sessionReady };
 }
 
 function printTurn() {
@@ -125,6 +129,7 @@ try {
   const acp = await benchAcp();
   const print = await benchPrint();
   console.log(`goat acp, one session (${TURNS} turns after the first; median):`);
+  console.log(`  spawn to initialize answer ${ms(acp.initialized)}, to session/new answer ${ms(acp.sessionReady)}`);
   console.log(`  first prompt:  first update ${ms(acp.firstUpdate[0])}, answer ${ms(acp.turn[0])}`);
   console.log(
     `  later prompts: first update ${ms(median(acp.firstUpdate.slice(1)))}, answer ${ms(median(acp.turn.slice(1)))}`,
