@@ -129,13 +129,17 @@ try {
   const acp = await benchAcp();
   const print = await benchPrint();
   console.log(`goat acp, one session (${TURNS} turns after the first; median):`);
-  console.log(`  spawn to initialize answer ${ms(acp.initialized)}, to session/new answer ${ms(acp.sessionReady)}`);
+  console.log(
+    `  spawn to initialize answer ${ms(acp.initialized)}, to session/new answer ${ms(acp.sessionReady)}`,
+  );
   console.log(`  first prompt:  first update ${ms(acp.firstUpdate[0])}, answer ${ms(acp.turn[0])}`);
   console.log(
     `  later prompts: first update ${ms(median(acp.firstUpdate.slice(1)))}, answer ${ms(median(acp.turn.slice(1)))}`,
   );
   console.log(`goat -p, one process per turn (${TURNS} runs; median):`);
-  console.log(`  spawn to first text delta ${ms(median(print.firstUpdate))}, spawn to exit ${ms(median(print.turn))}`);
+  console.log(
+    `  spawn to first text delta ${ms(median(print.firstUpdate))}, spawn to exit ${ms(median(print.turn))}`,
+  );
 } finally {
   await server.close();
   rmSync(home, { recursive: true, force: true });
