@@ -316,6 +316,30 @@ describe("goat acp", () => {
     expect(call.content).toEqual([{ type: "diff", path, oldText: null, newText: "kiwi" }]);
   }, 60_000);
 
+  it("leaving plan mode asks for the plan's approval; 'accept edits' moves the editor's mode menu and edits run unasked", async () => {
+    const path = join(fx.work.path, "plan.txt");
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "ExitPlanMode", id: "toolu_plan", input: { plan: "write plan.txt" } }]),
+      reply.toolCalls([{ name: "Write", id: "toolu_pw", input: { file_path: path, content: "planned" } }]),
+      reply.text("done"),
+    );
+    const editor = await startEditor(() => "allow_always");
+    const sessionId = await newSession(editor);
+    await editor.connection.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    const answer = await editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "plan, then do it" }],
+    });
+    expect(answer.stopReason).toBe("end_turn");
+    expect(editor.questions.map((q) => q.toolCall.toolCallId)).toEqual(["toolu_plan"]);
+    expect(editor.questions[0].toolCall.kind).toBe("switch_mode");
+    expect(editor.updates).toContainEqual({
+      sessionUpdate: "current_mode_update",
+      currentModeId: "acceptEdits",
+    });
+    expect(readFileSync(path, "utf8")).toBe("planned");
+  }, 60_000);
+
   it("with the client's file system, Edit changes the editor's buffer, not the file on disk", async () => {
     const path = join(fx.work.path, "a.txt");
     writeFileSync(path, "on disk\n");

@@ -53,6 +53,8 @@ export async function openSession(
       }),
     );
   }
+  // Bound once the session exists: the permission bridge tells it of mode changes the answers make.
+  let session: AcpSession | undefined;
   const q = query({
     prompt: input,
     options: {
@@ -62,14 +64,15 @@ export async function openSession(
       permissionMode: mode,
       // The editor's mode menu offers bypassPermissions; choosing it there is the user's own word.
       allowDangerouslySkipPermissions: true,
-      canUseTool: askClient(context.client, sessionId),
+      canUseTool: askClient(context.client, sessionId, (next) => session?.modeChanged(next)),
       mcpServers: { ...config.options.mcpServers, ...clientMcpServers(request.mcpServers) },
       ...(clientTools.size > 0 && !isPreset(config.options.tools)
         ? { tools: withReplacements(config.options.tools, clientTools) }
         : {}),
     },
   });
-  return new AcpSession(sessionId, config.cwd, q, input, context.client, mode);
+  session = new AcpSession(sessionId, config.cwd, q, input, context.client, mode);
+  return session;
 }
 
 /** The client's MCP servers in Goat's configuration shape, by name. */

@@ -106,6 +106,13 @@ export class AcpSession {
     this.mode = mode;
   }
 
+  /** The session's mode changed inside Goat (a permission answer): the editor's menu follows. */
+  modeChanged(mode: PermissionModeName): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    void this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+  }
+
   async setModel(model: string): Promise<void> {
     await this.query.setModel(model);
   }
