@@ -64,9 +64,15 @@ async function startEditor(
     .onNotification("session/update", ({ params }) => {
       updates.push(params.update);
     })
-    .onRequest("session/request_permission", ({ params }) => {
+    .onRequest("session/request_permission", ({ params, signal }) => {
       questions.push(params);
       const kind = answer(params);
+      // "hold": the user has not answered yet; the agent withdraws the question when the turn is cancelled.
+      if (kind === "hold") {
+        return new Promise((resolve) =>
+          signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } })),
+        );
+      }
       const option = params.options.find((o) => o.kind === kind);
       if (!option) throw new Error(`no ${kind} option among ${JSON.stringify(params.options)}`);
       return { outcome: { outcome: "selected", optionId: option.optionId } };
@@ -199,6 +205,22 @@ describe("goat acp", () => {
     expect(sent).toContain('"tool_use_id":"toolu_slow"');
     const transcript = readFileSync(findTranscript(sessionId), "utf8");
     expect(transcript).toContain('"tool_use_id":"toolu_slow"');
+  }, 60_000);
+
+  it("cancel while a permission question is open: the question is withdrawn, nothing runs, the prompt answers cancelled", async () => {
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Bash", id: "toolu_q", input: { command: "touch asked.txt" } }]),
+    );
+    const editor = await startEditor(() => "hold");
+    const sessionId = await newSession(editor);
+    const prompt = editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "ask me" }],
+    });
+    await waitUntil(() => editor.questions.length === 1);
+    await editor.connection.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(existsSync(join(fx.work.path, "asked.txt"))).toBe(false);
   }, 60_000);
 
   it("an image and an embedded file reach the provider's request", async () => {
