@@ -8,6 +8,7 @@ import {
   agent,
   type ClientCapabilities,
   type InitializeResponse,
+  type ListSessionsResponse,
   PROTOCOL_VERSION,
   RequestError,
   type SessionConfigOption,
@@ -40,17 +41,7 @@ export function goatAcpAgent(args: CliArgs): AgentApp {
 
   app.onRequest("initialize", ({ params }): InitializeResponse => {
     capabilities = params.clientCapabilities;
-    return {
-      protocolVersion: PROTOCOL_VERSION,
-      agentInfo: { name: "goat", title: "Goat", version: GOAT_VERSION },
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {} },
-      },
-      authMethods: [],
-    };
+    return INITIALIZE_RESPONSE;
   });
 
   app.onRequest("session/new", async ({ params, client }) => {
@@ -74,20 +65,7 @@ export function goatAcpAgent(args: CliArgs): AgentApp {
     return { modes: modeState(session), configOptions: await configOptions(session) };
   });
 
-  app.onRequest("session/list", async ({ params }) => {
-    const all = await listSessions(params.cwd ? { cwd: params.cwd } : {});
-    const start = params.cursor ? Number.parseInt(params.cursor, 10) || 0 : 0;
-    const page = all.slice(start, start + LIST_PAGE);
-    return {
-      sessions: page.map((info) => ({
-        sessionId: info.sessionId,
-        cwd: info.cwd,
-        title: info.firstPrompt.slice(0, 200) || null,
-        updatedAt: new Date(info.lastModified).toISOString(),
-      })),
-      nextCursor: start + LIST_PAGE < all.length ? String(start + LIST_PAGE) : null,
-    };
-  });
+  app.onRequest("session/list", ({ params }) => storedSessions(params.cwd, params.cursor));
 
   app.onRequest("session/prompt", async ({ params }) => {
     const session = sessionOf(sessions, params.sessionId);
@@ -118,6 +96,10 @@ export function goatAcpAgent(args: CliArgs): AgentApp {
     if (params.configId !== MODEL_OPTION || typeof params.value !== "string") {
       throw RequestError.invalidParams(undefined, `no option ${params.configId}`);
     }
+    const { models } = await session.models();
+    if (!models.some((m) => m.value === params.value)) {
+      throw RequestError.invalidParams(undefined, `no model ${params.value} in the menu`);
+    }
     await session.setModel(params.value);
     return { configOptions: await configOptions(session) };
   });
@@ -129,6 +111,38 @@ export function goatAcpAgent(args: CliArgs): AgentApp {
     });
   });
   return app;
+}
+
+/** What Goat can do, honestly: no audio, no terminal authentication, no session deletion or resume. */
+const INITIALIZE_RESPONSE: InitializeResponse = {
+  protocolVersion: PROTOCOL_VERSION,
+  agentInfo: { name: "goat", title: "Goat", version: GOAT_VERSION },
+  agentCapabilities: {
+    loadSession: true,
+    promptCapabilities: { image: true, audio: false, embeddedContext: true },
+    mcpCapabilities: { http: true, sse: true },
+    sessionCapabilities: { list: {} },
+  },
+  authMethods: [],
+};
+
+/** One page of the stored sessions (of `cwd`, or all), newest first; the cursor is an offset. */
+async function storedSessions(
+  cwd: string | null | undefined,
+  cursor: string | null | undefined,
+): Promise<ListSessionsResponse> {
+  const all = await listSessions(cwd ? { cwd } : {});
+  const start = cursor ? Math.max(0, Number.parseInt(cursor, 10) || 0) : 0;
+  const page = all.slice(start, start + LIST_PAGE);
+  return {
+    sessions: page.map((info) => ({
+      sessionId: info.sessionId,
+      cwd: info.cwd,
+      title: info.firstPrompt.slice(0, 200) || null,
+      updatedAt: new Date(info.lastModified).toISOString(),
+    })),
+    nextCursor: start + LIST_PAGE < all.length ? String(start + LIST_PAGE) : null,
+  };
 }
 
 function sessionOf(sessions: Map<string, AcpSession>, id: string): AcpSession {
