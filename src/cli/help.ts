@@ -5,6 +5,7 @@ export const HELP_TEXT = `Usage: goat [options] [prompt]
 Commands:
   sessions [--cwd DIR] [--limit N]   List this directory's sessions
   serve [--port N] [--host ADDRESS]  A local web viewer of the sessions
+  acp [FLAGS]                        An ACP agent on stdio for editors (Zed, JetBrains, Neovim)
   Durable sessions (DBOS on PostgreSQL, DATABASE_URL):
   worker                      Run queued sessions
   submit PROMPT               Queue a session, then follow it to its end (--detach: just queue it)

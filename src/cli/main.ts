@@ -34,6 +34,13 @@ async function main(argv: string[]): Promise<number> {
       return fail(error);
     }
   }
+  if (argv[0] === "acp") {
+    try {
+      return await (await import("./acp/command.js")).runAcp(argv.slice(1));
+    } catch (error) {
+      return fail(error);
+    }
+  }
   if (argv[0] === "sessions")
     return (await import("./sessions-command.js")).runSessions(argv.slice(1), process.env);
   // `goat --resume` with no id: the interactive mode opens a picker of this directory's sessions.

@@ -60,6 +60,10 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
       (line) => io.stdout.write(line),
       (message) => io.stderr.write(`goat: ${message}\n`),
     );
+  } else if (args.inputFormat === "stream-json") {
+    // An Agent SDK host reads past sessions from Claude Code's folder (claude-transcript.ts).
+    const { withClaudeTranscript } = await import("./claude-transcript.js");
+    options = withClaudeTranscript(options, (message) => io.stderr.write(`goat: ${message}\n`));
   }
   // --agent: known once the host's initialize (which may define the agents) has been applied.
   let q: Query;

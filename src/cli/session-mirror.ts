@@ -28,23 +28,31 @@ export function mirroredSessionStore(
   context: { cwd: string; env: Record<string, string | undefined> },
   send: (frame: TranscriptMirrorFrame) => void,
 ): SessionStore {
-  const projects = join(
-    context.env.CLAUDE_CONFIG_DIR && context.env.CLAUDE_CONFIG_DIR !== ""
-      ? context.env.CLAUDE_CONFIG_DIR
-      : join(homedir(), ".claude"),
-    "projects",
-    projectKey(context.cwd),
-  );
   return {
     async append(sessionId, entries) {
       await store.append(sessionId, entries);
-      send({ type: "transcript_mirror", filePath: join(projects, mirrorPath(sessionId)), entries });
+      send({ type: "transcript_mirror", filePath: claudeTranscriptPath(context, sessionId), entries });
     },
     load: (sessionId, options) => store.load(sessionId, options),
     list: (options) => store.list(options),
     delete: (sessionId) => store.delete(sessionId),
     close: async () => store.close?.(),
   };
+}
+
+/**
+ * Where Claude Code keeps the transcript of `sessionId` started in `context.cwd`:
+ * `<CLAUDE_CONFIG_DIR or ~/.claude>/projects/<project key>/<id>.jsonl` (a subagent's under `<id>/subagents/`).
+ */
+export function claudeTranscriptPath(
+  context: { cwd: string; env: Record<string, string | undefined> },
+  sessionId: string,
+): string {
+  const configDir =
+    context.env.CLAUDE_CONFIG_DIR && context.env.CLAUDE_CONFIG_DIR !== ""
+      ? context.env.CLAUDE_CONFIG_DIR
+      : join(homedir(), ".claude");
+  return join(configDir, "projects", projectKey(context.cwd), mirrorPath(sessionId));
 }
 
 /** `<id>.jsonl`, or Claude Code's place for a subagent's transcript (Goat names it `<id>.agent-<agent>`). */

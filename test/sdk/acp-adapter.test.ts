@@ -217,11 +217,24 @@ describe("Zed's claude-agent-acp on goat", () => {
     await waitUntil(() => !alive(pid));
     acp.child.kill("SIGKILL");
 
-    // A new adapter loads the session: goat resumes it, and the model sees the earlier turns. (The
-    // adapter shows the history from Claude Code's own transcript files, which goat does not write.)
+    // A new adapter loads the session: it replays the history from Claude Code's transcript folder
+    // (the SDK's getSessionMessages), where goat writes a copy, and goat resumes the session, so the
+    // model sees the earlier turns.
     const again = startAdapter(allowOnce);
     await again.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
     await again.request("session/load", { sessionId, cwd: fx.work.path, mcpServers: [] });
+    const replayed = (kind: string) =>
+      again.updates
+        .filter((u) => u.sessionUpdate === kind)
+        .map((u) => u.content.text ?? "")
+        .join("");
+    expect(replayed("user_message_chunk")).toContain("write");
+    expect(replayed("agent_message_chunk")).toContain("written");
+    expect(again.updates).toContainEqual(
+      expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "toolu_w" }),
+    );
+    const listed = await again.request("session/list", { cwd: fx.work.path });
+    expect(listed.sessions.map((s: any) => s.sessionId)).toContain(sessionId);
     fx.mock.enqueue(reply.text("I remember"));
     const resumed = await again.request("session/prompt", {
       sessionId,
