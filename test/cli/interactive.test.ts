@@ -175,7 +175,7 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     let at = await pty.waitFor("> ");
     pty.type("make a file\r");
     at = await pty.waitFor(
-      "Allow Bash(touch made-by-bash.txt)?  y yes · n no · a always: Bash(touch:*) · esc cancel",
+      "Allow Bash(touch made-by-bash.txt)?  y yes · n no · t no, and tell it what to do · a always: Bash(touch:*) · esc cancel",
       {
         from: at,
       },
