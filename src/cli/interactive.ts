@@ -56,7 +56,15 @@ export async function runInteractive(
     expanded: args.verbose || cliConfig.settings.verbose === true,
     live,
   });
-  const renderer = createRenderer(screen, style, status, config.cwd, thinking);
+  const silence = Number(process.env.GOAT_SILENCE_NOTICE_MS);
+  const renderer = createRenderer(
+    screen,
+    style,
+    status,
+    config.cwd,
+    thinking,
+    Number.isFinite(silence) && silence > 0 ? silence : undefined,
+  );
 
   // The permission mode, kept across /clear and /resume; Shift+Tab, an "always" answer that switches
   // modes and each run's system/init change it.

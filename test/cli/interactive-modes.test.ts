@@ -2,7 +2,7 @@
  * The interactive CLI in a real pseudo-terminal: what a Claude Code user expects of the permission
  * question and the prompt (issue 32): an edit's question shows the diff it would make, `t` denies
  * with words for the model, Shift+Tab cycles the permission modes with the mode shown, and a long
- * paste shows as one line while all of it is sent.
+ * paste shows as one line while all of it is sent, and a silent model is shown waiting.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -146,6 +146,19 @@ describe.skipIf(!hasScript)("the interactive CLI's permission question, modes an
     const body = JSON.stringify(fx.mock.requests[0].body.messages);
     expect(body).toContain("summarise: line number 1\\nline number 2");
     expect(body).toContain("line number 300");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("a model that says nothing is shown as waiting, with the seconds of silence; its answer ends that", async () => {
+    fx.mock.enqueue(reply.text("Sorry for the wait.", { delayMs: 1_200 }));
+    pty = startPty([], { ...fx.env, GOAT_SILENCE_NOTICE_MS: "500" }, fx.work.path);
+    let at = await pty.waitFor("> ");
+    pty.type("hello\r");
+    at = await pty.waitFor(/Waiting for the model · no reply for 1 s/, { from: at });
+    at = await pty.waitFor("Sorry for the wait.", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
+    expect(await pty.screen()).not.toContain("Waiting for the model");
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
