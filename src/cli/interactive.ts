@@ -18,7 +18,7 @@ import { modeHint, nextMode } from "./permission-modes.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
 import { loadRich, richIfLoaded } from "./rich-loader.js";
-import { isCustomCommand, runSlashCommand } from "./slash-commands.js";
+import { isCustomCommand, runSlashCommand, SLASH_COMMANDS } from "./slash-commands.js";
 import { createStatusLine } from "./status-line.js";
 import { SIGNAL_KILL_GRACE_MS } from "./stop-grace.js";
 import { colorOutput, createStyle, cursorControl } from "./style.js";
@@ -223,10 +223,10 @@ export async function runInteractive(
   process.once("SIGHUP", onHup);
   process.once("exit", killTrackedGroupsNow);
 
-  const sendPrompt = (text: string, shown = text) => {
-    // The prompt stays in the transcript, as typed (long pastes as their stand-ins).
+  /** Sends a prompt; `shown` is echoed into the transcript (long pastes as their stand-ins), null: none. */
+  const sendPrompt = (text: string, shown: string | null = text) => {
     renderer.endLine();
-    if (live) {
+    if (live && shown !== null) {
       const [first, ...rest] = terminalSafe(shown).split("\n");
       screen.print(`${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`);
     }
@@ -278,6 +278,9 @@ export async function runInteractive(
           if (opts.resume) await replay(opts.resume);
         },
         exit,
+        // The command line was echoed already: the prompt it sends (/init) is not.
+        send: (prompt) => sendPrompt(prompt, null),
+        mode: () => mode,
         customCommands: config.options.slashCommands,
       }).finally(() => {
         if (!exiting) user.setPromptVisible(true);
@@ -329,6 +332,14 @@ export async function runInteractive(
     },
   });
   if (mode !== "default") setMode(mode);
+  user.setCommands([
+    ...SLASH_COMMANDS,
+    ...Object.entries(config.options.slashCommands ?? {}).map(([name, c]) => ({
+      name: `/${name}`,
+      argumentHint: c.argumentHint,
+      description: c.description,
+    })),
+  ]);
   if (options.pickSession) {
     const { summarizeSessions, describeSession } = await import("./session-list.js");
     const sessions = await summarizeSessions(config.cwd, process.env, 30);

@@ -192,12 +192,18 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     expect(await pty.exited).toBe(0);
   });
 
-  it("/model shows the configured model and /model NAME switches the next request's model", async () => {
+  it("/model shows the configured model with a picker (Esc keeps it) and /model NAME switches the next request's model", async () => {
     fx.mock.enqueue(reply.text("answered by the other model"));
     pty = startPty(["--model", "anthropic/claude-pty-first"], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("/model\r");
     at = await pty.waitFor("model: anthropic/claude-pty-first", { from: at });
+    // The picker lists the models whose keys are set (the mock's Anthropic key; no OpenAI key here).
+    at = await pty.waitFor("Switch to which model?", { from: at });
+    expect(await pty.screen()).toContain("anthropic/claude-sonnet-4-5");
+    expect(await pty.screen()).not.toContain("openai/gpt-4.1 ·");
+    pty.type("\x1b");
+    at = await pty.waitFor("> ", { from: at });
     // No OPENAI_API_KEY here: refused at once, naming what is missing, and the model stays.
     pty.type("/model openai/gpt-4.1\r");
     at = await pty.waitFor(

@@ -72,6 +72,9 @@ export function createPlainInput(stdin: Readable, out: Writable): UserInput {
       const n = Number(line);
       return line && Number.isInteger(n) && n >= 1 && n <= items.length ? n - 1 : undefined;
     },
+    setCommands() {
+      // No menu without cursor control: /help lists the commands.
+    },
     setHint() {
       // No line under the prompt without cursor control.
     },

@@ -6,6 +6,7 @@
  */
 import type { ReadStream } from "node:tty";
 import type { Style } from "../style.js";
+import { type MenuCommand, matchingCommands, menuRows } from "./command-menu.js";
 import { createEditBuffer } from "./edit-buffer.js";
 import { createKeyDecoder, type Key } from "./keys.js";
 import { terminalSafe } from "./safe-text.js";
@@ -39,6 +40,10 @@ export function createRawInput(
   let visible = true;
   let closed = false;
   let hint: string | undefined;
+  // The `/` menu: the commands it offers and the one chosen.
+  let commands: MenuCommand[] = [];
+  let chosen = 0;
+  const menu = () => (commands.length === 0 ? [] : matchingCommands(buffer.text, commands));
   // Long pastes, by their stand-in in the prompt: expanded when the prompt is sent. Kept for the
   // session, so a prompt recalled from the history expands too.
   const pastes = new Map<string, string>();
@@ -54,6 +59,9 @@ export function createRawInput(
     const lines = buffer.text.split("\n");
     const before = buffer.text.slice(0, buffer.cursor).split("\n");
     const rendered = lines.map((l, i) => `${i === 0 ? promptMark : "  "}${terminalSafe(l)}`);
+    const matches = menu();
+    if (matches.length > 0)
+      rendered.push(...menuRows(matches, Math.min(chosen, matches.length - 1), screen.columns, style));
     if (hint !== undefined) rendered.push(hint);
     screen.setLive("input", rendered, {
       line: before.length - 1,
@@ -61,9 +69,36 @@ export function createRawInput(
     });
   };
 
+  /** The `/` menu's keys; true when the key was the menu's. */
+  const menuKey = (key: Key): boolean => {
+    const matches = menu();
+    if (matches.length === 0) return false;
+    const at = Math.min(chosen, matches.length - 1);
+    if (key.name === "up" || key.name === "down") {
+      chosen = (at + (key.name === "up" ? matches.length - 1 : 1)) % matches.length;
+      draw();
+      return true;
+    }
+    if (key.name === "tab" && !key.shift) {
+      buffer.clear();
+      buffer.insert(`${matches[at].name}${matches[at].argumentHint ? " " : ""}`);
+      chosen = 0;
+      draw();
+      return true;
+    }
+    // Enter on a partial name runs the chosen command.
+    if (key.name === "enter" && !matches.some((c) => c.name === buffer.text)) {
+      buffer.clear();
+      buffer.insert(matches[at].name);
+    }
+    return false;
+  };
+
   const editKey = (key: Key) => {
     if (!handlers) return;
+    if (menuKey(key)) return;
     const { name } = key;
+    if (name === "text" || name === "backspace") chosen = 0;
     if (name === "paste") {
       buffer.insert(collapsed(key.text ?? ""));
     } else if (name === "text") {
@@ -315,6 +350,10 @@ export function createRawInput(
     },
     setPromptVisible(v) {
       visible = v;
+      draw();
+    },
+    setCommands(list) {
+      commands = [...list];
       draw();
     },
     setHint(line) {

@@ -41,6 +41,11 @@ export interface UserInput {
   ask(question: string, signal?: AbortSignal): Promise<string | undefined>;
   /** Lets the user pick one of `items` (up/down and Enter, or its number); undefined when cancelled. */
   pick(title: string, items: string[], signal?: AbortSignal): Promise<number | undefined>;
+  /**
+   * The commands the `/` menu offers (shown while the prompt is `/` and a partial name). Plain mode
+   * shows no menu.
+   */
+  setCommands(commands: ReadonlyArray<{ name: string; argumentHint?: string; description: string }>): void;
   /** A line shown under the prompt (the permission mode), or none. Plain mode shows none. */
   setHint(line: string | undefined): void;
   /** Shows or hides the prompt line (hidden while a turn streams in plain mode). */
