@@ -189,6 +189,7 @@ export async function runInteractive(
         config.cwd,
         (text) => rich?.renderMarkdown(text, columns - 1, style.enabled) ?? `${text}\n`,
         messages.length - shown.length,
+        columns,
       ),
     );
     renderer.note(style.dim(`(resumed session ${sessionId})`));

@@ -19,7 +19,7 @@ import { clipEnd } from "./terminal/text-width.js";
 import type { Block } from "./terminal/transcript.js";
 import type { ThinkingView } from "./thinking-view.js";
 import { formatToolResult, type ToolCallInfo } from "./tool-output.js";
-import { toolCallLabel } from "./tool-summary.js";
+import { toolCallLabel, toolCallLine } from "./tool-summary.js";
 
 /** Renders messages through `screen`. */
 export interface Renderer {
@@ -313,7 +313,8 @@ export function createRenderer(
             } else if (block.type === "tool_use") {
               const label = toolCallLabel(block.name, block.input, cwd);
               calls.set(block.id, { name: block.name, input: block.input as Record<string, unknown>, label });
-              line(`${style.cyan("●")} ${style.bold(label)}`);
+              screen.endLine();
+              screen.print(toolCallLine(block.name, block.input, cwd, style));
               running.add(block.id);
             }
           }

@@ -162,4 +162,37 @@ describe.skipIf(!hasScript)("the interactive CLI's permission question, modes an
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
   });
+
+  it("tool calls show Claude Code's summaries and the Bash description, and a resumed session shows them the same", async () => {
+    writeFileSync(join(fx.work.path, "two.txt"), "first\nsecond\n");
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Bash", input: { command: "echo hi", description: "Say hi" } },
+        { name: "Read", input: { file_path: join(fx.work.path, "two.txt") } },
+      ]),
+      reply.text("All done."),
+    );
+    pty = startPty(["--permission-mode", "bypassPermissions"], fx.env, fx.work.path);
+    let at = await pty.waitFor("> ");
+    const id = /session ([0-9a-f]{8})/.exec(pty.output())?.[1];
+    pty.type("go\r");
+    at = await pty.waitFor("All done.", { from: at });
+    await pty.waitFor(TURN_FOOTER, { from: at });
+    const live = await pty.screen();
+    for (const line of ["● Bash(echo hi) · Say hi", "  ⎿ hi", "● Read(two.txt)", "  ⎿ Read 2 lines"])
+      expect(live.split("\n")).toContain(line);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+    pty = startPty(
+      ["--resume", id ?? "missing", "--permission-mode", "bypassPermissions"],
+      fx.env,
+      fx.work.path,
+    );
+    await pty.waitFor("(resumed session");
+    const resumed = await pty.screen();
+    for (const line of ["● Bash(echo hi) · Say hi", "  ⎿ hi", "● Read(two.txt)", "  ⎿ Read 2 lines"])
+      expect(resumed.split("\n")).toContain(line);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+  });
 });

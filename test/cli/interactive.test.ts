@@ -42,7 +42,7 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     at = await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("read the file\r");
     at = await pty.waitFor("Read(hello.txt)", { from: at });
-    at = await pty.waitFor(/⎿ ok: .*hello pty/, { from: at });
+    at = await pty.waitFor(/⎿ Read 1 line\n/, { from: at });
     at = await pty.waitFor("The file says hello.", { from: at });
     await pty.waitFor(TURN_FOOTER, { from: at });
     // Each turn's own tokens (the mock's default usage is 10 in, 5 out per call), then the session's.
