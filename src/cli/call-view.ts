@@ -61,27 +61,41 @@ export function callView(
         : undefined;
   const totals = fields.reduce((n, f) => n + f.value.split("\n").length, 0);
   const size = fields.reduce((n, f) => n + f.value.length, 0);
-  // Wrapped once per width: a large call (a whole file to Write) is asked about, then maybe shown whole.
-  let wrappedAt: { columns: number; rows: string[] } | undefined;
-  const rowsAt = (columns: number) => {
-    if (wrappedAt?.columns !== columns) {
-      const rows = [...fields, ...extra].flatMap((f) => fieldRows(f, Math.max(20, columns - 1), mark));
-      wrappedAt = { columns, rows };
-    }
-    return wrappedAt.rows;
+  const view = rowsView(
+    (columns) => [...fields, ...extra].flatMap((f) => fieldRows(f, Math.max(20, columns - 1), mark)),
+    `the call is ${totals} lines, ${size} characters long`,
+    mark,
+  );
+  return { ...view, inline };
+}
+
+/**
+ * A view of rows made for a width (`rowsAt`), cut to `maxRows` when asked: the first two thirds and
+ * the last third of the rows there is room for, around a line saying how much is left out and
+ * `about` the whole (`the call is 300 lines…`).
+ */
+export function rowsView(
+  rowsAt: (columns: number) => string[],
+  about: string,
+  mark: (s: string) => string,
+): CallView {
+  // Made once per width: a large call (a whole file to Write) is asked about, then maybe shown whole.
+  let madeAt: { columns: number; rows: string[] } | undefined;
+  const rows = (columns: number) => {
+    if (madeAt?.columns !== columns) madeAt = { columns, rows: rowsAt(columns) };
+    return madeAt.rows;
   };
   return {
-    inline,
-    isCut: (columns, maxRows) => rowsAt(columns).length > maxRows,
+    inline: undefined,
+    isCut: (columns, maxRows) => rows(columns).length > maxRows,
     render(columns, maxRows) {
-      const rows = rowsAt(columns);
-      if (maxRows === undefined || rows.length <= maxRows) return `${rows.join("\n")}\n`;
-      // The first two thirds and the last third of the rows there is room for, around a count.
+      const all = rows(columns);
+      if (maxRows === undefined || all.length <= maxRows) return `${all.join("\n")}\n`;
       const head = Math.max(1, Math.ceil(((maxRows - 1) * 2) / 3));
       const tail = Math.max(1, maxRows - 1 - head);
-      const left = rows.length - head - tail;
-      const note = `  … ${left} rows not shown: the call is ${totals} lines, ${size} characters long (v shows it all)`;
-      return `${[...rows.slice(0, head), mark(note), ...rows.slice(-tail)].join("\n")}\n`;
+      const left = all.length - head - tail;
+      const note = `  … ${left} rows not shown: ${about} (v shows it all)`;
+      return `${[...all.slice(0, head), mark(note), ...all.slice(-tail)].join("\n")}\n`;
     },
   };
 }
@@ -90,7 +104,7 @@ export function callView(
  * The input's fields in their order, each value as text (a string as is, anything else as JSON); a
  * non-object input is one field named `input`.
  */
-function inputFields(input: unknown): Field[] {
+export function inputFields(input: unknown): Field[] {
   if (input === null || typeof input !== "object" || Array.isArray(input))
     return input === undefined ? [] : [{ name: "input", value: JSON.stringify(input) ?? String(input) }];
   return Object.entries(input as Record<string, unknown>).map(([name, v]) => ({
@@ -103,7 +117,7 @@ function inputFields(input: unknown): Field[] {
  * The rows of one field at `width` cells: `name: value` for a one-line value, else a `name (N
  * lines):` heading and each line after `│ `; a wrapped row continues after `┆ `.
  */
-function fieldRows(field: Field, width: number, mark: (s: string) => string): string[] {
+export function fieldRows(field: Field, width: number, mark: (s: string) => string): string[] {
   const name = exactSegments(field.name)
     .map((s) => (s.mark ? mark(s.text) : s.text))
     .join("");
@@ -118,7 +132,7 @@ function fieldRows(field: Field, width: number, mark: (s: string) => string): st
 const ASCII = /^[\x20-\x7e]*$/;
 
 /** One line of a value wrapped at `width` cells, stand-ins kept whole and styled by `mark`. */
-function wrapped(
+export function wrapped(
   first: string,
   next: string,
   line: string,

@@ -5,18 +5,20 @@
  * dumb terminal or with output to a pipe it is plain lines. Esc or Ctrl-C interrupt the turn (the
  * session stays usable); Ctrl-C twice at an empty prompt, Ctrl-D on an empty prompt or /exit leave.
  * Ctrl-O shows or hides thinking in full (`--verbose` or `"verbose": true` start with it shown).
+ * Shift+Tab cycles the permission modes, the mode shown under the prompt when it is not the default.
  */
-import type { QueryOptions } from "../index.js";
+import type { PermissionMode, QueryOptions } from "../index.js";
 import { type Query, query } from "../index.js";
 import { defaultModel } from "../llm/index.js";
 import { killTrackedGroups, killTrackedGroupsNow } from "../tools/index.js";
 import type { CliArgs } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
+import { modeHint, nextMode } from "./permission-modes.js";
 import { createPermissionPrompt } from "./permission-prompt.js";
 import { createRenderer } from "./renderer.js";
 import { loadRich, richIfLoaded } from "./rich-loader.js";
-import { isCustomCommand, runSlashCommand } from "./slash-commands.js";
+import { isCustomCommand, runSlashCommand, SLASH_COMMANDS } from "./slash-commands.js";
 import { createStatusLine } from "./status-line.js";
 import { SIGNAL_KILL_GRACE_MS } from "./stop-grace.js";
 import { colorOutput, createStyle, cursorControl } from "./style.js";
@@ -54,7 +56,25 @@ export async function runInteractive(
     expanded: args.verbose || cliConfig.settings.verbose === true,
     live,
   });
-  const renderer = createRenderer(screen, style, status, config.cwd, thinking);
+  const silence = Number(process.env.GOAT_SILENCE_NOTICE_MS);
+  const renderer = createRenderer(
+    screen,
+    style,
+    status,
+    config.cwd,
+    thinking,
+    Number.isFinite(silence) && silence > 0 ? silence : undefined,
+  );
+
+  // The permission mode, kept across /clear and /resume; Shift+Tab, an "always" answer that switches
+  // modes and each run's system/init change it.
+  const startMode = config.options.permissionMode ?? "default";
+  const bypassAllowed = args.allowDangerouslySkipPermissions || startMode === "bypassPermissions";
+  let mode: PermissionMode = startMode;
+  const setMode = (next: PermissionMode) => {
+    mode = next;
+    user.setHint(modeHint(mode, style));
+  };
 
   let pendingTurns = 0;
   let armedExit = false;
@@ -75,7 +95,7 @@ export async function runInteractive(
     void current().q.interrupt();
   };
   // --permission-prompts none: a call that would ask is denied without asking.
-  const canUseTool =
+  const prompt =
     args.permissionPrompts === "none"
       ? undefined
       : createPermissionPrompt(
@@ -87,19 +107,37 @@ export async function runInteractive(
                 if (!signal.aborted) status.show("Running…");
               });
             },
+            ask: (question, signal) => user.ask(question, signal),
             show: (block) => screen.printBlock(block),
             columns: () => screen.columns,
             rows: () => screen.rows,
           },
           style,
           interrupt,
+          config.cwd,
         );
+  // An "always" that switches the mode (acceptEdits for an edit) shows the new mode.
+  const canUseTool: typeof prompt =
+    prompt &&
+    (async (toolName, input, context) => {
+      const answer = await prompt(toolName, input, context);
+      if (answer.behavior === "allow")
+        for (const update of answer.updatedPermissions ?? [])
+          if (update.type === "setMode") setMode(update.mode);
+      return answer;
+    });
 
   const start = (extra: Partial<QueryOptions>): Session => {
     const input = createInputQueue();
     const q = query({
       prompt: input,
-      options: { ...config.options, ...extra, includePartialMessages: true, canUseTool },
+      options: {
+        ...config.options,
+        ...extra,
+        permissionMode: mode,
+        includePartialMessages: true,
+        canUseTool,
+      },
     });
     const consumed = (async () => {
       for await (const message of q) {
@@ -109,6 +147,7 @@ export async function runInteractive(
           await loadRich().catch(() => undefined);
         if (message.type === "system" && message.subtype === "init") {
           runStarted = true;
+          if (message.permissionMode !== mode) setMode(message.permissionMode);
           if (interruptPending) {
             interruptPending = false;
             void q.interrupt();
@@ -150,6 +189,7 @@ export async function runInteractive(
         config.cwd,
         (text) => rich?.renderMarkdown(text, columns - 1, style.enabled) ?? `${text}\n`,
         messages.length - shown.length,
+        columns,
       ),
     );
     renderer.note(style.dim(`(resumed session ${sessionId})`));
@@ -184,11 +224,11 @@ export async function runInteractive(
   process.once("SIGHUP", onHup);
   process.once("exit", killTrackedGroupsNow);
 
-  const sendPrompt = (text: string) => {
-    // The prompt stays in the transcript, as typed.
+  /** Sends a prompt; `shown` is echoed into the transcript (long pastes as their stand-ins), null: none. */
+  const sendPrompt = (text: string, shown: string | null = text) => {
     renderer.endLine();
-    if (live) {
-      const [first, ...rest] = terminalSafe(text).split("\n");
+    if (live && shown !== null) {
+      const [first, ...rest] = terminalSafe(shown).split("\n");
       screen.print(`${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`);
     }
     pendingTurns++;
@@ -200,7 +240,7 @@ export async function runInteractive(
     current().input.push(text);
   };
 
-  const submit = (text: string) => {
+  const submit = (text: string, shown?: string) => {
     armedExit = false;
     const trimmed = text.trim();
     if (trimmed === "") return;
@@ -239,13 +279,16 @@ export async function runInteractive(
           if (opts.resume) await replay(opts.resume);
         },
         exit,
+        // The command line was echoed already: the prompt it sends (/init) is not.
+        send: (prompt) => sendPrompt(prompt, null),
+        mode: () => mode,
         customCommands: config.options.slashCommands,
       }).finally(() => {
         if (!exiting) user.setPromptVisible(true);
       });
       return;
     }
-    sendPrompt(text);
+    sendPrompt(text, shown);
   };
 
   const printBanner = (sessionId: string | undefined) => {
@@ -283,7 +326,21 @@ export async function runInteractive(
       screen.redrawAll();
     },
     eof: () => exit(0),
+    shiftTab() {
+      setMode(nextMode(mode, bypassAllowed, startMode));
+      // Between turns the next run starts in it; during one, the run switches now.
+      if (session) void session.q.setPermissionMode(mode).catch(() => undefined);
+    },
   });
+  if (mode !== "default") setMode(mode);
+  user.setCommands([
+    ...SLASH_COMMANDS,
+    ...Object.entries(config.options.slashCommands ?? {}).map(([name, c]) => ({
+      name: `/${name}`,
+      argumentHint: c.argumentHint,
+      description: c.description,
+    })),
+  ]);
   if (options.pickSession) {
     const { summarizeSessions, describeSession } = await import("./session-list.js");
     const sessions = await summarizeSessions(config.cwd, process.env, 30);

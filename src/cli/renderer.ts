@@ -8,6 +8,7 @@
 import type { SDKMessage, SDKResultMessage } from "../index.js";
 import { formatTodoChecklist } from "../tools/index.js";
 import { createMarkdownStream } from "./markdown-stream.js";
+import { createModelWait } from "./model-wait.js";
 import { richFailed, richIfLoaded } from "./rich-loader.js";
 import type { StatusLine } from "./status-line.js";
 import { compact } from "./status-line.js";
@@ -18,7 +19,7 @@ import { clipEnd } from "./terminal/text-width.js";
 import type { Block } from "./terminal/transcript.js";
 import type { ThinkingView } from "./thinking-view.js";
 import { formatToolResult, type ToolCallInfo } from "./tool-output.js";
-import { toolCallLabel } from "./tool-summary.js";
+import { toolCallLabel, toolCallLine } from "./tool-summary.js";
 
 /** Renders messages through `screen`. */
 export interface Renderer {
@@ -51,7 +52,13 @@ export function createRenderer(
   status: StatusLine,
   cwd: string,
   thinking: ThinkingView,
+  silenceNoticeMs?: number,
 ): Renderer {
+  // A silent model is shown as such, with how long it has said nothing.
+  const wait = createModelWait(
+    (seconds) => status.show(`Waiting for the model · no reply for ${seconds} s`),
+    silenceNoticeMs,
+  );
   let model: string | undefined;
   let mcpWarned = false;
   let confinementWarned = false;
@@ -133,6 +140,8 @@ export function createRenderer(
   };
 
   const onStreamEvent = (e: StreamEvent) => {
+    if (e.type === "message_stop") wait.done();
+    else if (wait.heard()) status.show("Thinking…");
     if (e.type === "message_start") {
       const u = e.message?.usage ?? {};
       callIn =
@@ -182,6 +191,7 @@ export function createRenderer(
   };
 
   const onResult = (m: SDKResultMessage) => {
+    wait.done();
     status.end();
     screen.endLine();
     running.clear();
@@ -214,6 +224,7 @@ export function createRenderer(
     note: (text) => line(text),
     interrupted() {
       cancelled = true;
+      wait.done();
     },
     sessionStarted() {
       previousCost = 0;
@@ -223,6 +234,7 @@ export function createRenderer(
         case "system":
           if (m.subtype === "init") {
             model = m.model;
+            wait.waiting();
             if (m.goat_confinement === "none" && !confinementWarned) {
               confinementWarned = true;
               line(style.yellow(`! No sandbox here: ${m.goat_confinement_problem ?? "unknown reason"}`));
@@ -243,6 +255,7 @@ export function createRenderer(
           else if (m.subtype === "api_retry") {
             const why = retryReason(m.error_status, m.error);
             status.retry(terminalSafe(why), m.attempt, m.max_retries, m.retry_delay_ms);
+            wait.waiting(m.retry_delay_ms);
             if (!screen.live) line(style.dim(retryLine({ ...m, error: terminalSafe(why) })));
           } else if (m.subtype === "compact_boundary") {
             // The one line a compaction gets, /compact or automatic.
@@ -300,15 +313,21 @@ export function createRenderer(
             } else if (block.type === "tool_use") {
               const label = toolCallLabel(block.name, block.input, cwd);
               calls.set(block.id, { name: block.name, input: block.input as Record<string, unknown>, label });
-              line(`${style.cyan("●")} ${style.bold(label)}`);
+              screen.endLine();
+              screen.print(toolCallLine(block.name, block.input, cwd, style));
               running.add(block.id);
             }
           }
           streamedText = false;
           streamedThinking = false;
           screen.endLine();
-          if (running.size > 0) showRunning();
-          else status.show("Thinking…");
+          if (running.size > 0) {
+            showRunning();
+            wait.done();
+          } else {
+            status.show("Thinking…");
+            wait.waiting();
+          }
           return;
         }
         case "tool_progress":
@@ -331,6 +350,8 @@ export function createRenderer(
             screen.printBlock(formatToolResult(call, block.content, block.is_error === true, style, cwd));
           }
           if (!cancelled) showRunning();
+          // The results go back to the model: its next answer is awaited.
+          if (!cancelled && running.size === 0) wait.waiting();
           return;
         }
         case "result":

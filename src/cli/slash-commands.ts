@@ -1,10 +1,20 @@
 /**
- * Slash commands of the interactive mode: /help, /clear, /compact, /model, /cost, /mcp, /resume, /exit.
- * They act through the public `Query` handle and, for /resume, the public session helpers. The
- * project's and the user's own commands (`.claude/commands/`) are prompts: the session expands them.
+ * Slash commands of the interactive mode, offered by the `/` menu (`terminal/command-menu.ts`):
+ * /help, /clear, /compact, /context, /cost, /model, /permissions, /status, /agents, /init, /export,
+ * /mcp, /resume, /exit. They act through the public `Query` handle and, for /resume and /export, the
+ * public session helpers. The project's and the user's own commands (`.claude/commands/`) are prompts:
+ * the session expands them.
  */
 import type { Query } from "../index.js";
 import { missingKeyMessage } from "./config.js";
+import {
+  exportConversation,
+  showAgents,
+  showContext,
+  showPermissions,
+  showStatus,
+} from "./slash-info-commands.js";
+import type { MenuCommand } from "./terminal/command-menu.js";
 
 /** What a slash command can reach. */
 export interface SlashContext {
@@ -17,6 +27,10 @@ export interface SlashContext {
   pick(title: string, items: string[]): Promise<number | undefined>;
   /** Ends the current session and starts a new one (resuming `resume` when given). */
   restart(options: { resume?: string }): Promise<void>;
+  /** Sends `text` to the model as the next prompt (/init). */
+  send(text: string): void;
+  /** The permission mode in force. */
+  mode(): string;
   exit(code: number): void;
   /** The project's and the user's own commands (`.claude/commands/`), listed by /help. */
   customCommands?: Record<string, { description: string; argumentHint?: string }>;
@@ -39,17 +53,32 @@ export function isCustomCommand(
   );
 }
 
-/** The commands and their one-line help. */
-export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
-  ["/help", "show this list"],
-  ["/clear", "start a new session"],
-  ["/compact [instructions]", "summarise the history to free context"],
-  ["/model [name]", "show the model, or switch to another"],
-  ["/cost", "tokens and dollars spent in this session"],
-  ["/mcp", "MCP servers and their status"],
-  ["/resume", "pick a recent session of this directory to resume"],
-  ["/exit", "leave (Ctrl-D works too)"],
+/** The commands, their arguments and their one-line help, in the order /help and the menu show them. */
+export const SLASH_COMMANDS: readonly MenuCommand[] = [
+  { name: "/help", description: "show the commands and keys" },
+  { name: "/clear", description: "start a new session" },
+  { name: "/compact", argumentHint: "[instructions]", description: "summarise the history to free context" },
+  { name: "/context", description: "how full the context window is, by part" },
+  { name: "/cost", description: "tokens and dollars spent in this session" },
+  { name: "/model", argumentHint: "[name]", description: "show the model and pick another" },
+  { name: "/permissions", description: "the permission rules in force and their sources" },
+  { name: "/status", description: "model, mode, session, credentials and MCP servers" },
+  { name: "/agents", description: "the subagents the model can start" },
+  { name: "/init", description: "have the model write a CLAUDE.md describing this project" },
+  { name: "/export", argumentHint: "[file]", description: "save the conversation as markdown" },
+  { name: "/mcp", description: "MCP servers and their status" },
+  { name: "/resume", description: "pick a recent session of this directory to resume" },
+  { name: "/exit", description: "leave (Ctrl-D works too)" },
 ];
+
+/** The words /init sends: what a CLAUDE.md should hold, for the model to find out and write. */
+export const INIT_PROMPT =
+  "Please look through this repository and write a CLAUDE.md file at its root for future sessions of a " +
+  "coding agent working here. Keep it short and specific to this project: the commands to build, lint " +
+  "and test (and to run a single test), the architecture a newcomer needs to know that is not obvious " +
+  "from one file, and the conventions the code follows. Fold in what matters from an existing README, " +
+  ".cursorrules or .github/copilot-instructions.md. If a CLAUDE.md exists, improve it rather than " +
+  "starting over. Do not list every file, and do not invent practices the code does not show.";
 
 /** Runs a line starting with `/`. Unknown commands say so and list the known ones. */
 export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
@@ -57,13 +86,15 @@ export async function runSlashCommand(line: string, ctx: SlashContext): Promise<
   const arg = line.trim().slice(command.length).trim();
   switch (command) {
     case "/help":
-      for (const [name, text] of SLASH_COMMANDS) ctx.note(`${name.padEnd(26)}${text}`);
+      for (const c of SLASH_COMMANDS)
+        ctx.note(`${(c.argumentHint ? `${c.name} ${c.argumentHint}` : c.name).padEnd(26)}${c.description}`);
       for (const [name, c] of Object.entries(ctx.customCommands ?? {})) {
         const usage = c.argumentHint ? `/${name} ${c.argumentHint}` : `/${name}`;
         ctx.note(`${usage.padEnd(26)}${c.description}`);
       }
       ctx.note("Ctrl-C interrupts the answer; Ctrl-C twice at an empty prompt exits.");
       ctx.note("Ctrl-O shows or hides thinking in full (--verbose shows it from the start).");
+      ctx.note("Shift+Tab cycles the permission modes; / opens this list as a menu (Tab completes).");
       return;
     case "/exit":
     case "/quit":
@@ -83,7 +114,7 @@ export async function runSlashCommand(line: string, ctx: SlashContext): Promise<
       return;
     case "/model": {
       if (rest.length === 0) {
-        ctx.note(`model: ${ctx.model() ?? "(default)"}`);
+        await pickModel(ctx);
         return;
       }
       // A provider without its key would fail only at the next prompt: say so now and keep the model.
@@ -112,12 +143,47 @@ export async function runSlashCommand(line: string, ctx: SlashContext): Promise<
     case "/mcp":
       await showMcpServers(ctx);
       return;
+    case "/context":
+      await showContext(ctx);
+      return;
+    case "/permissions":
+    case "/allowed-tools":
+      await showPermissions(ctx);
+      return;
+    case "/status":
+      await showStatus(ctx, ctx.mode());
+      return;
+    case "/agents":
+      await showAgents(ctx);
+      return;
+    case "/export":
+      await exportConversation(ctx, arg);
+      return;
+    case "/init":
+      ctx.send(INIT_PROMPT);
+      return;
     case "/resume":
       await resume(ctx);
       return;
     default:
       ctx.note(`unknown command ${command}; try /help`);
   }
+}
+
+/** /model alone: the model in use, and a picker of the catalog's models whose keys are set. */
+async function pickModel(ctx: SlashContext): Promise<void> {
+  const current = ctx.model();
+  ctx.note(`model: ${current ?? "(default)"}`);
+  const models = (await ctx.query().supportedModels()).filter(
+    (m) => missingKeyMessage(m.value, process.env) === undefined,
+  );
+  if (models.length === 0) return;
+  const n = await ctx.pick(
+    "Switch to which model?",
+    models.map((m) => `${m.value}${m.value === current ? " (in use)" : ""} · ${m.description}`),
+  );
+  if (n === undefined || models[n].value === current) return;
+  await runSlashCommand(`/model ${models[n].value}`, ctx);
 }
 
 async function showMcpServers(ctx: SlashContext): Promise<void> {

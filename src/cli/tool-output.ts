@@ -12,7 +12,7 @@ import type { Style } from "./style.js";
 import { terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
 import { clipEnd } from "./terminal/text-width.js";
 import type { Block } from "./terminal/transcript.js";
-import { firstResultLine } from "./tool-summary.js";
+import { firstResultLine, resultSummary } from "./tool-summary.js";
 
 /** What the renderer remembers of a tool call until its result arrives. */
 export interface ToolCallInfo {
@@ -51,8 +51,9 @@ export function formatToolResult(
     if (call?.name === "Write" && typeof input.content === "string")
       return fixed(rich.writeView(input.content, shown, style, terminalSafe));
   }
-  const first = firstResultLine(text);
-  return fixed(`  ⎿ ${style.green("ok")}${first ? `: ${terminalSafe(first)}` : ""}\n`);
+  const hasImage = Array.isArray(content) && content.some((b) => (b as { type?: string })?.type === "image");
+  const summary = resultSummary(call?.name, text, hasImage);
+  return fixed(`  ⎿ ${summary ? terminalSafe(summary) : style.green("ok")}\n`);
 }
 
 /** The first lines of command output, clipped to the width, then how many lines were left out. */

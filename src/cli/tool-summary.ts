@@ -5,6 +5,7 @@
  * a clipped label still shows what follows it; the question itself shows the whole call.
  */
 import { relative } from "node:path";
+import type { Style } from "./style.js";
 import { terminalSafe } from "./terminal/safe-text.js";
 
 const MAX = 80;
@@ -36,6 +37,36 @@ export function toolCallLabel(name: string, input: unknown, cwd: string): string
   if (main !== undefined) return `${exact(name)}(${clip(exact(main))})`;
   const json = JSON.stringify(input ?? {});
   return json === "{}" ? exact(name) : `${exact(name)}(${clip(exact(json))})`;
+}
+
+/**
+ * The line that announces a tool call, live and in a resumed session alike: `● Bash(npm test)`, with
+ * the call's own description when it gives one (`· Run the tests`).
+ */
+export function toolCallLine(name: string, input: unknown, cwd: string, style: Style): string {
+  const description = (input as { description?: unknown } | null)?.description;
+  const about =
+    typeof description === "string" && description.trim() !== ""
+      ? style.dim(` · ${clip(terminalSafe(description), 60)}`)
+      : "";
+  return `${style.cyan("●")} ${style.bold(toolCallLabel(name, input, cwd))}${about}\n`;
+}
+
+/**
+ * What a successful result says in a few words, as Claude Code shows it: `Read 3 lines`,
+ * `Found 4 files`; otherwise the first line of the result.
+ */
+export function resultSummary(toolName: string | undefined, text: string, hasImage = false): string {
+  if (toolName === "Read") {
+    if (hasImage) return "Read image";
+    const lines = text.split("\n").filter((l) => /^\s*\d+(?:→|\t)/.test(l)).length;
+    if (lines > 0) return `Read ${lines} line${lines === 1 ? "" : "s"}`;
+  }
+  if (toolName === "Glob" && !text.startsWith("No files found")) {
+    const files = text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("(")).length;
+    return `Found ${files} file${files === 1 ? "" : "s"}`;
+  }
+  return firstResultLine(text);
 }
 
 /** The first non-empty line of a tool result's content (a string or content blocks). */

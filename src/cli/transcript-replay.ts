@@ -1,12 +1,13 @@
 /**
  * Shows a resumed session's conversation, so the user sees where it left off: prompts, answers (as
- * markdown), tool calls with the first line of their results. Only the last messages are shown; the
- * rest is counted.
+ * markdown), tool calls and their results drawn as the live session drew them (`tool-output.ts`,
+ * `tool-summary.ts`). Only the last messages are shown; the rest is counted.
  */
 import type { Message } from "../index.js";
 import type { Style } from "./style.js";
 import { terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
-import { firstResultLine, toolCallLabel } from "./tool-summary.js";
+import { formatToolResult, type ToolCallInfo } from "./tool-output.js";
+import { toolCallLabel, toolCallLine } from "./tool-summary.js";
 
 /** Messages shown when replaying; earlier ones are counted in one line. */
 export const REPLAYED = 20;
@@ -21,8 +22,10 @@ export function replayTranscript(
   cwd: string,
   markdown: (text: string) => string,
   omitted = 0,
+  columns = 80,
 ): string {
   const shown = messages.slice(-REPLAYED);
+  const calls = new Map<string, ToolCallInfo>();
   let out = "";
   const earlier = messages.length - shown.length + omitted;
   if (earlier > 0) out += style.dim(`… ${earlier} earlier messages\n`);
@@ -34,15 +37,18 @@ export function replayTranscript(
           const [first, ...rest] = terminalSafe(b.text).split("\n");
           out += `${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`;
         } else if (b.type === "tool_result") {
-          const line = terminalSafe(firstResultLine(b.content));
-          out += `  ⎿ ${b.is_error ? style.red("error") : style.green("ok")}${line ? `: ${line}` : ""}\n`;
+          const call = calls.get(b.tool_use_id);
+          out += formatToolResult(call, b.content, b.is_error === true, style, cwd)(columns);
         }
       }
     } else {
       for (const b of m.content) {
         if (b.type === "text" && b.text.trim() !== "") out += withoutUiMarks(markdown(terminalSafe(b.text)));
-        else if (b.type === "tool_use")
-          out += `${style.cyan("●")} ${style.bold(terminalSafe(toolCallLabel(b.name, b.input, cwd)))}\n`;
+        else if (b.type === "tool_use") {
+          const input = (b.input ?? {}) as Record<string, unknown>;
+          calls.set(b.id, { name: b.name, input, label: toolCallLabel(b.name, b.input, cwd) });
+          out += toolCallLine(b.name, b.input, cwd, style);
+        }
       }
     }
   }

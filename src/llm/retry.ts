@@ -23,6 +23,12 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Randomize each backoff between half and all of it, so many clients do not retry in step. Default true. */
   jitter?: boolean;
+  /**
+   * Retries of a stalled call (no answer within the `providerTimeouts` limits), within `maxRetries`.
+   * Default 1: each stall costs a whole limit (60 s by default), and a server that stalled twice rarely
+   * answers the third time, so a stall fails in about two minutes rather than five.
+   */
+  maxStallRetries?: number;
 }
 
 /** What the caller is told before each wait, so a UI can show "retrying in 4 s (overloaded)". */
@@ -44,7 +50,13 @@ export interface StreamWithRetryOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
-const DEFAULTS = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 32_000, jitter: true } as const;
+const DEFAULTS = {
+  maxRetries: 4,
+  baseDelayMs: 1000,
+  maxDelayMs: 32_000,
+  jitter: true,
+  maxStallRetries: 1,
+} as const;
 
 /**
  * Streams `request` through `provider`, retrying transient failures before the first content event.
@@ -64,7 +76,9 @@ export function streamWithRetry(
   const signal = combineSignals(opts.signal, request.signal);
   const call = signal === request.signal ? request : { ...request, signal };
   const maxRetries = Math.max(0, opts.retry?.maxRetries ?? DEFAULTS.maxRetries);
+  const maxStallRetries = Math.max(0, opts.retry?.maxStallRetries ?? DEFAULTS.maxStallRetries);
   let attempt = 0;
+  let stalls = 0;
   let inner: AsyncIterator<StreamEvent> | undefined;
   /** Events to deliver before reading on: the held ones, then the first content event. */
   let queue: StreamEvent[] = [];
@@ -116,7 +130,8 @@ export function streamWithRetry(
           error.afterFirstDelta ||
           !isRetryableKind(error.kind) ||
           unknownHost(error) ||
-          attempt > maxRetries
+          attempt > maxRetries ||
+          (error.kind === "timeout" && ++stalls > maxStallRetries)
         ) {
           finish();
           throw error;

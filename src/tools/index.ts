@@ -39,6 +39,8 @@ export { bashOutputTool } from "./bash-output.js";
 export { builtinTools, DEFAULT_TOOL_NAMES, resolveTools } from "./builtin.js";
 export type { EditDetails, EditInput } from "./edit.js";
 export { editTool } from "./edit.js";
+export type { EditPlan } from "./edit-match.js";
+export { planEdit } from "./edit-match.js";
 export type { ExitPlanModeInput } from "./exit-plan-mode.js";
 export { exitPlanModeTool } from "./exit-plan-mode.js";
 export type { GlobDetails, GlobInput } from "./glob.js";

@@ -277,7 +277,7 @@ describe.skipIf(!hasScript)("interrupts, retries and permission questions in a p
     // The call in full (every field) above the question.
     at = await pty.waitFor(`file_path: ${first}`, { from: at });
     at = await pty.waitFor(
-      "Allow Write (the call above)?  y yes · n no · a always: acceptEdits mode · esc cancel",
+      "Allow Write (the call above)?  y yes · n no · t no, and tell it what to do · a always: acceptEdits mode · esc cancel",
       { from: at },
     );
     pty.type("a");

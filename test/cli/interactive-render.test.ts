@@ -254,9 +254,9 @@ describe.skipIf(!hasScript)("rendering in a pseudo-terminal", () => {
       await pty.waitFor(TURN_FOOTER, { from: at });
       const shown = await pty.screen();
       expect(shown).toContain(`WebFetch(${web.url("/notes")})`);
-      expect(shown).toMatch(/⎿ ok: No small\/fast model is configured/);
+      expect(shown).toMatch(/⎿ No small\/fast model is configured/);
       expect(shown).toContain('WebSearch("goat agent")');
-      expect(shown).toContain('⎿ ok: No results for "goat agent".');
+      expect(shown).toContain('⎿ No results for "goat agent".');
       pty.type("\x04");
       expect(await pty.exited).toBe(0);
     } finally {

@@ -43,7 +43,7 @@ describe.skipIf(!hasScript)("interactive mode in a pseudo-terminal", () => {
     at = await pty.waitFor(TURN_FOOTER, { from: at });
     pty.type("read the file\r");
     at = await pty.waitFor("Read(hello.txt)", { from: at });
-    at = await pty.waitFor(/⎿ ok: .*hello pty/, { from: at });
+    at = await pty.waitFor(/⎿ Read 1 line\n/, { from: at });
     at = await pty.waitFor("The file says hello.", { from: at });
     await pty.waitFor(TURN_FOOTER, { from: at });
     // Each turn's own tokens (the mock's default usage is 10 in, 5 out per call), then the session's.
@@ -178,7 +178,7 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     let at = await pty.waitFor("> ");
     pty.type("make a file\r");
     at = await pty.waitFor(
-      "Allow Bash(touch made-by-bash.txt)?  y yes · n no · a always: Bash(touch:*) · esc cancel",
+      "Allow Bash(touch made-by-bash.txt)?  y yes · n no · t no, and tell it what to do · a always: Bash(touch:*) · esc cancel",
       {
         from: at,
       },
@@ -195,12 +195,18 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     expect(await pty.exited).toBe(0);
   });
 
-  it("/model shows the configured model and /model NAME switches the next request's model", async () => {
+  it("/model shows the configured model with a picker (Esc keeps it) and /model NAME switches the next request's model", async () => {
     fx.mock.enqueue(reply.text("answered by the other model"));
     pty = startPty(["--model", "anthropic/claude-pty-first"], fx.env, fx.work.path);
     let at = await pty.waitFor("> ");
     pty.type("/model\r");
     at = await pty.waitFor("model: anthropic/claude-pty-first", { from: at });
+    // The picker lists the models whose keys are set (the mock's Anthropic key; no OpenAI key here).
+    at = await pty.waitFor("Switch to which model?", { from: at });
+    expect(await pty.screen()).toContain("anthropic/claude-sonnet-4-5");
+    expect(await pty.screen()).not.toContain("openai/gpt-4.1 ·");
+    pty.type("\x1b");
+    at = await pty.waitFor("> ", { from: at });
     // No OPENAI_API_KEY here: refused at once, naming what is missing, and the model stays.
     pty.type("/model openai/gpt-4.1\r");
     at = await pty.waitFor(

@@ -98,6 +98,25 @@ describe("streamWithRetry with a scripted provider", () => {
     expect([e.kind, e.status]).toEqual(["server", 503]);
   });
 
+  it("retries a stall once by default (maxStallRetries), other errors still up to maxRetries", async () => {
+    const stalled = scriptedProvider([{ events: [], fail: err("timeout") }]);
+    const e = await failure(streamWithRetry(stalled, request, { retry: fast }));
+    expect(e.kind).toBe("timeout");
+    expect(stalled.calls).toBe(2);
+    // An overload, then stalls: the overload's retry does not count against the stall limit.
+    const mixed = scriptedProvider([
+      { events: [], fail: err("overloaded") },
+      { events: [], fail: err("timeout") },
+      { events: [], fail: err("timeout") },
+      { events: answer },
+    ]);
+    const more = scriptedProvider([{ events: [], fail: err("timeout") }]);
+    await failure(streamWithRetry(mixed, request, { retry: fast }));
+    expect(mixed.calls).toBe(3);
+    await failure(streamWithRetry(more, request, { retry: { ...fast, maxStallRetries: 3 } }));
+    expect(more.calls).toBe(4);
+  });
+
   it("surfaces an error after the first content event as is, without retrying", async () => {
     const dropped = err("stream", { afterFirstDelta: true });
     const provider = scriptedProvider([{ events: answer.slice(0, 3), fail: dropped }, { events: answer }]);

@@ -99,3 +99,35 @@ function readSmall(filePath: string): string | undefined {
     return undefined;
   }
 }
+
+/** One line of a proposed change: removed, added or context, with its line number in the file. */
+export interface ChangeLine {
+  mark: "-" | "+" | " ";
+  line: number;
+  text: string;
+}
+
+/**
+ * The lines that differ between `before` and `after`, with `context` unchanged lines around each
+ * change, and a gap (undefined) between hunks; the permission question shows a proposed edit this way.
+ */
+export function changeLines(before: string, after: string, context = 3): Array<ChangeLine | undefined> {
+  const patch = structuredPatch("", "", before, after, "", "", { context });
+  const out: Array<ChangeLine | undefined> = [];
+  for (const [i, hunk] of patch.hunks.entries()) {
+    if (i > 0) out.push(undefined);
+    let oldLine = hunk.oldStart;
+    let newLine = hunk.newStart;
+    for (const line of hunk.lines) {
+      const mark = line[0];
+      if (mark === "-") out.push({ mark, line: oldLine++, text: line.slice(1) });
+      else if (mark === "+") out.push({ mark, line: newLine++, text: line.slice(1) });
+      else if (mark === " ") {
+        out.push({ mark, line: newLine, text: line.slice(1) });
+        oldLine++;
+        newLine++;
+      }
+    }
+  }
+  return out;
+}

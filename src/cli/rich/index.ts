@@ -1,3 +1,3 @@
 /** The lazily loaded rendering helpers: markdown and diffs (see `../rich-loader.ts`). */
-export { editDiff, writeView } from "./diff-view.js";
+export { changeLines, editDiff, writeView } from "./diff-view.js";
 export { renderMarkdown } from "./markdown.js";

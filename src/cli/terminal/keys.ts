@@ -184,6 +184,8 @@ function csiKey(params: string, final: string): Key | undefined {
     const name = TILDE[parts[0]];
     return name ? { name, ...modifiers(parts[1]) } : undefined;
   }
+  // Back-tab: what xterm and most terminals send for Shift+Tab.
+  if (final === "Z") return { name: "tab", shift: true };
   const name = CSI_FINAL[final];
   return name ? { name, ...modifiers(parts[1]) } : undefined;
 }

@@ -59,6 +59,10 @@ export function createPlainInput(stdin: Readable, out: Writable): UserInput {
         if (key !== undefined && keys.includes(key)) return key;
       }
     },
+    async ask(question, signal) {
+      out.write(`${terminalSafe(question, { mode: "styled" })}\n> `);
+      return nextLine(signal);
+    },
     async pick(title, items, signal) {
       out.write(`${terminalSafe(title, { mode: "styled" })}\n`);
       for (const [i, item] of items.entries())
@@ -67,6 +71,12 @@ export function createPlainInput(stdin: Readable, out: Writable): UserInput {
       const line = (await nextLine(signal))?.trim();
       const n = Number(line);
       return line && Number.isInteger(n) && n >= 1 && n <= items.length ? n - 1 : undefined;
+    },
+    setCommands() {
+      // No menu without cursor control: /help lists the commands.
+    },
+    setHint() {
+      // No line under the prompt without cursor control.
     },
     setPromptVisible(v) {
       if (v && !visible && !closed) out.write("> ");

@@ -6,6 +6,7 @@
  */
 import type { ReadStream } from "node:tty";
 import type { Style } from "../style.js";
+import { type MenuCommand, matchingCommands, menuRows } from "./command-menu.js";
 import { createEditBuffer } from "./edit-buffer.js";
 import { createKeyDecoder, type Key } from "./keys.js";
 import { terminalSafe } from "./safe-text.js";
@@ -19,6 +20,10 @@ const DISABLE = "\x1b[<u\x1b[?2004l";
 
 /** How soon after raw mode is on a first chunk counts as keys typed ahead (already buffered). */
 const TYPE_AHEAD_MS = 250;
+
+/** A paste of more lines or characters than these shows as `[Pasted text #1 +299 lines]`. */
+const PASTE_COLLAPSE_LINES = 10;
+const PASTE_COLLAPSE_CHARS = 2_000;
 
 /** Creates the raw-mode input over `stdin`, drawing through `screen`. */
 export function createRawInput(
@@ -34,6 +39,14 @@ export function createRawInput(
   let capture: ((key: Key) => void) | undefined;
   let visible = true;
   let closed = false;
+  let hint: string | undefined;
+  // The `/` menu: the commands it offers and the one chosen.
+  let commands: MenuCommand[] = [];
+  let chosen = 0;
+  const menu = () => (commands.length === 0 ? [] : matchingCommands(buffer.text, commands));
+  // Long pastes, by their stand-in in the prompt: expanded when the prompt is sent. Kept for the
+  // session, so a prompt recalled from the history expands too.
+  const pastes = new Map<string, string>();
 
   const promptMark = style.bold("> ");
   const draw = () => {
@@ -46,16 +59,49 @@ export function createRawInput(
     const lines = buffer.text.split("\n");
     const before = buffer.text.slice(0, buffer.cursor).split("\n");
     const rendered = lines.map((l, i) => `${i === 0 ? promptMark : "  "}${terminalSafe(l)}`);
+    const matches = menu();
+    if (matches.length > 0)
+      rendered.push(...menuRows(matches, Math.min(chosen, matches.length - 1), screen.columns, style));
+    if (hint !== undefined) rendered.push(hint);
     screen.setLive("input", rendered, {
       line: before.length - 1,
       column: 2 + textWidth(terminalSafe(before[before.length - 1])),
     });
   };
 
+  /** The `/` menu's keys; true when the key was the menu's. */
+  const menuKey = (key: Key): boolean => {
+    const matches = menu();
+    if (matches.length === 0) return false;
+    const at = Math.min(chosen, matches.length - 1);
+    if (key.name === "up" || key.name === "down") {
+      chosen = (at + (key.name === "up" ? matches.length - 1 : 1)) % matches.length;
+      draw();
+      return true;
+    }
+    if (key.name === "tab" && !key.shift) {
+      buffer.clear();
+      buffer.insert(`${matches[at].name}${matches[at].argumentHint ? " " : ""}`);
+      chosen = 0;
+      draw();
+      return true;
+    }
+    // Enter on a partial name runs the chosen command.
+    if (key.name === "enter" && !matches.some((c) => c.name === buffer.text)) {
+      buffer.clear();
+      buffer.insert(matches[at].name);
+    }
+    return false;
+  };
+
   const editKey = (key: Key) => {
     if (!handlers) return;
+    if (menuKey(key)) return;
     const { name } = key;
-    if (name === "text" || name === "paste") {
+    if (name === "text" || name === "backspace") chosen = 0;
+    if (name === "paste") {
+      buffer.insert(collapsed(key.text ?? ""));
+    } else if (name === "text") {
       buffer.insert(key.text ?? "");
     } else if (name === "enter") {
       if (buffer.text.slice(0, buffer.cursor).endsWith("\\")) {
@@ -63,9 +109,10 @@ export function createRawInput(
         buffer.backspace();
         buffer.insert("\n");
       } else {
-        const text = buffer.take();
+        const shown = buffer.take();
         draw();
-        handlers.submit(text);
+        const text = expandPastes(shown);
+        handlers.submit(text, text === shown ? undefined : shown);
         return;
       }
     } else if (name === "newline") buffer.insert("\n");
@@ -80,6 +127,9 @@ export function createRawInput(
     else if (name === "escape") {
       handlers.escape();
       return;
+    } else if (name === "tab" && key.shift) {
+      handlers.shiftTab?.();
+      return;
     } else if (key.ctrl) {
       if (!ctrlKey(name)) return;
     } else if (key.meta) {
@@ -93,6 +143,24 @@ export function createRawInput(
     } else return;
     draw();
   };
+
+  /** A long paste's stand-in (the paste is kept to be sent), or a short paste itself. */
+  const collapsed = (text: string): string => {
+    const lines = text.split("\n").length;
+    if (lines <= PASTE_COLLAPSE_LINES && text.length <= PASTE_COLLAPSE_CHARS) return text;
+    const n = pastes.size + 1;
+    const label =
+      lines > 1
+        ? `[Pasted text #${n} +${lines - 1} lines]`
+        : `[Pasted text #${n}, ${text.length} characters]`;
+    pastes.set(label, text);
+    return label;
+  };
+  /** The prompt with each paste's stand-in replaced by the paste. */
+  const expandPastes = (text: string): string =>
+    pastes.size === 0
+      ? text
+      : text.replace(/\[Pasted text #\d+[^\]\n]*\]/g, (label) => pastes.get(label) ?? label);
 
   /** Control keys; false when the key did something else than edit (or nothing). */
   const ctrlKey = (name: string): boolean => {
@@ -230,6 +298,24 @@ export function createRawInput(
         signal,
       );
     },
+    ask(question, signal) {
+      const line = createEditBuffer();
+      return takeOver<string | undefined>(
+        // Typed at the end only (the cursor is drawn there): a short answer, not an editor.
+        () => [...question.split("\n"), `${promptMark}${terminalSafe(line.text)}`],
+        (key, done) => {
+          if (key.name === "escape" || (key.ctrl && key.name === "c")) done(undefined);
+          else if (key.name === "enter") done(line.text);
+          else if (key.name === "text" || key.name === "paste")
+            line.insert((key.text ?? "").replace(/\n/g, " "));
+          else if (key.name === "backspace") key.meta || key.ctrl ? line.deleteWordLeft() : line.backspace();
+          else if (key.ctrl && key.name === "u") line.deleteToLineStart();
+          else if (key.ctrl && key.name === "w") line.deleteWordLeft();
+        },
+        undefined,
+        signal,
+      );
+    },
     pick(title, items, signal) {
       let selected = 0;
       const cols = () => screen.columns - 1;
@@ -264,6 +350,14 @@ export function createRawInput(
     },
     setPromptVisible(v) {
       visible = v;
+      draw();
+    },
+    setCommands(list) {
+      commands = [...list];
+      draw();
+    },
+    setHint(line) {
+      hint = line;
       draw();
     },
     close() {

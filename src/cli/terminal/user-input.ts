@@ -5,8 +5,11 @@
 
 /** What the input reports; the interactive mode decides what each means at that moment. */
 export interface InputHandlers {
-  /** A prompt was entered (Enter; pastes and Shift+Enter newlines are inside the text). */
-  submit(text: string): void;
+  /**
+   * A prompt was entered (Enter; pastes and Shift+Enter newlines are inside the text). `shown` is the
+   * prompt as the user saw it, long pastes collapsed to `[Pasted text #1 +299 lines]`, when it differs.
+   */
+  submit(text: string, shown?: string): void;
   /** Ctrl-C outside a question. `hadText` says whether it just cleared typed text. */
   ctrlC(hadText: boolean): void;
   /** Escape outside a question. */
@@ -15,6 +18,8 @@ export interface InputHandlers {
   ctrlO(): void;
   /** Ctrl-D on an empty prompt, or the end of input. */
   eof(): void;
+  /** Shift+Tab outside a question: the next permission mode (where the terminal reports the key). */
+  shiftTab?(): void;
 }
 
 /** A single-key answer: one of the offered keys, or how the question was left. */
@@ -29,8 +34,20 @@ export interface UserInput {
    * asks); they fit on the screen.
    */
   choose(question: string, keys: string[], signal?: AbortSignal): Promise<Choice>;
+  /**
+   * Asks for one line of text (`question` is shown above it); resolves with what was typed at Enter,
+   * or undefined when left with Esc or Ctrl-C.
+   */
+  ask(question: string, signal?: AbortSignal): Promise<string | undefined>;
   /** Lets the user pick one of `items` (up/down and Enter, or its number); undefined when cancelled. */
   pick(title: string, items: string[], signal?: AbortSignal): Promise<number | undefined>;
+  /**
+   * The commands the `/` menu offers (shown while the prompt is `/` and a partial name). Plain mode
+   * shows no menu.
+   */
+  setCommands(commands: ReadonlyArray<{ name: string; argumentHint?: string; description: string }>): void;
+  /** A line shown under the prompt (the permission mode), or none. Plain mode shows none. */
+  setHint(line: string | undefined): void;
   /** Shows or hides the prompt line (hidden while a turn streams in plain mode). */
   setPromptVisible(visible: boolean): void;
   close(): void;

@@ -24,6 +24,14 @@ describe("key decoding", () => {
     expect(names).toEqual(["newline", "newline", "newline", "newline", "enter"]);
   });
 
+  it("Shift+Tab as back-tab (CSI Z) and in the kitty protocol is tab with shift; Tab alone is not", () => {
+    expect(decode("\x1b[Z", "\x1b[9;2u", "\t")).toEqual([
+      { name: "tab", shift: true },
+      { name: "tab", shift: true, meta: false, ctrl: false },
+      { name: "tab" },
+    ]);
+  });
+
   it("arrows, word moves, Ctrl keys (legacy and kitty) and Alt+letter", () => {
     const keys = decode("\x1b[A\x1bOB\x1b[1;5D\x1b[1;3C\x03\x1b[99;5u\x1bb\x7f\x1b[3~");
     expect(keys).toEqual([
