@@ -23,6 +23,7 @@ import { DBOS } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
 import { GoatError } from "../errors.js";
 import type { QueryOptions } from "../runtime/options.js";
+import { prestartSpawnHelper } from "../tools/spawn-helper.js";
 import { checkDbosRecovery, recoverExecutorsWorkflows } from "./dbos-recovery.js";
 import { createPostgresSessionStore } from "./postgres-store.js";
 import { migrateGoatSchema, quoteIdent } from "./schema.js";
@@ -96,6 +97,8 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     throw new GoatError("A durable worker is already running in this process.", { code: "worker_running" });
   checkDbosRecovery();
   started = true;
+  // While the worker is small: its sessions' tool processes then never fork the grown worker.
+  prestartSpawnHelper();
   const executorId = options.executorId ?? `${hostname()}-${process.pid}`;
   const schemaName = options.schema ?? "goat";
   const schema = quoteIdent(schemaName);
