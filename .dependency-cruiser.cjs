@@ -100,6 +100,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "no-file-cycles",
+      comment:
+        "Files form no import cycle, type-only imports included: two files that need each other are one concept, or one holds a piece the other should import",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: "core-never-loads-dbos-or-serve",
       comment:
         "Durable execution and the viewer are loaded by the CLI (and goat-agent/dbos) only, never by the library core",

@@ -43,7 +43,7 @@ export default defineConfig({
     // The bash grammar (WebAssembly) that the permission checks load: without this flag V8 spends
     // about 0.5 s of CPU per process on it in the background (a script that loads it and parses one
     // line: 0.67 s of CPU against 0.12 s), which each worker paid once or more. The `goat` program sets
-    // the same flag for itself (src/cli/wasm-tier.ts). Measured on test/agent, permissions, tools,
+    // the same flag for itself (src/cli/wasm-tier.ts). Measured on test/runtime, permissions, tools,
     // security and hooks: 18.5 / 17.0 s of CPU without it, 14.5 / 14.2 s with it.
     execArgv: ["--liftoff-only"],
     sequence: { sequencer: LongestFirstSequencer },

@@ -116,7 +116,7 @@ export type {
   HookEvent,
   HookInput,
   HookJSONOutput,
-  HookPermissionDecision as HookPermissionDecisionValue,
+  HookPermissionDecision,
   HookSpecificOutput,
   NotificationHookInput,
   PermissionRequestDecision,

@@ -8,39 +8,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import type { PermissionMode, Query } from "../index.js";
+import type { PermissionMode } from "../index.js";
 import { PERMISSION_MODES } from "../permissions/index.js";
+import type { ControlHandlerContext, ControlSubtypeHandler } from "./control-context.js";
 import { offeredAgents, offeredCommands } from "./control-initialize.js";
-import type { HostMcpServers } from "./control-mcp.js";
 import { MCP_HANDLERS } from "./control-mcp-handlers.js";
 import { ControlError, type ControlRequestBody, type ControlRequestHandler } from "./control-protocol.js";
 import { SETTINGS_HANDLERS } from "./control-settings.js";
 import type { CliQueryOptions } from "./sdk-options.js";
-
-/** What the handlers need from the session. */
-export interface ControlHandlerContext {
-  /** The query, once it exists (requests that arrive before it wait). */
-  query: () => Promise<Query>;
-  /** Answers `initialize`. */
-  initialize: (request: ControlRequestBody) => Promise<Record<string, unknown>>;
-  /** Hands a message the host's in-process MCP server sent on its own to its connection. */
-  mcpMessage: (serverName: string, message: unknown) => void;
-  /** The host's in-process MCP servers (for `mcp_set_servers` entries of type "sdk"). */
-  hostMcp: () => HostMcpServers;
-  /** The session's options as the query was created with them. */
-  options: () => CliQueryOptions;
-  /** `get_usage` from what the stream showed (cost, time, tokens, lines changed). */
-  usage: () => Record<string, unknown>;
-  /** `--setting-sources` (undefined: every settings file), for `update_settings`. */
-  settingSources?: readonly string[];
-}
-
-/** Answers one subtype: the success payload, or a throw whose message is the error answer. */
-export type ControlSubtypeHandler = (
-  request: ControlRequestBody,
-  q: Query,
-  ctx: ControlHandlerContext,
-) => Promise<Record<string, unknown>>;
 
 /** What `read_file` returns at most when the host gives no `max_bytes`. */
 const READ_FILE_MAX_BYTES = 10 * 1024 * 1024;

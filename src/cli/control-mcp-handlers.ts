@@ -4,7 +4,7 @@
  * (`readMcpResource`) and the per-server permission override (`setMcpPermissionModeOverride`).
  */
 import type { McpServerConfig } from "../index.js";
-import type { ControlSubtypeHandler } from "./control-handlers.js";
+import type { ControlSubtypeHandler } from "./control-context.js";
 import { ControlError, type ControlRequestBody, isRecord } from "./control-protocol.js";
 import { takeHostServers } from "./mcp-servers.js";
 

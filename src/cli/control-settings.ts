@@ -3,7 +3,7 @@
  * `agent/flag-settings.ts`) and `update_settings` (a settings file, see `settings-update.ts`).
  */
 import { FlagSettingsError } from "../index.js";
-import type { ControlSubtypeHandler } from "./control-handlers.js";
+import type { ControlSubtypeHandler } from "./control-context.js";
 import { ControlError, isRecord } from "./control-protocol.js";
 import { updateSettingsFile } from "./settings-update.js";
 

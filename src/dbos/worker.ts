@@ -20,10 +20,11 @@
 
 import { hostname } from "node:os";
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import { DBOSExecutor } from "@dbos-inc/dbos-sdk/internal/dbos-executor";
 import pg from "pg";
 import { GoatError } from "../errors.js";
 import type { QueryOptions } from "../runtime/options.js";
+import { prestartSpawnHelper } from "../tools/spawn-helper.js";
+import { checkDbosRecovery, recoverExecutorsWorkflows } from "./dbos-recovery.js";
 import { createPostgresSessionStore } from "./postgres-store.js";
 import { migrateGoatSchema, quoteIdent } from "./schema.js";
 import {
@@ -94,7 +95,10 @@ let started = false;
 export async function startDurableWorker(options: DurableWorkerOptions): Promise<DurableWorker> {
   if (started)
     throw new GoatError("A durable worker is already running in this process.", { code: "worker_running" });
+  checkDbosRecovery();
   started = true;
+  // While the worker is small: its sessions' tool processes then never fork the grown worker.
+  prestartSpawnHelper();
   const executorId = options.executorId ?? `${hostname()}-${process.pid}`;
   const schemaName = options.schema ?? "goat";
   const schema = quoteIdent(schemaName);
@@ -206,7 +210,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     }
     if (dead.size === 0) return;
     // DBOS's own recovery, for another executor's id: its pending sessions go back to their queue.
-    await DBOSExecutor.globalInstance?.recoverPendingWorkflows([...dead]);
+    await recoverExecutorsWorkflows([...dead]);
   }
 
   every(options.cancelPollMs ?? 500, async () => {

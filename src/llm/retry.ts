@@ -1,5 +1,5 @@
 /**
- * The one retry strategy of the LLM layer (seed 001 `retry_strategy`, seed 003 §11): exponential backoff
+ * The one retry strategy of the LLM layer, shared by every provider and the fallback model: exponential backoff
  * with jitter for rate limits, overload, 5xx and network errors, honouring the server's `retry-after` up
  * to a cap. Providers never retry on their own, so this is the only place a call is repeated.
  *

@@ -204,7 +204,7 @@ export interface Provider {
 }
 
 /**
- * Answers a provider's API key before each request (seed 001 `get_api_key`); undefined falls back to
+ * Answers a provider's API key before each request, so a short-lived or rotated key is fresh; undefined falls back to
  * the configured key or the environment. The one signature of `getApiKey`, for providers and `query()`.
  */
 export type ApiKeyResolver = (provider: string) => string | undefined | Promise<string | undefined>;
@@ -217,7 +217,7 @@ export interface ProviderOptions {
   /** e.g. `http://127.0.0.1:4000` for a LiteLLM proxy; defaults to `*_BASE_URL` or the public API. */
   baseURL?: string;
   headers?: Record<string, string>;
-  /** Called before each request; its answer wins over `apiKey` (seed 001 get_api_key). */
+  /** Called before each request; its answer wins over `apiKey`, so a rotated key is used at once. */
   getApiKey?: ApiKeyResolver;
   /**
    * Stall limits of each call (connect, first byte, silence mid-stream). Unset ones come from

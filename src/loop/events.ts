@@ -1,5 +1,5 @@
 /**
- * Agent events (seed 001): the fine-grained lifecycle stream of the loop. Each event carries whole,
+ * Agent events: the fine-grained lifecycle stream of the loop. Each event carries whole,
  * self-contained payloads, so a listener never has to keep state to understand one.
  */
 import type { ProviderError } from "../llm/errors.js";
@@ -21,11 +21,11 @@ export interface CustomAgentMessage {
   details?: unknown;
 }
 
-/** Why a turn ended (seed 001 TurnEndReason). */
+/** Why a turn (one model call and the tools it asked for) ended. */
 export type TurnEndReason = "complete" | "tools_executed" | "steering" | "error" | "aborted";
 
 /**
- * Why a run ended (seed 000's exit reasons, plus `predicate`, `hook` and `error`). `end_turn` is a
+ * Why a run ended: a normal finish, a limit, an interruption, or a failure. `end_turn` is a
  * normal finish; so is `predicate` (a `stopWhen` condition said stop). `interrupted` comes from
  * `interrupt()`, `aborted` from the caller's own signal.
  */

@@ -144,7 +144,7 @@ export interface LoopConfig {
   /** Thinking and effort of the next call to `model`; wins over `getThinkingBudget`. */
   getReasoning?: (model: string) => { thinking?: ThinkingConfig; effort?: EffortLevel };
   stopWhen?: StopCondition[];
-  /** Runs before every model call, before `convertToLlm` (seed 001: in that order, always). */
+  /** Runs before every model call, before `convertToLlm` (always in that order, so `convertToLlm` sees the context as transformed). */
   transformContext?: TransformContext;
   /** Turns the loop's messages into what the provider receives. */
   convertToLlm?: ConvertToLlm;

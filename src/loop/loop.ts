@@ -1,7 +1,7 @@
 /**
  * The agent loop: one run, from the user's input until the model is done or a limit is hit.
  *
- * Read it top to bottom: `agentLoop` is the whole lifecycle (seed 000), each phase a named helper
+ * Read it top to bottom: `agentLoop` is the whole lifecycle of a run, each phase a named helper
  * below it. The outer loop re-enters for follow-up messages; the inner loop is one model call and
  * the tools it asked for. State is passed as parameters; nothing is hidden in `this`.
  */
@@ -83,7 +83,7 @@ interface RunState {
   lastStopReason: StopReason | null;
   compactionFailures: number;
   maxTokensRetried: boolean;
-  /** The step whose context overflow was already recovered from (seed 001 overflow_recovery_attempted). */
+  /** The step whose context overflow was already recovered from (recovery is tried once per step: a history that cannot shrink enough must not loop). */
   overflowRecoveredStep: number;
   lastCallCost: number;
   /** The session's cost when the run began: the run's cost counts every call made since (subagents', tools'). */
@@ -219,8 +219,9 @@ export async function agentLoop(
 // ---- Phases -------------------------------------------------------------------------------------
 
 /**
- * Seed 000 checkTermination: abort, then maxTurns (model calls of this run and its subagents), then
- * maxBudgetUsd, then a stop asked by a subagent, then the limits of the parent run of a subagent.
+ * Whether the run must end before the next model call. The first reason found is the one reported, so
+ * an abort always wins over a limit: abort, then maxTurns (model calls of this run and its subagents),
+ * then maxBudgetUsd, then a stop asked by a subagent, then the limits of the parent run of a subagent.
  */
 function checkTermination(run: RunState): ExitReason | undefined {
   const { config, session } = run;
@@ -392,7 +393,7 @@ async function modelFailure(
   if (aborted) return { kind: "failed", exit: abortReason(run), partial, turnEnd: "aborted" };
 
   if (isProviderError(error) && error.kind === "context_overflow" && run.overflowRecoveredStep !== step) {
-    // Seed 001: recover from overflow at most once per turn, so a history that cannot shrink enough never loops.
+    // Recover from overflow at most once per turn, so a history that cannot shrink enough never loops.
     run.overflowRecoveredStep = step;
     if (!partialText && (await compactHistory(run, "overflow"))) return { kind: "retry_after_compaction" };
   }

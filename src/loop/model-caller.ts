@@ -1,7 +1,7 @@
 /**
  * How the loop reaches a model: resolve `provider/model` through the session's provider registry,
  * stream with the one retry strategy, and switch to the fallback model when the primary is
- * overloaded or unavailable after its retries (seed 003 fallbackModel).
+ * overloaded or unavailable after its retries (the `fallbackModel` option).
  */
 import { isProviderError } from "../llm/errors.js";
 import type { ProviderRegistry } from "../llm/resolve.js";

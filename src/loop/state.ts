@@ -1,5 +1,5 @@
 /**
- * The observable agent state (seed 002): which phase the loop is in and which step, read together in
+ * The observable agent state (what `Query`/`Agent` report as the current phase): which phase the loop is in and which step, read together in
  * one call so a poller never sees a phase from one step with the number of another.
  *
  * Terminal phases are sticky: the first one set wins and later ones are ignored, so a late error from

@@ -1,5 +1,5 @@
 /**
- * Stop predicates (seed 002 "stop when"): checked after a step's tools ran and before the next model
+ * Stop predicates (the `stopWhen` option: "stop when this holds"): checked after a step's tools ran and before the next model
  * call. Several compose with OR. A predicate that throws counts as "don't stop" and is reported.
  */
 import type { AssistantMessage, ToolResultBlock, ToolUseBlock, Usage } from "../llm/types.js";

@@ -11,7 +11,7 @@ import { issuePath, type StandardSchemaV1 } from "../schema/standard-schema.js";
 import { runTool } from "../tools/define-tool.js";
 import { normalizeInputSchema } from "../tools/tool-schema.js";
 import type { SideEffect, Tool, ToolContext, ToolResult } from "../tools/types.js";
-import type { McpConnection } from "./connect.js";
+import type { McpConnection } from "./connection.js";
 import { isGoatTool } from "./sdk-server.js";
 import type { McpToolInfo } from "./tool-adapter.js";
 import type { CallToolResult, SdkMcpServerInstance, SdkMcpToolDefinition, ToolAnnotations } from "./types.js";

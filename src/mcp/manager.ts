@@ -7,7 +7,7 @@
  */
 import { GoatError } from "../errors.js";
 import type { Tool } from "../tools/types.js";
-import type { McpConnection } from "./connect.js";
+import type { McpConnection } from "./connection.js";
 import { createResourceTools } from "./resource-tools.js";
 import { adaptMcpTool, type McpToolInfo, mcpToolName } from "./tool-adapter.js";
 import type {

@@ -6,7 +6,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ConnectOptions, McpConnection, McpListedResource } from "./connect.js";
+import type { ConnectOptions, McpConnection, McpListedResource } from "./connection.js";
 import type { GroupStdioTransport } from "./stdio-transport.js";
 import type { McpToolInfo } from "./tool-adapter.js";
 import type {

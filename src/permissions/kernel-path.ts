@@ -8,7 +8,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { ResolvedPath } from "./path-scope.js";
+
+/** A path in two forms: as spelled (made absolute, `..` folded) and where it really is on disk. */
+export interface ResolvedPath {
+  lexical: string;
+  real: string;
+}
 
 /** Linux's own limit of symlinks followed in one lookup (ELOOP beyond it). */
 const MAX_LINKS = 40;

@@ -6,14 +6,10 @@
 import path from "node:path";
 import { picomatch } from "../tools/lazy-packages.js";
 import { expandHome, resolveToolPath, toAbsolutePath } from "../tools/paths.js";
-import { resolveLikeKernel } from "./kernel-path.js";
+import { type ResolvedPath, resolveLikeKernel } from "./kernel-path.js";
 import { DEFAULTS_TO_CWD, FILE_EDIT_TOOLS, FILE_READ_TOOLS } from "./tool-kinds.js";
 
-/** A path in two forms: as spelled (made absolute, `..` folded) and where it really is on disk. */
-export interface ResolvedPath {
-  lexical: string;
-  real: string;
-}
+export type { ResolvedPath } from "./kernel-path.js";
 
 /**
  * Resolves a path the model gave, relative to `cwd`, into both forms. A path with a `..` component is

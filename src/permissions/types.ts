@@ -90,8 +90,11 @@ export type CanUseTool = (
   options: CanUseToolOptions,
 ) => Promise<PermissionResult>;
 
-/** A PreToolUse hook's verdict, passed in by the loop. */
-export interface HookPermissionDecision {
+/**
+ * What the PreToolUse hooks decided about a call, passed in by the loop (the hooks' own output value
+ * is `HookPermissionDecision`, Claude's name, in `goat-agent/hooks`).
+ */
+export interface HookVerdict {
   behavior: PermissionBehavior;
   /** The hook's `permissionDecisionReason`. */
   reason?: string;
@@ -118,7 +121,7 @@ export interface PermissionRequest {
   sideEffect: "none" | "read" | "mutating";
   toolUseID: string;
   signal: AbortSignal;
-  hookDecision?: HookPermissionDecision;
+  hookDecision?: HookVerdict;
 }
 
 /**

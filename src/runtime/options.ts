@@ -56,7 +56,7 @@ export interface QueryOptions {
    * price counts as $0 (warned once), and `maxBudgetUsd` refuses to start with one.
    */
   modelPricing?: Record<string, ModelPriceInput>;
-  /** Called before each request for the provider's key (seed 001 get_api_key). */
+  /** Called before each request for the provider's key (a short-lived or rotated key is fetched fresh for each request). */
   getApiKey?: ApiKeyResolver;
   maxTurns?: number;
   /**

@@ -213,7 +213,7 @@ export interface SDKResultBase {
   permission_denials: SDKPermissionDenial[];
   /** The uuid of the user message this run answered (the host's own, or one Goat made). */
   user_message_uuid?: string;
-  /** Why the run ended, in Goat's words (seed 000 exit reasons). */
+  /** Why the run ended, in Goat's words (the loop's `ExitReason`, more precise than `subtype`). */
   exit_reason: ExitReason;
   terminal_reason: string;
 }

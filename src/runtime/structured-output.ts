@@ -2,20 +2,21 @@
  * Structured output (`outputFormat: { type: "json_schema", schema }`), as Claude Code does it: the
  * model is offered a `StructuredOutput` tool whose input schema is the user's schema. A call that
  * validates ends the run at once and its input becomes the result's `structured_output`; a call that
- * does not gets the validation errors back (`/population: must be integer`) to fix; an answer in plain
+ * does not gets the validation errors back (`/population: expected integer, received string`) to fix; an answer in plain
  * text is told to call the tool. After five failures the run ends with
- * `error_max_structured_output_retries`. The JSON Schema validator (ajv) is loaded only when the
- * option is given.
+ * `error_max_structured_output_retries`. The schema is checked by Goat's one JSON Schema validator,
+ * the one tools' input goes through, so `format` and every other keyword mean the same on both.
  */
 import { InvalidOptionError } from "../errors.js";
-import { jsonSchemaValidator } from "../schema/json-schema-validator.js";
+import { findSchemaProblem } from "../schema/json-schema-check.js";
+import { jsonSchemaValidator, validateJsonSchema } from "../schema/json-schema-validator.js";
 import type { Tool } from "../tools/types.js";
 import type { SDKResultMessage } from "./sdk-messages.js";
 
 /** The `outputFormat` option (the Claude Agent SDK's `JsonSchemaOutputFormat`). */
 export interface OutputFormat {
   type: "json_schema";
-  /** A JSON Schema of an object (draft-07 by default; `$schema` may pick 2019-09 or 2020-12). */
+  /** A JSON Schema of an object (the keywords `schema/json-schema-validator.ts` lists are checked). */
   schema: Record<string, unknown>;
 }
 
@@ -48,7 +49,7 @@ type Validate = (value: unknown) => string[] | undefined;
 
 /** Compiles the schema and builds the tool. Throws when the schema is not a usable JSON Schema. */
 export async function createStructuredOutput(format: OutputFormat): Promise<StructuredOutput> {
-  const validate = await compileSchema(format.schema);
+  const validate = compileSchema(format.schema);
   let output: { value: unknown } | undefined;
   let failures = 0;
   let lastProblem = "";
@@ -59,7 +60,7 @@ export async function createStructuredOutput(format: OutputFormat): Promise<Stru
     name: STRUCTURED_OUTPUT_TOOL,
     description:
       "Return your final answer in the requested structured format. Call this tool exactly once, at the end, with input that matches its schema; the run ends when the input is valid.",
-    // Any object gets through to execute, which checks it against the schema with ajv.
+    // Any object gets through to execute, which checks it against the user's schema.
     inputSchema: jsonSchemaValidator<Record<string, unknown>>({ type: "object" }),
     jsonSchema,
     sideEffect: "none",
@@ -111,39 +112,22 @@ export async function createStructuredOutput(format: OutputFormat): Promise<Stru
   };
 }
 
-/** Compiles a JSON Schema with ajv (its draft chosen by `$schema`); formats are checked too. */
-async function compileSchema(schema: Record<string, unknown>): Promise<Validate> {
-  const draft = typeof schema.$schema === "string" ? schema.$schema : "";
-  const module = draft.includes("2020-12")
-    ? await import("ajv/dist/2020.js")
-    : draft.includes("2019-09")
-      ? await import("ajv/dist/2019.js")
-      : await import("ajv");
-  const { default: formatsModule } = await import("ajv-formats");
-  // CommonJS interop: the class is `default`, or `default.default` depending on the loader.
-  const AjvClass = ((module.default as any).default ?? module.default) as typeof import("ajv").default;
-  const addFormats = ((formatsModule as any).default ?? formatsModule) as (ajv: unknown) => unknown;
-  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false });
-  addFormats(ajv);
-  let check: ReturnType<typeof ajv.compile>;
-  try {
-    check = ajv.compile(schema);
-  } catch (error) {
+/**
+ * Checks the schema once, then gives the validator every tool uses: one line per problem, at its
+ * JSON pointer (`/population: expected integer, received string`).
+ */
+function compileSchema(schema: Record<string, unknown>): Validate {
+  const problem = findSchemaProblem(schema);
+  if (problem !== undefined)
     throw new InvalidOptionError(
       "outputFormat",
-      `outputFormat.schema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
+      `outputFormat.schema is not a valid JSON Schema: ${problem}`,
     );
-  }
   return (value) => {
-    if (check(value)) return undefined;
-    return (check.errors ?? []).map((e) => {
-      const where = e.instancePath === "" ? "(root)" : e.instancePath;
-      const extra =
-        e.keyword === "additionalProperties"
-          ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
-          : "";
-      return `${where}: ${e.message ?? "is invalid"}${extra}`;
-    });
+    const result = validateJsonSchema(schema, value);
+    if (result.ok) return undefined;
+    return result.issues.map(
+      (issue) => `${issue.path.length === 0 ? "(root)" : `/${issue.path.join("/")}`}: ${issue.message}`,
+    );
   };
 }

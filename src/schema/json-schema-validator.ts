@@ -2,14 +2,17 @@
  * A small JSON Schema validator for what Goat checks on every call: the built-in tools' input, tools
  * defined from plain JSON Schema, hook output and MCP config files. It knows the keywords those schemas
  * use — `type`, `properties`, `required`, `additionalProperties`, `items`, `prefixItems`, `enum`,
- * `const`, string length and `pattern`, number bounds and `multipleOf`, item counts, `anyOf`, `oneOf`,
- * `allOf`, `not`, local `$ref`s, `nullable` — fills in `default`s of missing properties, and words each
- * problem so a model can fix its call (`offset: expected integer, received string`). Keywords it does
- * not know (`format`, `if`, `patternProperties`…) are accepted as satisfied: the model still sees
- * them, and the tool checks what it must. Complete JSON Schema (formats, dynamic refs) is ajv's job;
- * Goat loads ajv only for structured output, so this file is why checking a tool call loads nothing.
+ * `const`, string length, `pattern` and `format` (`json-formats.ts`), number bounds and `multipleOf`,
+ * item counts, `uniqueItems`, `contains`, property counts, `patternProperties`, `propertyNames`,
+ * `dependentRequired`, `anyOf`, `oneOf`, `allOf`, `not`, `if`/`then`/`else`, local `$ref`s, `nullable` —
+ * fills in `default`s of missing properties, and words each problem so a model can fix its call
+ * (`offset: expected integer, received string`). Keywords it does not know (dynamic or remote refs,
+ * `unevaluatedProperties`…) are accepted as satisfied: the model still sees them, and the tool checks
+ * what it must. It is Goat's only JSON Schema validator (structured output uses it too), so one schema
+ * means the same on every path, and checking a tool call loads nothing.
  */
 
+import { matchesFormat } from "./json-formats.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
 
 /** A JSON Schema: an object of keywords, or `true` / `false`. */
@@ -208,6 +211,8 @@ function checkValue(schema: { readonly [k: string]: unknown }, value: unknown, w
       issue(`too long: expected at most ${plural(schema.maxLength, "character")}`);
     if (typeof schema.pattern === "string" && !matches(schema.pattern, value))
       issue(`does not match the pattern ${schema.pattern}`);
+    if (typeof schema.format === "string" && !matchesFormat(schema.format, value))
+      issue(`expected a string in the format ${schema.format}`);
   }
   if (typeof value === "number") {
     if (typeof schema.minimum === "number" && value < schema.minimum)
@@ -235,7 +240,11 @@ function checkObject(
     : {};
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
   const extra = schema.additionalProperties;
+  const patterns = isPlainObject(schema.patternProperties)
+    ? Object.entries(schema.patternProperties as Record<string, JsonSchema>)
+    : [];
   const out: Record<string, unknown> = {};
+  checkPropertyCounts(schema, value, walk);
   for (const name of required) {
     if (typeof name !== "string" || value[name] !== undefined) continue;
     const property = properties[name];
@@ -249,8 +258,13 @@ function checkObject(
     else if (name in value) out[name] = value[name];
   }
   for (const [name, item] of Object.entries(value)) {
+    if (schema.propertyNames !== undefined) checkChild(schema.propertyNames as JsonSchema, name, name, walk);
     if (Object.hasOwn(properties, name)) continue;
-    if (extra === false) report(walk, `unrecognized key "${name}"`);
+    const byPattern = patterns.filter(([pattern]) => matches(pattern, name, false));
+    if (byPattern.length > 0) {
+      out[name] = item;
+      for (const [, property] of byPattern) out[name] = checkChild(property, out[name], name, walk);
+    } else if (extra === false) report(walk, `unrecognized key "${name}"`);
     else if (isPlainObject(extra) || extra === true)
       out[name] = checkChild(extra as JsonSchema, item, name, walk);
     else if (!walk.removeAdditional) out[name] = item;
@@ -258,12 +272,41 @@ function checkObject(
   return out;
 }
 
+/** `minProperties`, `maxProperties` and `dependentRequired` (a property that needs others beside it). */
+function checkPropertyCounts(
+  schema: { readonly [k: string]: unknown },
+  value: Record<string, unknown>,
+  walk: Walk,
+): void {
+  const count = Object.keys(value).length;
+  if (typeof schema.minProperties === "number" && count < schema.minProperties)
+    report(walk, `too few properties: expected at least ${schema.minProperties}`);
+  if (typeof schema.maxProperties === "number" && count > schema.maxProperties)
+    report(walk, `too many properties: expected at most ${schema.maxProperties}`);
+  if (!isPlainObject(schema.dependentRequired)) return;
+  for (const [name, needs] of Object.entries(schema.dependentRequired)) {
+    if (value[name] === undefined || !Array.isArray(needs)) continue;
+    for (const need of needs)
+      if (typeof need === "string" && value[need] === undefined)
+        report(walk, `required with "${name}"`, need);
+  }
+}
+
 function checkArray(schema: { readonly [k: string]: unknown }, value: unknown[], walk: Walk): unknown[] {
   if (typeof schema.minItems === "number" && value.length < schema.minItems)
     report(walk, `too few items: expected at least ${schema.minItems}`);
   if (typeof schema.maxItems === "number" && value.length > schema.maxItems)
     report(walk, `too many items: expected at most ${schema.maxItems}`);
-  const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as JsonSchema[]) : [];
+  if (schema.uniqueItems === true && value.some((item, i) => value.findIndex((o) => sameJson(o, item)) < i))
+    report(walk, "expected unique items");
+  if (
+    schema.contains !== undefined &&
+    !value.some((item) => passes(schema.contains as JsonSchema, item, walk))
+  )
+    report(walk, "no item matches the shape required of at least one");
+  // Draft-07 wrote a tuple as an array of `items`; 2020-12 as `prefixItems`.
+  const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : schema.items;
+  const prefix = Array.isArray(tuple) ? (tuple as JsonSchema[]) : [];
   const items = schema.items;
   return value.map((item, i) => {
     if (i < prefix.length) return checkChild(prefix[i], item, i, walk);
@@ -281,12 +324,20 @@ function checkCombinators(schema: { readonly [k: string]: unknown }, value: unkn
   }
   if (Array.isArray(schema.anyOf)) out = checkBranches(schema.anyOf as JsonSchema[], out, walk, "any");
   if (Array.isArray(schema.oneOf)) out = checkBranches(schema.oneOf as JsonSchema[], out, walk, "one");
-  if (schema.not !== undefined) {
-    const trial: Walk = { ...walk, issues: [] };
-    check(schema.not as JsonSchema, out, trial);
-    if (trial.issues.length === 0) report(walk, "matches a shape that is not allowed");
+  if (schema.not !== undefined && passes(schema.not as JsonSchema, out, walk))
+    report(walk, "matches a shape that is not allowed");
+  if (schema.if !== undefined) {
+    const branch = passes(schema.if as JsonSchema, out, walk) ? schema.then : schema.else;
+    if (branch !== undefined) out = check(branch as JsonSchema, out, walk);
   }
   return out;
+}
+
+/** Whether `value` satisfies `schema`, without reporting anything. */
+function passes(schema: JsonSchema, value: unknown, walk: Walk): boolean {
+  const trial: Walk = { ...walk, issues: [], path: [...walk.path] };
+  check(schema, value, trial);
+  return trial.issues.length === 0;
 }
 
 /**
@@ -344,12 +395,15 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => sameJson((a as any)[k], (b as any)[k]));
 }
 
-/** A pattern the schema gives; one that is not a valid JavaScript regex constrains nothing. */
-function matches(pattern: string, value: string): boolean {
+/**
+ * A pattern the schema gives; one that is not a valid JavaScript regex matches `invalid` (true where
+ * it constrains a value, so it constrains nothing; false where it selects properties).
+ */
+function matches(pattern: string, value: string, invalid = true): boolean {
   try {
     return new RegExp(pattern, "u").test(value);
   } catch {
-    return true;
+    return invalid;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Builds the `result` message that closes each run, mapping seed 000's exit reasons onto the Claude
+ * Builds the `result` message that closes each run, mapping the loop's exit reasons (`ExitReason`) onto the Claude
  * Agent SDK's result subtypes.
  */
 import { randomUUID } from "node:crypto";

@@ -4,11 +4,11 @@
  * Each keeps a bounded buffer of unread output; when it overflows the oldest output is dropped and
  * the next read says how much.
  */
-import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, describeByteCap } from "./command-output.js";
-import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone } from "./process-tree.js";
+import type { ShellProcess } from "./helper-child.js";
+import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone, whenSpawned } from "./process-tree.js";
 import type { ToolSessionState } from "./types.js";
 
 /** Unread output a shell keeps, in characters, before dropping the oldest. */
@@ -24,8 +24,11 @@ export interface BackgroundShell {
   readonly command: string;
   readonly description?: string;
   readonly cwd: string;
-  /** Process group id (the shell's pid); undefined if it could not be started. */
-  readonly pgid: number | undefined;
+  /**
+   * Process group id (the shell's pid); undefined while the spawn helper has not answered yet, or if
+   * it could not be started.
+   */
+  pgid: number | undefined;
   readonly startedAt: number;
   status: ShellStatus;
   exitCode: number | null;
@@ -73,7 +76,7 @@ export function startBackgroundShell(state: ToolSessionState, opts: StartShellOp
  */
 export function adoptBackgroundShell(
   state: ToolSessionState,
-  child: ChildProcess,
+  child: ShellProcess,
   opts: Omit<StartShellOptions, "env" | "wrap"> & {
     outputSoFar?: string;
     /** How the shell exited, when it did before it was adopted (its output may still be coming). */
@@ -102,6 +105,11 @@ export function adoptBackgroundShell(
     }),
   };
   state.backgroundShells.set(shell.id, shell);
+  const started = whenSpawned(child).then((pid) => {
+    shell.pgid = pid;
+    return pid;
+  });
+  startedShells.set(shell, started);
   state.cleanups.push(() => killBackgroundShell(shell));
   if (opts.outputSoFar) appendOutput(shell, opts.outputSoFar);
   if (opts.exited) {
@@ -154,6 +162,9 @@ export function adoptBackgroundShell(
   }
   return shell;
 }
+
+/** Each shell's pid as the spawn helper announces it (undefined: it could not start). */
+const startedShells = new WeakMap<BackgroundShell, Promise<number | undefined>>();
 
 /** The shell with this id in `state`, if any. */
 export function getBackgroundShell(state: ToolSessionState, id: string): BackgroundShell | undefined {
@@ -209,12 +220,14 @@ export function unreadShellOutput(shell: BackgroundShell, read: ShellRead): void
  * waits for it to end. Marks a running shell `killed`. Never rejects.
  */
 export async function killBackgroundShell(shell: BackgroundShell): Promise<void> {
-  if (shell.pgid === undefined) return;
+  // A shell whose pid the spawn helper has not sent yet is killed once it is known.
+  const pgid = shell.pgid ?? (shell.status === "running" ? await startedShells.get(shell) : undefined);
+  if (pgid === undefined) return;
   if (shell.status === "running") {
     shell.status = "killed";
     shell.endedAt = Date.now();
   }
-  if (isGroupAlive(shell.pgid)) await killProcessGroup(shell.pgid);
+  if (isGroupAlive(pgid)) await killProcessGroup(pgid);
   // Output still held by a process outside the group must not make the caller wait forever.
   await Promise.race([shell.done, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
 }

@@ -2,11 +2,11 @@
  * Spawning a shell command as the leader of its own process group, and killing that whole group
  * (the command, its children and grandchildren) so a timed-out or interrupted command leaves no orphans.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Readable, Writable } from "node:stream";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
+import type { ShellProcess } from "./helper-child.js";
+import { spawnDetached } from "./spawn-helper.js";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 1500;
@@ -20,13 +20,39 @@ const liveGroups = new Set<number>();
 
 /**
  * Records the process group a detached child leads, so `killTrackedGroups` finds it; forgotten once
- * the child closed and nothing of its group runs any more (or when `killProcessGroup` ended it).
+ * the child closed and nothing of its group runs any more (or when `killProcessGroup` ended it). A
+ * child the spawn helper starts has its pid only at `spawn`; it is recorded then.
  */
-export function trackChildGroup(child: ChildProcess): void {
-  const pgid = child.pid;
-  if (pgid === undefined) return;
-  liveGroups.add(pgid);
-  child.once("close", () => forgetGroupIfGone(pgid));
+export function trackChildGroup(child: ShellProcess): void {
+  const track = (pgid: number) => {
+    liveGroups.add(pgid);
+    child.once("close", () => forgetGroupIfGone(pgid));
+  };
+  if (child.pid !== undefined) track(child.pid);
+  else
+    child.once("spawn", () => {
+      if (child.pid !== undefined) track(child.pid);
+    });
+}
+
+/**
+ * The child's pid (its process group) once known: at once, at its `spawn` event, or undefined when
+ * it could not start.
+ */
+export function whenSpawned(child: ShellProcess): Promise<number | undefined> {
+  if (child.pid !== undefined) return Promise.resolve(child.pid);
+  return new Promise((resolve) => {
+    const onSpawn = () => {
+      child.off("error", onError);
+      resolve(child.pid);
+    };
+    const onError = () => {
+      child.off("spawn", onSpawn);
+      resolve(undefined);
+    };
+    child.once("spawn", onSpawn);
+    child.once("error", onError);
+  });
 }
 
 /** Forgets a group once it is gone (a pgid may be reused by an unrelated process later). */
@@ -76,63 +102,37 @@ export function resolveShell(envPath: string | undefined = process.env.PATH): st
  * group, stdin closed. stderr is redirected into stdout inside the shell so the two arrive interleaved in the
  * order they were written; the stderr pipe still exists for anything the shell prints before that.
  * With `wrap` (the sandbox), the shell runs inside what `wrap` starts; killing the group kills that.
+ * The process is started by the spawn helper where it runs (`spawn-helper.ts`), so its `pid` may be
+ * known only at its `spawn` event.
  */
 export function spawnShell(
   command: string,
   cwd: string,
   env: Record<string, string | undefined> = process.env,
   wrap?: ShellWrapper,
-): ChildProcess {
+): ShellProcess {
   // On one line so the shell's own error messages keep the user's line numbers.
   const argv = [resolveShell(env.PATH), "-c", `exec 2>&1; ${command}`];
-  if (!wrap) {
-    const plain = spawn(argv[0], argv.slice(1), {
-      cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env,
-    });
-    trackChildGroup(plain);
-    return plain;
+  const launch = wrap?.(argv, env);
+  const child = launch
+    ? spawnDetached({
+        file: launch.file,
+        args: launch.args,
+        cwd,
+        env: launch.env ?? env,
+        fd3: launch.fd3,
+        statusFd: launch.statusFd,
+      })
+    : spawnDetached({ file: argv[0], args: argv.slice(1), cwd, env });
+  if (launch?.statusFd !== undefined) {
+    child.once("sandbox-init", (pid: number) => sandboxInits.set(child, pid));
   }
-  const launch = wrap(argv, env);
-  const stdio: Array<"ignore" | "pipe"> = ["ignore", "pipe", "pipe"];
-  if (launch.fd3) stdio[3] = "pipe";
-  if (launch.statusFd !== undefined) {
-    for (let fd = stdio.length; fd < launch.statusFd; fd++) stdio[fd] = "ignore";
-    stdio[launch.statusFd] = "pipe";
-  }
-  const child = spawn(launch.file, launch.args, { cwd, detached: true, stdio, env: launch.env ?? env });
-  const fd3 = child.stdio[3] as Writable | null | undefined;
-  if (launch.fd3 && fd3) {
-    // The launcher reads this before starting the command; if it died first the write fails, and
-    // its exit reports why.
-    fd3.on("error", () => {});
-    fd3.end(launch.fd3);
-  }
-  if (launch.statusFd !== undefined) watchSandboxInit(child, child.stdio[launch.statusFd] as Readable | null);
   trackChildGroup(child);
   return child;
 }
 
 /** The sandbox's init of each sandboxed child, read from the launcher's status lines. */
-const sandboxInits = new WeakMap<ChildProcess, { pid?: number }>();
-
-function watchSandboxInit(child: ChildProcess, status: Readable | null): void {
-  const init: { pid?: number } = {};
-  sandboxInits.set(child, init);
-  if (!status) return;
-  let text = "";
-  status.setEncoding("utf8");
-  status.on("data", (chunk: string) => {
-    if (init.pid !== undefined) return;
-    text += chunk;
-    const m = /"child-pid"\s*:\s*(\d+)/.exec(text);
-    if (m) init.pid = Number(m[1]);
-    else if (text.length > 4096) text = ""; // not the format we know: give up on it
-  });
-  status.on("error", () => {});
-}
+const sandboxInits = new WeakMap<ShellProcess, number>();
 
 /**
  * Resolves once every process of `child`'s sandbox is gone, or after `maxMs`; at once for a child
@@ -141,8 +141,8 @@ function watchSandboxInit(child: ChildProcess, status: Readable | null): void {
  * they still run. The init exits only when they are all dead, so its end is the moment the call may
  * say nothing of the command is left.
  */
-export async function untilSandboxGone(child: ChildProcess, maxMs = 1000): Promise<void> {
-  const pid = sandboxInits.get(child)?.pid;
+export async function untilSandboxGone(child: ShellProcess, maxMs = 1000): Promise<void> {
+  const pid = sandboxInits.get(child);
   if (pid === undefined) return;
   const deadline = Date.now() + maxMs;
   while (isProcessAlive(pid) && Date.now() < deadline) {

@@ -4,9 +4,9 @@
  * exits but leaves processes behind that still hold its output open.
  */
 
-import type { ChildProcess } from "node:child_process";
 import type { ShellWrapper } from "../sandbox/bash-sandbox.js";
 import { type CollectedOutput, createOutputCollector, MAX_OUTPUT_CHARS } from "./command-output.js";
+import type { ShellProcess } from "./helper-child.js";
 import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone } from "./process-tree.js";
 
 /** After the shell exits, how long processes it left behind may keep its output open. */
@@ -41,7 +41,7 @@ export interface RunCommandOptions {
    */
   moveToBackground?: AbortSignal;
   adopt?: (
-    child: ChildProcess,
+    child: ShellProcess,
     outputSoFar: string,
     exited: { code: number | null; signal: NodeJS.Signals | null } | undefined,
   ) => string;
@@ -87,7 +87,10 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
       return;
     }
     const child = spawnShell(opts.command, opts.cwd, opts.env, opts.wrap);
-    const pgid = child.pid;
+    // Through the spawn helper the pid arrives a moment later, announced by `spawn`.
+    let pgid = child.pid;
+    /** A stop asked before the pid was known: done at `spawn`. */
+    let stopOnSpawn = false;
     let finished = false;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     const timers: NodeJS.Timeout[] = [];
@@ -113,8 +116,13 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
       timers.push(setTimeout(finish, ms));
     };
     const stopGroup = async (returnWithinMs?: number) => {
-      if (pgid === undefined) return finish();
       if (returnWithinMs !== undefined) finishWithin(returnWithinMs);
+      if (pgid === undefined) {
+        // Not started yet: kill it once its pid is known; it could not start: nothing to kill.
+        if (outcome.spawnError !== undefined) return finish();
+        stopOnSpawn = true;
+        return;
+      }
       await killProcessGroup(pgid);
       // The group is gone; wait a little for the last bytes, then give up on pipes held elsewhere.
       finishWithin(300);
@@ -132,6 +140,13 @@ export function runCommand(opts: RunCommandOptions): Promise<CommandOutcome> {
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
 
+    child.once("spawn", () => {
+      pgid = child.pid;
+      if (!stopOnSpawn || pgid === undefined) return;
+      // The call may have returned already (an abort answers within ABORT_RETURN_MS): kill regardless.
+      if (finished) void killProcessGroup(pgid);
+      else void stopGroup();
+    });
     child.on("error", (err) => {
       outcome.spawnError = err.message;
       finish();

@@ -92,7 +92,7 @@ export interface ToolContext {
    * Absent outside a session; undefined when file tools are not confined (bypassPermissions).
    */
   fileScope?: () => FileScope | undefined;
-  /** Streams partial progress (seed 001 ToolExecutionUpdate); shown to the user, not the model. */
+  /** Streams partial progress (the loop's `tool_execution_update` event); shown to the user, not the model. */
   onUpdate: (partial: string) => void;
 }
 

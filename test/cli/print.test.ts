@@ -44,7 +44,9 @@ describe("print mode output formats", () => {
       structured_output: { city: "Lyon", population: 522_000 },
     });
     // The model's first, invalid answer was sent back with the validator's reason.
-    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("/population: must be integer");
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain(
+      "/population: expected integer, received string",
+    );
     fx.mock.enqueue(answer(522_000));
     const text = await run(["-p", "biggest city?", "--json-schema", schema]);
     expect(text.code).toBe(0);

@@ -13,7 +13,7 @@ import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "../../src/sdk/query.js";
-import { collect, mockOptions } from "../agent/helpers.js";
+import { collect, mockOptions } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { buildIfStale, CLI, cleanEnv } from "./helpers.js";
 

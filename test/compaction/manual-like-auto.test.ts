@@ -11,7 +11,7 @@ import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
 import { createInMemorySessionStore } from "../../src/session/memory-store.js";
 import type { SessionStore } from "../../src/session/types.js";
-import { mockOptions } from "../agent/helpers.js";
+import { mockOptions } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 let mock: MockProvider;

@@ -10,7 +10,7 @@ import { SUMMARY_PREFIX } from "../../src/loop/context.js";
 import { createModelCaller } from "../../src/loop/model-caller.js";
 import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
-import { collect, echoTool, FORMATS, type Format, mockOptions } from "../agent/helpers.js";
+import { collect, echoTool, FORMATS, type Format, mockOptions } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { filler, pairingProblems } from "./histories.js";
 

@@ -13,7 +13,7 @@ import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
 import type { PermissionMode } from "../../src/permissions/types.js";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import { query } from "../../src/sdk/query.js";
-import { collect, mockOptions, tempDir, toolResultsSent } from "../agent/helpers.js";
+import { collect, mockOptions, tempDir, toolResultsSent } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { RESOURCE_FIXTURES, writeStdioServer } from "./helpers.js";
 

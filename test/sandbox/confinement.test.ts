@@ -23,7 +23,7 @@ import { type ConfinementLevel, createConfinement } from "../../src/sandbox/conf
 import { query } from "../../src/sdk/query.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import { runTool } from "../../src/tools/define-tool.js";
-import { collect, mockOptions, tempDir, toolResultsSent } from "../agent/helpers.js";
+import { collect, mockOptions, tempDir, toolResultsSent } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { createTestSession, type TestSession, textOf } from "../tools/bash-test-context.js";
 

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { findExecutable } from "../../src/sandbox/bwrap.js";
 import { query } from "../../src/sdk/query.js";
 import { isProcessAlive } from "../../src/tools/process-tree.js";
-import { collect, mockOptions } from "../agent/helpers.js";
+import { collect, mockOptions } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { processesMentioning } from "../support/processes.js";
 

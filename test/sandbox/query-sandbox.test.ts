@@ -11,7 +11,7 @@ import type { QueryOptions } from "../../src/runtime/options.js";
 import { findExecutable } from "../../src/sandbox/bwrap.js";
 import type { SandboxSettings } from "../../src/sandbox/settings.js";
 import { query } from "../../src/sdk/query.js";
-import { collect, mockOptions, tempDir, toolResultsSent } from "../agent/helpers.js";
+import { collect, mockOptions, tempDir, toolResultsSent } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 const hasBwrap = process.platform === "linux" && findExecutable("bwrap") !== undefined;

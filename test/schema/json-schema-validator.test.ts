@@ -55,9 +55,58 @@ describe("types and values", () => {
     expect(problems({ type: "number", multipleOf: 2 }, 3)).toEqual(["(root): expected a multiple of 2"]);
   });
 
-  it("accepts keywords it does not know, and a pattern JavaScript cannot compile", () => {
-    expect(problems({ type: "string", format: "email", "x-custom": 1 }, "not an email")).toEqual([]);
+  it("accepts keywords and formats it does not know, and a pattern JavaScript cannot compile", () => {
+    expect(problems({ type: "string", format: "x-mine", "x-custom": 1 }, "anything")).toEqual([]);
     expect(problems({ type: "string", pattern: "(?<unclosed" }, "x")).toEqual([]);
+  });
+});
+
+describe("format", () => {
+  const bad = (format: string, text: string) => problems({ type: "string", format }, text).length > 0;
+
+  it("refuses strings not in the format, with a message naming it", () => {
+    expect(problems({ type: "string", format: "email" }, "not an email")).toEqual([
+      "(root): expected a string in the format email",
+    ]);
+    for (const [format, text] of [
+      ["date", "2026-02-29"],
+      ["date", "2026-13-01"],
+      ["time", "25:00:00Z"],
+      ["time", "12:00:00"], // RFC 3339 wants the offset
+      ["date-time", "yesterday"],
+      ["date-time", "2026-11-28 12:00"],
+      ["duration", "P"],
+      ["hostname", "-bad.example"],
+      ["ipv4", "256.1.1.1"],
+      ["ipv4", "01.1.1.1"],
+      ["ipv6", "1::2::3"],
+      ["uri", "no scheme"],
+      ["uri", "/relative/path"],
+      ["uuid", "1234"],
+      ["regex", "(unclosed"],
+    ])
+      expect(bad(format, text), `${format} ${text}`).toBe(true);
+  });
+
+  it("accepts strings in the format, and checks only strings", () => {
+    for (const [format, text] of [
+      ["date", "2024-02-29"],
+      ["time", "23:59:60.5+01:00"],
+      ["date-time", "2026-11-28T01:55:00Z"],
+      ["date-time", "2026-11-28t01:55:00.123-05:30"],
+      ["duration", "P1DT2H30M"],
+      ["email", "a.b+c@example.co.uk"],
+      ["hostname", "api.example.com"],
+      ["ipv4", "192.168.0.1"],
+      ["ipv6", "::1"],
+      ["ipv6", "2001:db8::8a2e:370:7334"],
+      ["uri", "https://example.com/a?b=c"],
+      ["uri", "urn:isbn:0451450523"],
+      ["uuid", "123e4567-e89b-12d3-a456-426614174000"],
+      ["regex", "^a+$"],
+    ])
+      expect(bad(format, text), `${format} ${text}`).toBe(false);
+    expect(problems({ format: "email" }, 42)).toEqual([]);
   });
 });
 
@@ -166,6 +215,46 @@ describe("combinators and references", () => {
     expect(problems({ type: "object", properties: { no: false } }, { no: 1 })).toEqual([
       "no: no value is allowed here",
     ]);
+  });
+});
+
+describe("the keywords structured output's schemas use", () => {
+  it("checks property counts, patternProperties, propertyNames and dependentRequired", () => {
+    expect(problems({ type: "object", minProperties: 1 }, {})).toEqual([
+      "(root): too few properties: expected at least 1",
+    ]);
+    const byPattern = { patternProperties: { "^n_": { type: "number" } }, additionalProperties: false };
+    expect(problems(byPattern, { n_a: 1 })).toEqual([]);
+    expect(problems(byPattern, { n_a: "1", b: 2 })).toEqual([
+      "n_a: expected number, received string",
+      '(root): unrecognized key "b"',
+    ]);
+    expect(problems({ propertyNames: { maxLength: 2 } }, { abc: 1 })).toEqual([
+      "abc: too long: expected at most 2 characters",
+    ]);
+    expect(problems({ dependentRequired: { card: ["cvv"] } }, { card: "1" })).toEqual([
+      'cvv: required with "card"',
+    ]);
+  });
+
+  it("checks uniqueItems, contains, draft-07 tuples and if/then/else", () => {
+    expect(problems({ uniqueItems: true }, [{ a: 1 }, { a: 1 }])).toEqual(["(root): expected unique items"]);
+    expect(problems({ contains: { const: 3 } }, [1, 2])).toEqual([
+      "(root): no item matches the shape required of at least one",
+    ]);
+    expect(problems({ contains: { const: 3 } }, [1, 3])).toEqual([]);
+    expect(problems({ items: [{ type: "string" }, { type: "number" }] }, ["a", "b"])).toEqual([
+      "1: expected number, received string",
+    ]);
+    const conditional = {
+      if: { properties: { kind: { const: "circle" } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword; the object is never awaited
+      then: { required: ["radius"] },
+      else: { required: ["side"] },
+    };
+    expect(problems(conditional, { kind: "circle" })).toEqual(["radius: required"]);
+    expect(problems(conditional, { kind: "square" })).toEqual(["side: required"]);
+    expect(problems(conditional, { kind: "square", side: 1 })).toEqual([]);
   });
 });
 

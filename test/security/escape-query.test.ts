@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PermissionMode } from "../../src/permissions/index.js";
 import { query } from "../../src/sdk/query.js";
-import { collect, mockOptions, toolResultsSent } from "../agent/helpers.js";
+import { collect, mockOptions, toolResultsSent } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { changes, fingerprint, makeWorld, type World } from "./escape-fixture.js";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { escapeReminderTags, frameToolContent, systemReminder } from "../../src/loop/model-framing.js";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import { query } from "../../src/sdk/query.js";
-import { collect, mockOptions, tempDir } from "../agent/helpers.js";
+import { collect, mockOptions, tempDir } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 let mock: MockProvider;

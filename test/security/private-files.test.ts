@@ -14,7 +14,7 @@ import { query } from "../../src/sdk/query.js";
 import { projectKey } from "../../src/session/paths.js";
 import { bashTool } from "../../src/tools/bash.js";
 import { runTool } from "../../src/tools/define-tool.js";
-import { collect, mockOptions, tempDir } from "../agent/helpers.js";
+import { collect, mockOptions, tempDir } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { createTestSession, type TestSession } from "../tools/bash-test-context.js";
 

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { query } from "../../src/sdk/query.js";
-import { collect, mockOptions, tempDir, toolResultsSent } from "../agent/helpers.js";
+import { collect, mockOptions, tempDir, toolResultsSent } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 let mock: MockProvider;

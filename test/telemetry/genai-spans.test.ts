@@ -15,7 +15,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { query } from "../../src/sdk/query.js";
-import { collect, mockOptions, resultOf } from "../agent/helpers.js";
+import { collect, mockOptions, resultOf } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 let mock: MockProvider;

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { query } from "../../src/sdk/query.js";
 import { startRecorder, startReplayer } from "../../src/testing/index.js";
 import { defineTool } from "../../src/tools/define-tool.js";
-import { tempDir } from "../agent/helpers.js";
+import { tempDir } from "../runtime/helpers.js";
 import { reply, startMockProvider } from "../support/mock-provider.js";
 
 const SECRET = "sk-very-secret-key-123";

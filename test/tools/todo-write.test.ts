@@ -9,7 +9,7 @@ import { createStyle } from "../../src/cli/style.js";
 import { createScreen } from "../../src/cli/terminal/screen.js";
 import { createThinkingView } from "../../src/cli/thinking-view.js";
 import { query } from "../../src/sdk/query.js";
-import { collect, mockOptions, toolResultsSent } from "../agent/helpers.js";
+import { collect, mockOptions, toolResultsSent } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 let mock: MockProvider;

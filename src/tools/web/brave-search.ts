@@ -5,7 +5,7 @@
  * removed, as is any other markup.
  */
 import { getJson } from "./get-json.js";
-import type { WebSearchBackend, WebSearchResult } from "./search-backend.js";
+import type { WebSearchBackend, WebSearchResult } from "./search-types.js";
 
 const DEFAULT_URL = "https://api.search.brave.com/res/v1/web/search";
 const TIMEOUT_MS = 30_000;

@@ -4,7 +4,7 @@
  * `search.formats`; when they do not, SearXNG answers 403, and the error says what to change.
  */
 import { getJson } from "./get-json.js";
-import type { WebSearchBackend, WebSearchResult } from "./search-backend.js";
+import type { WebSearchBackend, WebSearchResult } from "./search-types.js";
 
 const TIMEOUT_MS = 30_000;
 

@@ -10,7 +10,7 @@ import type { StandardSchemaV1 } from "../../schema/standard-schema.js";
 import { defineTool } from "../define-tool.js";
 import type { Tool } from "../types.js";
 import { FetchError } from "./fetch-page.js";
-import type { WebSearchBackend, WebSearchResult } from "./search-backend.js";
+import type { WebSearchBackend, WebSearchResult } from "./search-types.js";
 
 /** Results returned to the model per search. */
 export const MAX_SEARCH_RESULTS = 10;

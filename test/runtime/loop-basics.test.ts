@@ -1,5 +1,5 @@
 /**
- * Seed 004 phase 7's loop cases, end to end through the real providers and the mock HTTP server, for
+ * The loop's basic cases (a text answer, tool calls, limits), end to end through the real providers and the mock HTTP server, for
  * both wire formats.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
