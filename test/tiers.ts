@@ -18,12 +18,12 @@
 
 /** Files that run in memory only; a whole folder is a glob, as `test/schema/` is below. */
 export const UNIT = [
-  "test/agent/file-checkpoints.test.ts",
-  "test/agent/front-matter.test.ts",
-  "test/agent/loop-in-memory.test.ts",
-  "test/agent/memory-files.test.ts",
-  "test/agent/plan-mode.test.ts",
-  "test/agent/subagent-limits.test.ts",
+  "test/runtime/file-checkpoints.test.ts",
+  "test/runtime/front-matter.test.ts",
+  "test/runtime/loop-in-memory.test.ts",
+  "test/runtime/memory-files.test.ts",
+  "test/runtime/plan-mode.test.ts",
+  "test/runtime/subagent-limits.test.ts",
   "test/cli/args.test.ts",
   "test/cli/hljs-html-fragment.test.ts",
   "test/cli/safe-text.test.ts",

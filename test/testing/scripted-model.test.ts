@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent, defineTool, isProviderError, ProviderError, query } from "../../src/index.js";
 import { reply, scriptedModel } from "../../src/testing/index.js";
-import { collect, resultOf } from "../agent/helpers.js";
+import { collect, resultOf } from "../runtime/helpers.js";
 
 const shout = defineTool({
   name: "shout",
