@@ -5,8 +5,8 @@
  * public session helpers. The project's and the user's own commands (`.claude/commands/`) are prompts:
  * the session expands them.
  */
-import type { Query } from "../index.js";
 import { missingKeyMessage } from "./config.js";
+import type { SlashContext } from "./slash-context.js";
 import {
   exportConversation,
   showAgents,
@@ -16,25 +16,7 @@ import {
 } from "./slash-info-commands.js";
 import type { MenuCommand } from "./terminal/command-menu.js";
 
-/** What a slash command can reach. */
-export interface SlashContext {
-  query(): Query;
-  cwd: string;
-  /** The model in use (from the latest init), or the configured one. */
-  model(): string | undefined;
-  note(text: string): void;
-  /** Lets the user pick one of `items`; undefined when cancelled. */
-  pick(title: string, items: string[]): Promise<number | undefined>;
-  /** Ends the current session and starts a new one (resuming `resume` when given). */
-  restart(options: { resume?: string }): Promise<void>;
-  /** Sends `text` to the model as the next prompt (/init). */
-  send(text: string): void;
-  /** The permission mode in force. */
-  mode(): string;
-  exit(code: number): void;
-  /** The project's and the user's own commands (`.claude/commands/`), listed by /help. */
-  customCommands?: Record<string, { description: string; argumentHint?: string }>;
-}
+export type { SlashContext } from "./slash-context.js";
 
 /**
  * Whether `line` starts with one of `commands` (`/fix 123`, or `/ns:name` for one in a subfolder):

@@ -6,7 +6,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import type { SlashContext } from "./slash-commands.js";
+import type { SlashContext } from "./slash-context.js";
 
 /** /context: the window's use by category, and where compaction starts. */
 export async function showContext(ctx: SlashContext): Promise<void> {
