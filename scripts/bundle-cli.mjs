@@ -54,9 +54,10 @@ const result = await build({
   sourcemap: process.env.GOAT_BUNDLE_SOURCEMAP === "1",
   // The MCP SDK is an optional peer of the library, but `goat` (installed globally, where no peer is)
   // must speak MCP: its client parts are bundled, into chunks loaded only when a server is configured.
-  // OpenTelemetry's API is an optional peer, loaded only when the host registered a tracer provider.
-  // DBOS and pg are optional peers too, loaded only by the durable-session commands (goat worker …).
-  external: ["@opentelemetry/api", "@dbos-inc/dbos-sdk", "pg"],
+  // OpenTelemetry's API is bundled too (a chunk loaded only when OTEL_* variables ask for traces):
+  // the CLI exports them itself (cli/otlp/), and a global install has no peer to find.
+  // DBOS and pg are optional peers, loaded only by the durable-session commands (goat worker …).
+  external: ["@dbos-inc/dbos-sdk", "pg"],
   // Bundle-only substitutions (colour level, highlight languages, emoji names, the HTML reading of
   // highlighted code): see cli-bundle-plugins.mjs.
   plugins: [chalkAlwaysColours, commonHighlightLanguages, noEmojiNames, hljsHtmlWithoutParse5],

@@ -95,6 +95,17 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`goat: ${keyMessage}\n`);
     return 1;
   }
+  // OTEL_TRACES_EXPORTER=otlp (or CLAUDE_CODE_ENABLE_TELEMETRY=1 with an endpoint): spans go out.
+  if (process.env.OTEL_TRACES_EXPORTER || process.env.CLAUDE_CODE_ENABLE_TELEMETRY) {
+    const { startCliTelemetry } = await import("./otlp/index.js");
+    const telemetry = await startCliTelemetry(process.env, (m) =>
+      process.stderr.write(`goat: ${terminalSafe(m)}\n`),
+    );
+    if (telemetry) {
+      config = { ...config, options: { ...config.options, telemetry: telemetry.option } };
+      flushTelemetry = telemetry.flush;
+    }
+  }
   if (interactive) {
     const { runInteractive } = await import("./interactive.js");
     keepWasmOnBaselineTier();
@@ -147,9 +158,12 @@ function fail(error: unknown): number {
   return 1;
 }
 
+/** Sends the spans still held before the program exits (set when traces are exported). */
+let flushTelemetry: () => Promise<void> = async () => {};
+
 main(process.argv.slice(2)).then(
-  (code) => exitAfterFlush(code),
-  (error) => exitAfterFlush(fail(error)),
+  (code) => flushTelemetry().then(() => exitAfterFlush(code)),
+  (error) => flushTelemetry().then(() => exitAfterFlush(fail(error))),
 );
 
 /**
