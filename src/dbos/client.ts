@@ -176,11 +176,17 @@ export async function createDurableClient(options: DurableClientOptions): Promis
     cancel: (workflowId) => bounded("cancel a session", () => dbos.cancelWorkflow(workflowId)),
     status,
     async result(workflowId, resultOptions) {
-      await status(workflowId); // fails in bounded time when the database is down; the wait below may not
-      // DBOS polls the workflow's status once a second unless told otherwise.
-      const outcome = (await dbos
-        .retrieveWorkflow<DurableSessionOutcome>(workflowId)
-        .getResult({ pollingIntervalMs: resultOptions?.pollMs ?? 100 })) as DurableSessionOutcome | null;
+      // Polled through `status`, which is bounded: DBOS's own wait would hang if the database went away.
+      const pollMs = resultOptions?.pollMs ?? 100;
+      for (;;) {
+        const now = await status(workflowId);
+        if (FINISHED.has(now)) break;
+        if (now === "unknown") throw new InvalidOptionError("workflowId", `No durable session ${workflowId}.`);
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+      const outcome = (await bounded("read a session's result", () =>
+        dbos.retrieveWorkflow<DurableSessionOutcome>(workflowId).getResult(),
+      )) as DurableSessionOutcome | null;
       return outcome?.result;
     },
     list: (filter) => bounded("list sessions", () => listSessions(dbos, filter)),

@@ -34,6 +34,7 @@ import {
   type SessionWorkflowContext,
   sessionToolSet,
 } from "./session-workflow.js";
+import { startToolWatchdog } from "./tool-watchdog.js";
 
 /** The DBOS application name durable sessions use by default. */
 export const DEFAULT_APP_NAME = "goat";
@@ -128,6 +129,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
   const running = new Map<string, () => void>();
   const timers: NodeJS.Timeout[] = [];
   let applicationVersion = "";
+  let stopWatchdog = () => {};
 
   try {
     await migrateGoatSchema(pool, schemaName);
@@ -166,6 +168,8 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       logLevel: options.logLevel ?? "warn",
       runMigrations: false,
     });
+    // Before any session runs: from now on a tool's process group dies with this worker.
+    stopWatchdog = startToolWatchdog();
     await DBOS.launch();
     await DBOS.registerQueue(queueName, {
       workerConcurrency: options.workerConcurrency ?? 8,
@@ -183,6 +187,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     });
   } catch (error) {
     started = false;
+    stopWatchdog();
     await pool.end().catch(() => {});
     throw error;
   }
@@ -262,6 +267,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       await DBOS.shutdown({ deregister: true });
       await pool.query(`DELETE FROM ${schema}.workers WHERE executor_id = $1`, [executorId]).catch(() => {});
       await pool.end().catch(() => {});
+      stopWatchdog();
       started = false;
     },
   };

@@ -12,7 +12,14 @@ import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { findPostgres } from "../support/postgres.js";
 import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.js";
-import { firstPrompt, linesOf, startWorker, toolResultCount, type WorkerProcess, waitFor } from "./helpers.js";
+import {
+  firstPrompt,
+  linesOf,
+  startWorker,
+  toolResultCount,
+  type WorkerProcess,
+  waitFor,
+} from "./helpers.js";
 
 const found = findPostgres();
 const missing = "missing" in found ? found.missing : undefined;
