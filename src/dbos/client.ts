@@ -181,7 +181,8 @@ export async function createDurableClient(options: DurableClientOptions): Promis
       for (;;) {
         const now = await status(workflowId);
         if (FINISHED.has(now)) break;
-        if (now === "unknown") throw new InvalidOptionError("workflowId", `No durable session ${workflowId}.`);
+        if (now === "unknown")
+          throw new InvalidOptionError("workflowId", `No durable session ${workflowId}.`);
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
       const outcome = (await bounded("read a session's result", () =>

@@ -2,8 +2,8 @@
  * Retention: finished durable sessions older than an age are deleted with everything Goat and DBOS
  * keep of them — DBOS's workflow row and step checkpoints, the SDK message log, full tool outputs
  * kept apart, and the transcript of the session the workflow created. Running and queued sessions are
- * never touched. The transcript of a session that another workflow continued (`resume`) is kept as
- * long as one of its workflows is.
+ * never touched. A transcript goes with the workflow it is named after (the default session id), once
+ * no workflow of that id is left.
  */
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
 import type pg from "pg";
@@ -13,7 +13,9 @@ const FINISHED = ["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEED
 
 /** What `pruneSessions` removed. */
 export interface PruneReport {
+  /** Durable sessions (DBOS workflows) deleted. */
   workflows: number;
+  /** Transcripts (the PostgreSQL store's sessions, subagents' included) deleted with them. */
   transcripts: number;
 }
 

@@ -11,22 +11,31 @@ import type { DurableSessionOutcome, DurableSessionRequest } from "./session-wor
 
 /** One durable session as an operator sees it. */
 export interface DurableSessionSummary {
+  /** The DBOS workflow id (what every client call takes). */
   workflowId: string;
+  /** The transcript's session id. */
   sessionId: string;
+  /** DBOS's workflow status (ENQUEUED, PENDING, SUCCESS, ERROR, CANCELLED …). */
   status: string;
   /** The first words of the prompt. */
   prompt: string;
+  /** The application version that runs it (`app-version.ts`). */
   applicationVersion?: string;
   /** The worker (DBOS executor) that runs or ran it. */
   executorId?: string;
+  /** The queue it was submitted to. */
   queueName?: string;
+  /** When it was submitted (epoch milliseconds). */
   createdAt: number;
+  /** When its status last changed (epoch milliseconds). */
   updatedAt?: number;
   /** Cost of the last run, when it finished with a result. */
   costUsd?: number;
   /** The workflow's error (an engine error, a cancel, a deadline), or the result's errors. */
   error?: string;
+  /** Its queue priority (lower runs first). */
   priority: number;
+  /** When it is cancelled if still running (epoch milliseconds). */
   deadlineEpochMs?: number;
   /** The step the session is at: the last one recorded (only in `showSession`). */
   lastStep?: { number: number; name: string };
@@ -38,7 +47,9 @@ export interface DurableSessionSummary {
 
 /** Filters of `listSessions`. */
 export interface ListSessionsFilter {
+  /** Only sessions of this DBOS status (or these). */
   status?: string | string[];
+  /** Only sessions of this application version (or these). */
   applicationVersion?: string | string[];
   /** At most this many, newest first (default 100). */
   limit?: number;

@@ -18,7 +18,7 @@ export function startToolWatchdog(): () => void {
   if (process.platform !== "linux") return () => {};
   const child = spawn(
     process.execPath,
-    ["-e", `(${watchToolGroups.toString()})(${process.pid}, ${WATCH_MS})`],
+    ["-e", WATCHDOG_SOURCE, String(process.pid), String(WATCH_MS)],
     // Its own group, so a signal to the worker's group (Ctrl-C) leaves it to see the pipe close.
     { stdio: ["pipe", "ignore", "ignore"], detached: true },
   );
@@ -31,40 +31,35 @@ export function startToolWatchdog(): () => void {
 }
 
 /**
- * The watchdog's body, run by `node -e` in its own process: self-contained (it may use only what it
- * requires itself).
+ * The watchdog's program, run by `node -e WATCHDOG_SOURCE WORKER_PID WATCH_MS`. Plain JavaScript in
+ * a string, not a function's `toString()`: a bundler rewrites `require` inside functions it bundles.
  */
-function watchToolGroups(worker: number, watchMs: number): void {
-  const fs = require("node:fs") as typeof import("node:fs");
-  let groups: number[] = [];
-  const look = () => {
-    const found: number[] = [];
-    for (const entry of fs.readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-        // After the command name (which may hold spaces and parentheses): state ppid pgrp …
-        const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (Number(ppid) === worker && Number(pgrp) === Number(entry)) found.push(Number(entry));
-      } catch {
-        // The process ended while we looked.
-      }
-    }
-    groups = found;
-  };
-  const timer = setInterval(look, watchMs);
-  process.stdin.on("data", () => {});
-  process.stdin.on("close", () => {
-    clearInterval(timer);
-    for (const pgid of groups) {
-      try {
-        process.kill(-pgid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
-    process.exit(0);
-  });
+const WATCHDOG_SOURCE = `
+const fs = require("node:fs");
+const worker = Number(process.argv[1]);
+let groups = [];
+function look() {
+  const found = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync("/proc/" + entry + "/stat", "utf8");
+      // After the command name (which may hold spaces and parentheses): state ppid pgrp ...
+      const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const pid = Number(entry);
+      // Its own group too is led by a child of the worker: not one to kill.
+      if (Number(ppid) === worker && Number(pgrp) === pid && pid !== process.pid) found.push(pid);
+    } catch {}
+  }
+  groups = found;
 }
-
-declare const require: (id: string) => unknown;
+const timer = setInterval(look, Number(process.argv[2]));
+process.stdin.on("data", () => {});
+process.stdin.on("close", () => {
+  clearInterval(timer);
+  for (const pgid of groups) {
+    try { process.kill(-pgid, "SIGKILL"); } catch {}
+  }
+  process.exit(0);
+});
+`;

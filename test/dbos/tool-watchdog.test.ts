@@ -12,13 +12,7 @@ import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { findPostgres } from "../support/postgres.js";
 import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.js";
-import {
-  firstPrompt,
-  startWorker,
-  toolResultCount,
-  type WorkerProcess,
-  waitFor,
-} from "./helpers.js";
+import { firstPrompt, startWorker, toolResultCount, type WorkerProcess, waitFor } from "./helpers.js";
 
 const found = findPostgres();
 const missing = "missing" in found ? found.missing : undefined;
