@@ -7,8 +7,11 @@
  *   marker + call step) and the call. Marginal wall time per turn ((K=20 − K=5) / 15, median of reps)
  *   of query() in this process, and of a durable session (one worker process, submitted and awaited by
  *   a client here), and their ratio.
- * - throughput: 120 one-turn sessions submitted at once, sessions per second with 1, 2 and 4 worker
- *   processes (16 sessions per worker at once; this machine has `os.cpus()` cores, shared by all).
+ * - per-session overhead: a one-turn session on an idle worker, submitted and awaited, against the
+ *   same session in-process (median of reps): what durability adds to each session.
+ * - throughput: 120 one-turn sessions submitted at once, sessions per second in-process (all at
+ *   once) and with 1, 2 and 3 worker processes (16 sessions per worker at once; this machine has
+ *   `os.cpus()` cores, shared by all); and PostgreSQL bytes per session (database growth / 120).
  * - recovery: a worker killed with SIGKILL during a tool call; time until another worker has finished
  *   the session, with a 1 s heartbeat and workers declared dead after 3 s (the detection delay is
  *   most of it: the rest is the re-enqueue, the queue poll and the replay).
@@ -63,6 +66,19 @@ const baseURL = `http://127.0.0.1:${JSON.parse(line).port}`;
 const modelEnv = { ANTHROPIC_BASE_URL: baseURL, ANTHROPIC_API_KEY: "bench" };
 Object.assign(process.env, modelEnv); // the in-process sessions' provider reads it too
 let databases = 0;
+
+/** The database's size on disk, in bytes. */
+async function databaseBytes(databaseUrl) {
+  const { default: pgLib } = await import("pg");
+  const c = new pgLib.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query("SELECT pg_database_size(current_database())::bigint AS bytes");
+    return Number(rows[0].bytes);
+  } finally {
+    await c.end();
+  }
+}
 let workerIds = 0;
 
 async function workersOn(databaseUrl, count, extra = {}) {
@@ -113,17 +129,33 @@ try {
       `per-turn rep ${r + 1}: ${perTurn.inProcess.at(-1).toFixed(2)} / ${perTurn.durable.at(-1).toFixed(2)} ms`,
     );
   }
+  const sessionIn = [];
+  const sessionDurable = [];
+  for (let r = 0; r < Math.max(reps, 5); r++) {
+    sessionIn.push(await inProcess(1));
+    sessionDurable.push(await durable(1));
+  }
+  const overheadMs = median(sessionDurable) - median(sessionIn);
+  progress(`per-session overhead: ${overheadMs.toFixed(1)} ms`);
   await kill9(turnWorker);
   const turnIn = median(perTurn.inProcess);
   const turnDurable = median(perTurn.durable);
 
   // ---- throughput -------------------------------------------------------------------------------
   const throughput = {};
-  for (const count of [1, 2, 4]) {
+  const n = 120;
+  {
+    const started = performance.now();
+    await Promise.all(Array.from({ length: n }, () => inProcess(1)));
+    throughput.inProcess = n / ((performance.now() - started) / 1000);
+    progress(`in-process: ${throughput.inProcess.toFixed(1)} sessions/s`);
+  }
+  let bytesPerSession = 0;
+  for (const count of [1, 2, 3]) {
     const db = await pg.createDatabase(`bench${++databases}`);
     const procs = await workersOn(db, count);
     const c = await createDurableClient({ databaseUrl: db });
-    const n = 120;
+    const sizeBefore = await databaseBytes(db);
     const started = performance.now();
     const handles = await Promise.all(
       Array.from({ length: n }, (_, i) => c.submit({ prompt: `rounds=1 s${i}` })),
@@ -132,6 +164,7 @@ try {
     const seconds = (performance.now() - started) / 1000;
     if (results.some((r) => r?.subtype !== "success")) throw new Error("a throughput session failed");
     throughput[count] = n / seconds;
+    bytesPerSession = ((await databaseBytes(db)) - sizeBefore) / n;
     progress(`${count} worker(s): ${throughput[count].toFixed(1)} sessions/s`);
     await c.close();
     for (const p of procs) await kill9(p);
@@ -158,9 +191,12 @@ try {
     ["per turn, in-process query()", `${turnIn.toFixed(2)} ms`],
     ["per turn, durable (DBOS + Postgres)", `${turnDurable.toFixed(2)} ms`],
     ["ratio durable / in-process", `${(turnDurable / turnIn).toFixed(1)}x`],
+    ["per session, durable overhead (idle)", `${overheadMs.toFixed(1)} ms`],
+    ["sessions/s, in-process", throughput.inProcess.toFixed(1)],
     ["sessions/s, 1 worker", throughput[1].toFixed(1)],
     ["sessions/s, 2 workers", throughput[2].toFixed(1)],
-    ["sessions/s, 4 workers", throughput[4].toFixed(1)],
+    ["sessions/s, 3 workers", throughput[3].toFixed(1)],
+    ["PostgreSQL bytes per session", `${Math.round(bytesPerSession)}`],
     ["recovery after SIGKILL (dead after 3 s)", `${(recoveryMs / 1000).toFixed(2)} s`],
   ];
   for (const [k, v] of rows) console.log(`${k.padEnd(42)} ${v}`);
@@ -171,6 +207,8 @@ try {
       perTurnMs: { inProcess: +turnIn.toFixed(3), durable: +turnDurable.toFixed(3) },
       perTurnRatio: +(turnDurable / turnIn).toFixed(2),
       sessionsPerSecond: Object.fromEntries(Object.entries(throughput).map(([k, v]) => [k, +v.toFixed(2)])),
+      perSessionOverheadMs: +overheadMs.toFixed(1),
+      bytesPerSession: Math.round(bytesPerSession),
       recoveryMs: Math.round(recoveryMs),
       deadAfterMs: 3000,
     }),

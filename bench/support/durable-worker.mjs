@@ -1,7 +1,8 @@
 /**
  * A durable worker for the benchmark (built package, dist/): one `echo` tool with a side effect's
  * treatment (`mutating`: a started marker and a call step per call), optionally waiting `waitMs`.
- * Env: DATABASE_URL, ANTHROPIC_BASE_URL, WORKER_ID, WORKER_CONCURRENCY, HEARTBEAT_MS, DEAD_AFTER_MS.
+ * Env: DATABASE_URL, ANTHROPIC_BASE_URL, WORKER_ID, WORKER_CONCURRENCY, HEARTBEAT_MS, DEAD_AFTER_MS,
+ * POLL_MS (default: the worker's own).
  * Prints `ready` once it takes sessions.
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -34,7 +35,7 @@ if (process.env.WORKER_ID) {
     databaseUrl: env.DATABASE_URL,
     executorId: env.WORKER_ID,
     workerConcurrency: Number(env.WORKER_CONCURRENCY ?? 16),
-    pollingIntervalMs: Number(env.POLL_MS ?? 50),
+    ...(env.POLL_MS ? { pollingIntervalMs: Number(env.POLL_MS) } : {}), // else the worker's default
     heartbeatMs: Number(env.HEARTBEAT_MS ?? 1000),
     deadAfterMs: Number(env.DEAD_AFTER_MS ?? 10_000),
     options: benchOptions,

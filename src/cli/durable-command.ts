@@ -1,14 +1,15 @@
 /**
  * Durable sessions from the command line (goat-agent/dbos, against `DATABASE_URL`):
  *
- *   goat worker [--concurrency N] [--global-concurrency N] [--id ID] [--model M]
- *               [--permission-mode MODE] [--allowedTools RULES]     run sessions from the queue
- *   goat submit [--model M] [--max-turns N] [--cwd DIR] [--resume ID [--fork-session]]
- *               [--detach] [--output-format text|stream-json] PROMPT
- *                                                        queue a session, then follow it to its end
- *   goat follow [--output-format text|stream-json] WORKFLOW_ID   follow a session from anywhere
- *   goat send [--steer] WORKFLOW_ID TEXT                 a follow-up (or steering) message
- *   goat cancel WORKFLOW_ID                              stop a session
+ *   goat worker …     run sessions from the queue
+ *   goat submit …     queue a session, then follow it to its end
+ *   goat follow …     follow a session from anywhere
+ *   goat send …       a follow-up (or steering) message
+ *   goat cancel …     stop a session
+ *   goat durable …    the operator's commands (durable-admin-command.ts)
+ *
+ * (flags: USAGE below). Every command but `worker` fails within GOAT_DATABASE_TIMEOUT_MS (default
+ * 10 s) with a message naming the database when PostgreSQL does not answer.
  *
  * DBOS and `pg` are optional peer dependencies: loaded here only, with a clear message when missing.
  */
@@ -33,18 +34,20 @@ export async function runDurableCommand(argv: string[], env: NodeJS.ProcessEnv):
     throw new UsageError(`goat ${command} needs DATABASE_URL (postgres://user@host:port/database).`);
   const dbos = await loadDbos();
   switch (command) {
+    case "durable":
+      return (await import("./durable-admin-command.js")).runDurableAdmin(dbos, rest, databaseUrl, env);
     case "worker":
       return runWorker(dbos, rest, databaseUrl, env);
     case "submit":
-      return runSubmit(dbos, rest, databaseUrl);
+      return runSubmit(dbos, rest, databaseUrl, env);
     case "follow":
-      return withClient(dbos, databaseUrl, async (client) => {
+      return withClient(dbos, databaseUrl, env, async (client) => {
         const { values, positionals } = parse(rest, { "output-format": { type: "string" } });
         const workflowId = one(positionals, "a workflow id");
         return follow(client, workflowId, outputFormat(values["output-format"]));
       });
     case "send":
-      return withClient(dbos, databaseUrl, async (client) => {
+      return withClient(dbos, databaseUrl, env, async (client) => {
         const { values, positionals } = parse(rest, { steer: { type: "boolean" } });
         if (positionals.length !== 2) throw new UsageError("Usage: goat send [--steer] WORKFLOW_ID TEXT");
         const [workflowId, text] = positionals;
@@ -52,7 +55,7 @@ export async function runDurableCommand(argv: string[], env: NodeJS.ProcessEnv):
         return 0;
       });
     case "cancel":
-      return withClient(dbos, databaseUrl, async (client) => {
+      return withClient(dbos, databaseUrl, env, async (client) => {
         await client.cancel(one(parse(rest, {}).positionals, "a workflow id"));
         return 0;
       });
@@ -98,6 +101,12 @@ async function runWorker(dbos: DbosModule, argv: string[], databaseUrl: string, 
     "permission-mode": { type: "string" },
     allowedTools: { type: "string" },
     queue: { type: "string" },
+    "app-version": { type: "string" },
+    "payload-limit": { type: "string" },
+    "poll-ms": { type: "string" },
+    "heartbeat-ms": { type: "string" },
+    "dead-after-ms": { type: "string" },
+    "rate-limit": { type: "string" },
   });
   keepWasmOnBaselineTier(); // the worker's agents run Bash: see wasm-tier.ts
   const worker = await dbos.startDurableWorker({
@@ -106,13 +115,21 @@ async function runWorker(dbos: DbosModule, argv: string[], databaseUrl: string, 
     workerConcurrency: count(values.concurrency, "--concurrency") ?? 8,
     globalConcurrency: count(values["global-concurrency"], "--global-concurrency"),
     queueName: values.queue,
+    applicationVersion: values["app-version"] ?? env.GOAT_APP_VERSION,
+    payloadLimitBytes: count(values["payload-limit"], "--payload-limit"),
+    pollingIntervalMs: count(values["poll-ms"], "--poll-ms"),
+    heartbeatMs: count(values["heartbeat-ms"], "--heartbeat-ms"),
+    deadAfterMs: count(values["dead-after-ms"], "--dead-after-ms"),
+    rateLimit: rateLimit(values["rate-limit"]),
     options: {
       ...(values.model ? { model: values.model } : {}),
       ...(values["permission-mode"] ? { permissionMode: values["permission-mode"] as never } : {}),
       ...(values.allowedTools ? { allowedTools: values.allowedTools.split(/[,\s]+/).filter(Boolean) } : {}),
     },
   });
-  process.stdout.write(`goat worker ${worker.executorId}: taking durable sessions (Ctrl-C to stop)\n`);
+  process.stdout.write(
+    `goat worker ${worker.executorId}, version ${worker.applicationVersion}: taking durable sessions (Ctrl-C to stop)\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
@@ -121,7 +138,7 @@ async function runWorker(dbos: DbosModule, argv: string[], databaseUrl: string, 
   return 0;
 }
 
-async function runSubmit(dbos: DbosModule, argv: string[], databaseUrl: string) {
+async function runSubmit(dbos: DbosModule, argv: string[], databaseUrl: string, env: NodeJS.ProcessEnv) {
   const { values, positionals } = parse(argv, {
     model: { type: "string" },
     "max-turns": { type: "string" },
@@ -131,22 +148,40 @@ async function runSubmit(dbos: DbosModule, argv: string[], databaseUrl: string) 
     "session-id": { type: "string" },
     detach: { type: "boolean" },
     "output-format": { type: "string" },
+    priority: { type: "string" },
+    deadline: { type: "string" },
+    "dedup-id": { type: "string" },
+    "app-version": { type: "string" },
   });
   const prompt = positionals.join(" ").trim();
   if (prompt === "") throw new UsageError("Usage: goat submit [options] PROMPT");
   const format = outputFormat(values["output-format"]);
-  return withClient(dbos, databaseUrl, async (client) => {
-    const handle = await client.submit({
-      prompt,
-      ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
-      ...(values.resume ? { resume: values.resume } : {}),
-      ...(values["fork-session"] ? { forkSession: true } : {}),
-      options: {
-        cwd: values.cwd ?? process.cwd(),
-        ...(values.model ? { model: values.model } : {}),
-        ...(values["max-turns"] ? { maxTurns: count(values["max-turns"], "--max-turns") } : {}),
+  const deadline = values.deadline === undefined ? undefined : dbos.parseAge(values.deadline);
+  if (values.deadline !== undefined && deadline === undefined)
+    throw new UsageError(
+      `--deadline expects an age such as 90s, 30m or 2h, got ${JSON.stringify(values.deadline)}.`,
+    );
+  const submitOptions = {
+    ...(values.priority !== undefined ? { priority: whole(values.priority, "--priority") } : {}),
+    ...(deadline !== undefined ? { deadlineMs: deadline } : {}),
+    ...(values["dedup-id"] ? { deduplicationId: values["dedup-id"] } : {}),
+    ...(values["app-version"] ? { applicationVersion: values["app-version"] } : {}),
+  };
+  return withClient(dbos, databaseUrl, env, async (client) => {
+    const handle = await client.submit(
+      {
+        prompt,
+        ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
+        ...(values.resume ? { resume: values.resume } : {}),
+        ...(values["fork-session"] ? { forkSession: true } : {}),
+        options: {
+          cwd: values.cwd ?? process.cwd(),
+          ...(values.model ? { model: values.model } : {}),
+          ...(values["max-turns"] ? { maxTurns: count(values["max-turns"], "--max-turns") } : {}),
+        },
       },
-    });
+      submitOptions,
+    );
     if (values.detach) {
       process.stdout.write(
         format === "stream-json"
@@ -182,7 +217,11 @@ async function follow(
   }
   if (stop.signal.aborted) return 130;
   const status = await client.status(workflowId);
-  if (format === "text" && status !== "SUCCESS") process.stderr.write(`goat: the session ended ${status}\n`);
+  if (last?.type === "result") reportDenials(last);
+  if (status !== "SUCCESS") {
+    const error = (await client.show(workflowId))?.error;
+    process.stderr.write(`goat: the session ended ${status}${error ? `: ${terminalSafe(error)}` : ""}\n`);
+  }
   return last?.type === "result" && last.subtype === "success" && status === "SUCCESS" ? 0 : 1;
 }
 
@@ -204,12 +243,33 @@ function writeText(message: SDKMessage): void {
   }
 }
 
-async function withClient(
+/** The tool calls the session's permissions refused, on stderr: a submitter otherwise sees only an exit status. */
+function reportDenials(result: Extract<SDKMessage, { type: "result" }>): void {
+  const denials = result.permission_denials ?? [];
+  if (denials.length === 0) return;
+  const names = denials.map((d) => terminalSafe(d.tool_name)).join(", ");
+  process.stderr.write(`goat: ${denials.length} tool call(s) denied: ${names}\n`);
+}
+
+/** Milliseconds client calls wait for the database (GOAT_DATABASE_TIMEOUT_MS). */
+export function databaseTimeout(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.GOAT_DATABASE_TIMEOUT_MS;
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(
+      `GOAT_DATABASE_TIMEOUT_MS expects a positive whole number, got ${JSON.stringify(raw)}.`,
+    );
+  return n;
+}
+
+export async function withClient(
   dbos: DbosModule,
   databaseUrl: string,
+  env: NodeJS.ProcessEnv,
   body: (client: Awaited<ReturnType<DbosModule["createDurableClient"]>>) => Promise<number>,
 ): Promise<number> {
-  const client = await dbos.createDurableClient({ databaseUrl });
+  const client = await dbos.createDurableClient({ databaseUrl, timeoutMs: databaseTimeout(env) });
   try {
     return await body(client);
   } finally {
@@ -217,32 +277,49 @@ async function withClient(
   }
 }
 
-type FlagSpecs = Record<string, { type: "string" | "boolean" }>;
+/** Flag specs of `parseArgs`. */
+export type FlagSpecs = Record<string, { type: "string" | "boolean" }>;
 
 /** Parses flags strictly (an unknown flag is a usage error); string flags come back as strings. */
-function parse(argv: string[], options: FlagSpecs): { values: Flags; positionals: string[] } {
+export function parse(argv: string[], options: FlagSpecs): { values: Flags; positionals: string[] } {
   const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   return { values: parsed.values as Flags, positionals: parsed.positionals };
 }
 
 /** Parsed flag values: strings for string flags, true for boolean ones. */
-type Flags = Record<string, string | undefined> & {
+export type Flags = Record<string, string | undefined> & {
   steer?: boolean;
   detach?: boolean;
   "fork-session"?: boolean;
 };
 
-function one(positionals: string[], what: string): string {
+export function one(positionals: string[], what: string): string {
   if (positionals.length !== 1) throw new UsageError(`Expected ${what}.`);
   return positionals[0];
 }
 
-function count(value: string | undefined, flag: string): number | undefined {
+export function count(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`${flag} expects a positive whole number, got ${JSON.stringify(value)}.`);
   return n;
+}
+
+function whole(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`${flag} expects a whole number (0 or more), got ${JSON.stringify(value)}.`);
+  return n;
+}
+
+/** `--rate-limit N/SECONDS`: at most N sessions started per SECONDS across all workers. */
+function rateLimit(value: string | undefined): { limit: number; periodSeconds: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) <= 0)
+    throw new UsageError(`--rate-limit expects N/SECONDS (e.g. 10/60), got ${JSON.stringify(value)}.`);
+  return { limit: Number(match[1]), periodSeconds: Number(match[2]) };
 }
 
 function outputFormat(value: string | undefined): "text" | "stream-json" {
@@ -253,10 +330,22 @@ function outputFormat(value: string | undefined): "text" | "stream-json" {
 
 const USAGE = `Durable sessions (DBOS on PostgreSQL; needs DATABASE_URL and npm install @dbos-inc/dbos-sdk pg):
   goat worker [--concurrency N] [--global-concurrency N] [--id ID] [--model M]
-              [--permission-mode MODE] [--allowedTools RULES]
+              [--permission-mode MODE] [--allowedTools RULES] [--app-version V]
+              [--payload-limit BYTES] [--poll-ms N] [--heartbeat-ms N] [--dead-after-ms N]
+              [--rate-limit N/SECONDS]
   goat submit [--model M] [--max-turns N] [--cwd DIR] [--resume ID [--fork-session]]
+              [--priority N] [--deadline AGE] [--dedup-id ID] [--app-version V]
               [--detach] [--output-format text|stream-json] PROMPT
   goat follow [--output-format text|stream-json] WORKFLOW_ID
   goat send [--steer] WORKFLOW_ID TEXT
   goat cancel WORKFLOW_ID
+  goat durable list [--status S] [--version V] [--limit N] [--json]
+  goat durable show [--json] WORKFLOW_ID
+  goat durable resume [--app-version V] WORKFLOW_ID
+  goat durable fork --step N [--app-version V] WORKFLOW_ID
+  goat durable versions
+  goat durable move --from V --to V [WORKFLOW_ID...]
+  goat durable prune --older-than AGE            (AGE: 90s, 30m, 12h, 7d)
+  goat durable output OUTPUT_ID                  a tool output cut for the model, whole
+Client commands wait GOAT_DATABASE_TIMEOUT_MS (default 10000) for PostgreSQL, then fail.
 `;

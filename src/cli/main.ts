@@ -17,7 +17,7 @@ import { keepWasmOnBaselineTier } from "./wasm-tier.js";
 (module as typeof module & { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 /** Durable sessions on DBOS and PostgreSQL (`durable-command.ts`). */
-const DURABLE_COMMANDS = new Set(["worker", "submit", "follow", "send", "cancel"]);
+const DURABLE_COMMANDS = new Set(["worker", "submit", "follow", "send", "cancel", "durable"]);
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "serve") {

@@ -7,11 +7,11 @@
  * loop and the retry layer read (the final message; for an error, whether content had been shown,
  * which decides whether the retry layer retries), so the replay takes the same path as the original.
  */
-import { DBOS } from "@dbos-inc/dbos-sdk";
 import { isProviderError, ProviderError, type ProviderErrorKind } from "../llm/errors.js";
 import { createProviderRegistry, type ProviderSpec } from "../llm/resolve.js";
 import type { ApiKeyResolver, AssistantMessage, ModelRequest, Provider, StreamEvent } from "../llm/types.js";
 import { createAsyncQueue } from "../sdk/async-queue.js";
+import type { EngineGuard } from "./engine-guard.js";
 
 /** What a model step records. */
 type ModelCheckpoint =
@@ -40,22 +40,25 @@ type ModelCheckpoint =
  */
 export function durableProviders(
   specs: readonly ProviderSpec[],
+  guard: EngineGuard,
   getApiKey?: ApiKeyResolver,
 ): { providers: Provider[]; close(): void } {
   const registry = createProviderRegistry(
     getApiKey ? specs.map((s) => ("stream" in s ? s : { getApiKey, ...s })) : specs,
   );
   return {
-    providers: registry.names().map((name) => durableProvider(name, () => registry.get(name) as Provider)),
+    providers: registry
+      .names()
+      .map((name) => durableProvider(name, () => registry.get(name) as Provider, guard)),
     close: () => registry.close(),
   };
 }
 
 /** One provider whose `stream()` is a step. */
-export function durableProvider(name: string, inner: () => Provider): Provider {
+export function durableProvider(name: string, inner: () => Provider, guard: EngineGuard): Provider {
   return {
     name,
-    stream: (request) => durableStream(name, inner, request),
+    stream: (request) => durableStream(name, inner, request, guard),
   };
 }
 
@@ -63,35 +66,33 @@ async function* durableStream(
   name: string,
   inner: () => Provider,
   request: ModelRequest,
+  guard: EngineGuard,
 ): AsyncGenerator<StreamEvent> {
   const events = createAsyncQueue<StreamEvent>();
   let live = false;
-  const step = DBOS.runStep(
-    async (): Promise<ModelCheckpoint> => {
-      live = true;
-      let partialText = "";
-      let delivered = false;
-      let final: AssistantMessage | undefined;
-      try {
-        for await (const event of inner().stream(request)) {
-          if (event.type !== "message_start" && event.type !== "usage") delivered = true;
-          if (event.type === "text_delta") partialText += event.delta;
-          else if (event.type === "message_end") final = event.message;
-          events.push(event);
-        }
-        if (final === undefined)
-          throw new ProviderError({
-            kind: "stream",
-            provider: name,
-            message: "The stream ended without a final message.",
-          });
-        return { ok: true, message: final };
-      } catch (error) {
-        return { ok: false, error: errorRecord(name, error), partialText, delivered };
+  const step = guard.step(async (): Promise<ModelCheckpoint> => {
+    live = true;
+    let partialText = "";
+    let delivered = false;
+    let final: AssistantMessage | undefined;
+    try {
+      for await (const event of inner().stream(request)) {
+        if (event.type !== "message_start" && event.type !== "usage") delivered = true;
+        if (event.type === "text_delta") partialText += event.delta;
+        else if (event.type === "message_end") final = event.message;
+        events.push(event);
       }
-    },
-    { name: `model:${name}` },
-  );
+      if (final === undefined)
+        throw new ProviderError({
+          kind: "stream",
+          provider: name,
+          message: "The stream ended without a final message.",
+        });
+      return { ok: true, message: final };
+    } catch (error) {
+      return { ok: false, error: errorRecord(name, error), partialText, delivered };
+    }
+  }, `model:${name}`);
   step.then(
     () => events.close(),
     () => events.close(),

@@ -13,9 +13,10 @@
  * Each checkpoint also carries what the call added to the session's read-file records, so Write and
  * Edit after a replayed Read still know the file was read.
  */
-import { DBOS } from "@dbos-inc/dbos-sdk";
 import { INTERRUPTED_TOOL_RESULT } from "../session/repair.js";
 import type { FileSnapshot, Tool, ToolContext, ToolResult } from "../tools/types.js";
+import type { EngineGuard } from "./engine-guard.js";
+import { boundResult, type OutputStore } from "./payload-limit.js";
 
 /** What a tool step records. */
 type ToolCheckpoint =
@@ -28,17 +29,39 @@ export interface DurableToolOptions {
   executionNonce: string;
   /** Tools that may run again after a crash mid-call (besides those with `sideEffect: "none"`). */
   idempotentTools?: readonly string[];
+  /** Runs the steps; an engine error stops the session instead of becoming the call's result. */
+  guard: EngineGuard;
+  /** Bytes a call's result may take in its checkpoint; longer ones are cut (`payload-limit.ts`). */
+  payloadLimitBytes: number;
+  /** Where a cut result's whole text is kept. */
+  storeOutput: OutputStore;
+}
+
+/** What a wrapped tool needs besides the tool. */
+interface StepSettings {
+  nonce: string;
+  rerunnable: boolean;
+  guard: EngineGuard;
+  limitBytes: number;
+  storeOutput: OutputStore;
 }
 
 /** Wraps each tool so its calls are steps. */
 export function durableTools(tools: readonly Tool[], options: DurableToolOptions): Tool[] {
   const idempotent = new Set(options.idempotentTools ?? []);
   return tools.map((tool) =>
-    durableTool(tool, options.executionNonce, tool.sideEffect === "none" || idempotent.has(tool.name)),
+    durableTool(tool, {
+      nonce: options.executionNonce,
+      rerunnable: tool.sideEffect === "none" || idempotent.has(tool.name),
+      guard: options.guard,
+      limitBytes: options.payloadLimitBytes,
+      storeOutput: options.storeOutput,
+    }),
   );
 }
 
-function durableTool(tool: Tool, nonce: string, rerunnable: boolean): Tool {
+function durableTool(tool: Tool, settings: StepSettings): Tool {
+  const { nonce, rerunnable, guard } = settings;
   return {
     name: tool.name,
     description: tool.description,
@@ -47,18 +70,13 @@ function durableTool(tool: Tool, nonce: string, rerunnable: boolean): Tool {
     sideEffect: tool.sideEffect,
     ...(tool.resourceKey ? { resourceKey: tool.resourceKey.bind(tool) } : {}),
     async execute(input, ctx) {
-      const startedBy = rerunnable
-        ? nonce
-        : await DBOS.runStep(async () => nonce, { name: `tool-start:${tool.name}` });
-      const outcome = await DBOS.runStep(
-        async (): Promise<ToolCheckpoint> => {
-          if (startedBy !== nonce) {
-            return { ok: true, result: { content: INTERRUPTED_TOOL_RESULT, isError: true } };
-          }
-          return runAndRecord(tool, input, ctx);
-        },
-        { name: `tool:${tool.name}` },
-      );
+      const startedBy = rerunnable ? nonce : await guard.step(async () => nonce, `tool-start:${tool.name}`);
+      const outcome = await guard.step(async (): Promise<ToolCheckpoint> => {
+        if (startedBy !== nonce) {
+          return { ok: true, result: { content: INTERRUPTED_TOOL_RESULT, isError: true } };
+        }
+        return runAndRecord(tool, input, ctx, settings);
+      }, `tool:${tool.name}`);
       for (const [path, snapshot] of outcome.readFiles ?? []) ctx.state.readFiles.set(path, snapshot);
       if (!outcome.ok) throw new Error(outcome.message);
       return outcome.result;
@@ -66,7 +84,12 @@ function durableTool(tool: Tool, nonce: string, rerunnable: boolean): Tool {
   };
 }
 
-async function runAndRecord(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolCheckpoint> {
+async function runAndRecord(
+  tool: Tool,
+  input: unknown,
+  ctx: ToolContext,
+  settings: StepSettings,
+): Promise<ToolCheckpoint> {
   const before = new Map(ctx.state.readFiles);
   const changes = () => {
     const changed: Array<[string, FileSnapshot]> = [];
@@ -79,7 +102,13 @@ async function runAndRecord(tool: Tool, input: unknown, ctx: ToolContext): Promi
     return changed.length > 0 ? { readFiles: changed } : {};
   };
   try {
-    const result = await tool.execute(input, ctx);
+    const result = await boundResult(
+      await tool.execute(input, ctx),
+      settings.limitBytes,
+      settings.storeOutput,
+      tool.name,
+      ctx.toolUseId,
+    );
     return { ok: true, result: storable(result), ...changes() };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error), ...changes() };

@@ -10,6 +10,11 @@
  */
 import pg from "pg";
 import type { SDKMessage } from "../runtime/sdk-messages.js";
+import {
+  DatabaseUnreachableError,
+  DEFAULT_DATABASE_TIMEOUT_MS,
+  isConnectionError,
+} from "./database-deadline.js";
 import { quoteIdent } from "./schema.js";
 
 /** The NOTIFY channel; the payload is the workflow id. */
@@ -76,6 +81,8 @@ export interface FollowOptions {
   /** How often to look without a notification, in milliseconds (default 1000). */
   pollMs?: number;
   signal?: AbortSignal;
+  /** Milliseconds the connection and each query may take before the follow fails (naming the database). */
+  timeoutMs?: number;
 }
 
 /**
@@ -90,13 +97,22 @@ export async function* followMessages(
   options: FollowOptions = {},
 ): AsyncGenerator<SDKMessage> {
   const table = `${quoteIdent(schema)}.session_messages`;
-  const client = new pg.Client({ connectionString });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   client.on("error", () => {});
   let wake: (() => void) | undefined;
   client.on("notification", (n) => {
     if (n.payload === workflowId) wake?.();
   });
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new DatabaseUnreachableError(connectionString, "follow a session", timeoutMs, error);
+  }
   const onAbort = () => wake?.();
   options.signal?.addEventListener("abort", onAbort);
   try {
@@ -127,6 +143,10 @@ export async function* followMessages(
       });
       wake = undefined;
     }
+  } catch (error) {
+    if (isConnectionError(error))
+      throw new DatabaseUnreachableError(connectionString, "follow a session", timeoutMs, error);
+    throw error;
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     await client.end().catch(() => {});

@@ -2,6 +2,7 @@
  * Goat's own tables in PostgreSQL (DBOS keeps its tables in its own `dbos` schema):
  * - `sessions` / `session_entries`: the transcripts of the PostgreSQL session store;
  * - `session_messages`: each durable session's SDK messages, in order, for followers on other machines;
+ * - `tool_outputs`: whole tool outputs too long for a step's checkpoint (`payload-limit.ts`);
  * - `workers`: the heartbeat of each durable worker, so live workers adopt a dead one's sessions.
  *
  * Created on first use under an advisory lock, so workers starting together do not race on DDL.
@@ -55,6 +56,14 @@ export async function migrateGoatSchema(pool: pg.Pool, schemaName: string): Prom
         message json NOT NULL,
         PRIMARY KEY (workflow_id, seq)
       );
+      CREATE TABLE IF NOT EXISTS ${schema}.tool_outputs (
+        output_id text PRIMARY KEY,
+        workflow_id text NOT NULL,
+        tool_name text NOT NULL,
+        bytes bigint NOT NULL,
+        content text NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS tool_outputs_by_workflow ON ${schema}.tool_outputs (workflow_id);
       CREATE TABLE IF NOT EXISTS ${schema}.workers (
         executor_id text PRIMARY KEY,
         started_at bigint NOT NULL,

@@ -20,9 +20,12 @@ import type { QueryOptions } from "../runtime/options.js";
 import type { PermissionModeName, SDKResultMessage } from "../runtime/sdk-messages.js";
 import { query } from "../sdk/query.js";
 import { resolveTools } from "../tools/builtin.js";
+import type { Tool } from "../tools/types.js";
 import { durableProviders } from "./durable-model.js";
 import { durableTools } from "./durable-tools.js";
+import { EngineGuard } from "./engine-guard.js";
 import { createMessageLogWriter } from "./message-log.js";
+import { DEFAULT_STEP_PAYLOAD_BYTES, postgresOutputStore } from "./payload-limit.js";
 import type { PostgresSessionStore } from "./postgres-store.js";
 import { replaySafeStore } from "./replay-store.js";
 
@@ -77,6 +80,8 @@ export interface SessionWorkflowContext {
   /** The worker's base options for a request (tools, providers, hooks, ...). */
   baseOptions: (request: DurableSessionRequest) => QueryOptions;
   idempotentTools?: readonly string[];
+  /** Bytes a tool step may record (default `DEFAULT_STEP_PAYLOAD_BYTES`). */
+  payloadLimitBytes?: number;
   /** Called with the running session's abort, so cancellation reaches it; returns the unregister. */
   track: (workflowId: string, stop: () => void) => () => void;
 }
@@ -94,21 +99,24 @@ export async function runSessionWorkflow(
       "Durable sessions do not support mcpServers yet: their tool calls would not be steps. Give the tools as Goat tools instead.",
     );
   }
-  const requested = Array.isArray(base.tools) ? base.tools : undefined;
-  const wantsTask = requested === undefined || requested.includes("Task") || base.agents !== undefined;
-  const tools = durableTools(resolveTools(requested?.filter((t) => t !== "Task")), {
+  const guard = new EngineGuard();
+  const { tools: plainTools, wantsTask } = sessionToolSet(base);
+  const tools = durableTools(plainTools, {
     executionNonce: randomUUID(),
     idempotentTools: context.idempotentTools,
+    guard,
+    payloadLimitBytes: context.payloadLimitBytes ?? DEFAULT_STEP_PAYLOAD_BYTES,
+    storeOutput: postgresOutputStore(context.pool, context.schema, workflowId),
   });
   const specs: ProviderSpec[] = base.provider ? [base.provider].flat() : [];
   const log = createMessageLogWriter(context.pool, context.schema, workflowId);
   const waitSeconds = Math.max(0, request.followUpWaitSeconds ?? 0);
   const received = (topic: string, seconds: number) => async (): Promise<AgentMessage[]> => {
-    const text = await DBOS.recv<string>(topic, seconds);
+    const text = await guard.recv<string>(topic, seconds);
     return typeof text === "string" ? [{ role: "user", content: text }] : [];
   };
 
-  const durable = durableProviders(specs, base.getApiKey);
+  const durable = durableProviders(specs, guard, base.getApiKey);
   const q = query({
     prompt: request.prompt,
     options: {
@@ -128,9 +136,11 @@ export async function runSessionWorkflow(
       getFollowUpMessages: received(FOLLOW_UP_TOPIC, waitSeconds),
     },
   });
-  const untrack = context.track(workflowId, () => {
+  const stop = () => {
     void q.interrupt().then(() => q.close());
-  });
+  };
+  guard.onFailure(stop);
+  const untrack = context.track(workflowId, stop);
   let result: SDKResultMessage | undefined;
   try {
     for await (const message of q) {
@@ -142,5 +152,18 @@ export async function runSessionWorkflow(
     durable.close();
     await log.flush();
   }
+  // The engine's error ends the workflow as DBOS's own (ERROR, or the owner's outcome), not as a
+  // session that merely looked interrupted.
+  if (guard.failure) throw guard.failure.error;
   return { sessionId: q.sessionId, ...(result ? { result } : {}) };
+}
+
+/**
+ * The tools a session of these options runs (the `Task` tool apart: it is not wrapped, its subagent's
+ * calls are). Also what the worker's application version is derived from.
+ */
+export function sessionToolSet(base: QueryOptions): { tools: Tool[]; wantsTask: boolean } {
+  const requested = Array.isArray(base.tools) ? base.tools : undefined;
+  const wantsTask = requested === undefined || requested.includes("Task") || base.agents !== undefined;
+  return { tools: resolveTools(requested?.filter((t) => t !== "Task")), wantsTask };
 }

@@ -24,6 +24,7 @@ import pg from "pg";
 import { GoatError } from "../errors.js";
 import type { QueryOptions } from "../runtime/options.js";
 import { prestartSpawnHelper } from "../tools/spawn-helper.js";
+import { deriveApplicationVersion } from "./app-version.js";
 import { checkDbosRecovery, recoverExecutorsWorkflows } from "./dbos-recovery.js";
 import { createPostgresSessionStore } from "./postgres-store.js";
 import { migrateGoatSchema, quoteIdent } from "./schema.js";
@@ -32,13 +33,17 @@ import {
   type DurableSessionRequest,
   runSessionWorkflow,
   type SessionWorkflowContext,
+  sessionToolSet,
 } from "./session-workflow.js";
+import { startToolWatchdog } from "./tool-watchdog.js";
 
 /** The DBOS application name durable sessions use by default. */
 export const DEFAULT_APP_NAME = "goat";
 /** The DBOS queue durable sessions wait on by default. */
 export const DEFAULT_QUEUE_NAME = "goat-sessions";
 export const SESSION_WORKFLOW_NAME = "goatSession";
+/** How often a worker polls the queue by default, in milliseconds. */
+const DEFAULT_POLLING_INTERVAL_MS = 100;
 
 /** Options of `startDurableWorker`. */
 export interface DurableWorkerOptions {
@@ -52,8 +57,10 @@ export interface DurableWorkerOptions {
   workerConcurrency?: number;
   /** Sessions all workers together run at once (unset: no global limit). */
   globalConcurrency?: number;
-  /** How often the queue is polled, in milliseconds. Default 1000. */
+  /** How often the queue is polled, in milliseconds. Default 100 (DBOS's own default, 1000, made every session wait about half a second). */
   pollingIntervalMs?: number;
+  /** At most `limit` sessions started per `periodSeconds`, across all workers. */
+  rateLimit?: { limit: number; periodSeconds: number };
   /**
    * This worker's DBOS executor id. Give a stable one per worker slot (`GOAT_WORKER_ID`) and a
    * restarted worker takes its own sessions back at once; the default (host and pid) is new each run,
@@ -76,6 +83,19 @@ export interface DurableWorkerOptions {
   options?: QueryOptions | ((request: DurableSessionRequest) => QueryOptions);
   /** Tools that may run again after a crash mid-call (read-only tools always may). */
   idempotentTools?: string[];
+  /**
+   * Bytes a tool call's result may take in its step (default about 1 MB): a longer output is stored
+   * once in PostgreSQL and the model gets its start and end, as from Bash.
+   */
+  payloadLimitBytes?: number;
+  /**
+   * The application version this worker runs: it takes new sessions only when it is the newest
+   * version started on the database, and recovers only sessions of its own version. Default: derived
+   * from Goat's version and the sessions' tool set (`app-version.ts`), so a build that would replay a
+   * session differently never picks it up. Move sessions between versions with the client's
+   * `moveSessions`.
+   */
+  applicationVersion?: string;
   /** DBOS's log level (default `warn`). */
   logLevel?: string;
 }
@@ -83,6 +103,8 @@ export interface DurableWorkerOptions {
 /** A running worker. */
 export interface DurableWorker {
   readonly executorId: string;
+  /** The DBOS application version it runs (given or derived). */
+  readonly applicationVersion: string;
   /** Sessions running in this process now. */
   running(): number;
   /** Stops taking sessions and shuts DBOS down; running sessions are left for recovery. */
@@ -110,6 +132,8 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
   const store = createPostgresSessionStore({ pool, schema: schemaName });
   const running = new Map<string, () => void>();
   const timers: NodeJS.Timeout[] = [];
+  let applicationVersion = "";
+  let stopWatchdog = () => {};
 
   try {
     await migrateGoatSchema(pool, schemaName);
@@ -121,12 +145,14 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     );
 
     const base = options.options ?? {};
+    applicationVersion = options.applicationVersion ?? versionOf(base, options.idempotentTools);
     const context: SessionWorkflowContext = {
       store,
       pool,
       schema: schemaName,
       baseOptions: typeof base === "function" ? base : () => base,
       idempotentTools: options.idempotentTools,
+      payloadLimitBytes: options.payloadLimitBytes,
       track(workflowId, stop) {
         running.set(workflowId, stop);
         return () => running.delete(workflowId);
@@ -142,18 +168,30 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       name: options.appName ?? DEFAULT_APP_NAME,
       systemDatabaseUrl: options.databaseUrl,
       executorID: executorId,
+      applicationVersion,
       logLevel: options.logLevel ?? "warn",
       runMigrations: false,
     });
+    // Before any session runs: from now on a tool's process group dies with this worker.
+    stopWatchdog = startToolWatchdog();
     await DBOS.launch();
     await DBOS.registerQueue(queueName, {
       workerConcurrency: options.workerConcurrency ?? 8,
       ...(options.globalConcurrency !== undefined ? { globalConcurrency: options.globalConcurrency } : {}),
-      minPollingIntervalMs: options.pollingIntervalMs ?? 1000,
+      minPollingIntervalMs: options.pollingIntervalMs ?? DEFAULT_POLLING_INTERVAL_MS,
+      ...(options.rateLimit
+        ? {
+            rateLimit: {
+              limitPerPeriod: options.rateLimit.limit,
+              periodSec: options.rateLimit.periodSeconds,
+            },
+          }
+        : {}),
       onConflict: "always_update",
     });
   } catch (error) {
     started = false;
+    stopWatchdog();
     await pool.end().catch(() => {});
     throw error;
   }
@@ -226,15 +264,27 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
 
   return {
     executorId,
+    applicationVersion,
     running: () => running.size,
     async stop() {
       for (const timer of timers) clearInterval(timer);
       await DBOS.shutdown({ deregister: true });
       await pool.query(`DELETE FROM ${schema}.workers WHERE executor_id = $1`, [executorId]).catch(() => {});
       await pool.end().catch(() => {});
+      stopWatchdog();
       started = false;
     },
   };
+}
+
+/** The derived application version of a worker with these base options (a function: as for a bare prompt). */
+function versionOf(
+  base: QueryOptions | ((request: DurableSessionRequest) => QueryOptions),
+  idempotentTools: readonly string[] | undefined,
+): string {
+  const options = typeof base === "function" ? base({ prompt: "" }) : base;
+  const { tools, wantsTask } = sessionToolSet(options);
+  return deriveApplicationVersion({ tools, subagents: wantsTask, idempotentTools });
 }
 
 /**

@@ -97,6 +97,55 @@ describe.skipIf(missing !== undefined)("goat worker / submit / follow", () => {
     expect(after.stderr).toContain("the session ended CANCELLED");
   }, 120_000);
 
+  it("fails in bounded time, naming the database, when PostgreSQL does not answer", async () => {
+    const port = server.port + 1000; // no cluster there
+    const unreachable = {
+      ...env,
+      DATABASE_URL: `postgres://goat@127.0.0.1:${port}/nowhere`,
+      GOAT_DATABASE_TIMEOUT_MS: "1000",
+    };
+    for (const args of [
+      ["submit", "x"],
+      ["follow", "w"],
+      ["send", "w", "t"],
+      ["cancel", "w"],
+      ["durable", "list"],
+    ]) {
+      const started = Date.now();
+      const run = await runCli(args, { env: unreachable, timeoutMs: 20_000 });
+      expect(run.code, args.join(" ")).toBe(1);
+      expect(run.stderr).toContain(`PostgreSQL at goat@127.0.0.1:${port}/nowhere did not answer within 1 s`);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+  }, 90_000);
+
+  it("prints a session's denied calls, and lists and shows sessions", async () => {
+    // A command that changes something: asked, and a worker with nobody to ask denies it.
+    const probe = `/tmp/goat-denied-probe-${process.pid}`;
+    mock.enqueue(
+      reply.toolCalls([{ name: "Bash", input: { command: `touch ${probe}` } }]),
+      reply.text("could not"),
+    );
+    const run = await runCli(["submit", "--dedup-id", "deny-1", "--priority", "3", "run a command"], {
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(run.stderr).toContain("goat: 1 tool call(s) denied: Bash");
+    const workflowId = /workflow ([0-9a-f-]{36})/.exec(run.stderr)?.[1] as string;
+    const list = await runCli(["durable", "list", "--json"], { env, timeoutMs: 60_000 });
+    const sessions = JSON.parse(list.stdout);
+    expect(sessions[0]).toMatchObject({
+      workflowId,
+      status: "SUCCESS",
+      executorId: "cli-worker",
+      priority: 3,
+    });
+    expect(sessions[0].applicationVersion).toMatch(/^goat-/);
+    const show = await runCli(["durable", "show", workflowId], { env, timeoutMs: 60_000 });
+    expect(show.stdout).toContain(`workflow: ${workflowId}`);
+    expect(show.stdout).toMatch(/last step: \d+ \S+/);
+  }, 90_000);
+
   it("says what is missing without DATABASE_URL", async () => {
     const { DATABASE_URL: _, ...withoutDb } = env;
     const run = await runCli(["submit", "x"], { env: withoutDb });

@@ -49,6 +49,8 @@ function workerBundle(): string {
 export interface WorkerProcess {
   readonly id: string;
   readonly child: ChildProcess;
+  /** The DBOS application version it runs (as it printed it). */
+  readonly version: string;
   /** Everything it printed (stdout and stderr). */
   output(): string;
   /** SIGKILL: no cleanup of any kind, as when a machine dies. */
@@ -88,6 +90,7 @@ export async function startWorker(id: string, env: Record<string, string>): Prom
   return {
     id,
     child,
+    version: new RegExp(`ready ${id} version (\\S+)`).exec(output)?.[1] ?? "",
     output: () => output,
     async kill9() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
