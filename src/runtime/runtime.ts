@@ -43,6 +43,7 @@ import { createFlagSettings } from "./flag-settings.js";
 import { meteredModelCaller } from "./metered-caller.js";
 import { withNestedMemory } from "./nested-memory.js";
 import type { QueryOptions } from "./options.js";
+import { pacedModelCaller, type StreamPace } from "./paced-model-caller.js";
 import { permissionPromptToolCallback } from "./permission-prompt-tool.js";
 import { createSessionReasoning, type ThinkingDisplay } from "./reasoning.js";
 import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
@@ -137,8 +138,18 @@ export interface Runtime {
   listPermissionRules(): PermissionRulesListing;
 }
 
+/** What the host of a runtime adds besides the options. */
+export interface RuntimeHostOptions {
+  /** Pauses the model's stream while the host lags behind (see paced-model-caller.ts). */
+  pace?: StreamPace;
+}
+
 /** Builds the runtime. Throws for options that cannot work (an unknown tool name, a bad model id, a bad rule). */
-export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) => void): Runtime {
+export function createRuntime(
+  options: QueryOptions,
+  emit: (event: AgentEvent) => void,
+  host: RuntimeHostOptions = {},
+): Runtime {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   let sessionId = options.sessionId ?? randomUUID();
@@ -372,7 +383,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     sessionId,
     cwd,
     getModel: () => modelOverride ?? configuredModel,
-    callModel,
+    // Only the session's own turns are paced: a summary or a small-model call is not the host's stream.
+    callModel: host.pace ? pacedModelCaller(callModel, host.pace) : callModel,
     systemPrompt: resolveSystemPrompt(
       options.systemPrompt,
       { cwd, tools: tools.staticTools.map((t) => t.name) },

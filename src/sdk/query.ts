@@ -6,9 +6,6 @@
  */
 import { GoatError, InvalidOptionError } from "../errors.js";
 import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
-import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
-import { agentLoop, type RunOutcome } from "../loop/loop.js";
-import type { AgentState } from "../loop/state.js";
 import type {
   McpResource,
   McpResourceContents,
@@ -19,13 +16,21 @@ import type {
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import type { RewindFilesResult } from "../runtime/file-checkpoints.js";
 import type { QueryOptions } from "../runtime/options.js";
-import { createRuntime, type Runtime } from "../runtime/runtime.js";
 import type {
   PermissionModeName,
   SDKMessage,
   SDKResultMessage,
   SDKUserMessage,
 } from "../runtime/sdk-messages.js";
+import {
+  type AgentEvent,
+  type AgentMessage,
+  type AgentState,
+  createSession,
+  type ExitReason,
+  type RunOutcome,
+  type Session,
+} from "../runtime/session.js";
 import type {
   AccountInfo,
   AgentInfo,
@@ -39,28 +44,25 @@ import { startTelemetry } from "../telemetry/index.js";
 import { describeShellStatus } from "../tools/background-shells.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
 import { createAsyncQueue } from "./async-queue.js";
-import { pacedByReader } from "./backpressure.js";
-import { builtinCommandOf, runBuiltinCommand } from "./builtin-commands.js";
+import { readerPace } from "./backpressure.js";
 import { callListener } from "./listener-errors.js";
 import { withMainAgent } from "./main-agent.js";
 import { checkOptions } from "./options-check.js";
 import { buildResultMessage } from "./result-message.js";
 import { createSdkStream } from "./sdk-stream.js";
 
-/**
- * Internal to `Agent` (not exported from the package): queue a run that continues from the session's
- * history without a new user message, and ask whether the history can be continued.
- */
-export const CONTINUE_RUN = Symbol("goat.continueRun");
-/** See `CONTINUE_RUN`. */
-export const CAN_CONTINUE = Symbol("goat.canContinue");
+/** The input queue's mark for a run on the history as it stands, without a new user message. */
+const CONTINUE_RUN = Symbol("continue run");
 
-/** What `Agent` reaches on a `Query` besides its public methods. */
-export interface ContinuableQuery extends Query {
-  /** Queues a run on the history as it is (after an interrupted or failed run); no user message. */
-  [CONTINUE_RUN](): void;
-  /** True when the history ends with a user message or tool results, which the model has not answered. */
-  [CAN_CONTINUE](): boolean;
+/**
+ * A query with the session under it, for `Agent` (not exported from the package): `Agent` queues its
+ * `continue()` runs among its prompts, and asks the session whether its history can be continued.
+ */
+export interface QueryDriver {
+  readonly query: Query;
+  readonly session: Session;
+  /** Queues a run on the history as it is (after an interrupted or failed run), in input order. */
+  queueContinue(): void;
 }
 
 /** A user message as `query()` takes it in multi-turn mode (the SDK's `SDKUserMessage`). */
@@ -198,6 +200,14 @@ export function query(params: {
   prompt: string | AsyncIterable<SDKUserMessageInput>;
   options?: QueryOptions;
 }): Query {
+  return openQuery(params).query;
+}
+
+/** `query()`, with the session under it and a way to queue `continue` runs (for `Agent`). */
+export function openQuery(params: {
+  prompt: string | AsyncIterable<SDKUserMessageInput>;
+  options?: QueryOptions;
+}): QueryDriver {
   const { warnings } = checkOptions(params.options);
   // What cannot be used of a Claude Code settings file is said with the options' own warnings.
   const options = withMainAgent(withSettings(params.options ?? {}, (message) => warnings.push(message)));
@@ -243,16 +253,14 @@ export function query(params: {
     // A listener's bug must not break the run it listens to: it is reported, not rethrown.
     if (options.onEvent) callListener(options.onEvent, event, options.onListenerError);
   };
-  const runtime: Runtime = createRuntime(options, onEvent);
   // A host that reads slowly pauses the model's stream instead of growing the buffer without bound.
-  runtime.loopConfig.callModel = pacedByReader(runtime.loopConfig.callModel, output);
+  const session = createSession(options, { onEvent, pace: readerPace(output) });
+  const { runtime } = session;
 
-  let runAbort: AbortController | undefined;
-  let interrupted = false;
   let lastResult: SDKResultMessage | undefined;
-  let lastExit: ExitReason | undefined;
-  let turns = 0;
-  let currentRun: Promise<unknown> = Promise.resolve();
+  // Set only when the session could not start (no run has an exit reason then).
+  let startExit: ExitReason | undefined;
+  // From taking an input until its result: close() then aborts the run instead of letting it finish.
   let inRun = false;
   let closed = false;
   const finished = drive();
@@ -282,11 +290,11 @@ export function query(params: {
     for (const warning of warnings) onEvent({ type: "warning", message: warning });
     const started = Date.now();
     try {
-      await runtime.start();
+      await session.start();
     } catch (error) {
       // A session that cannot start (an unknown resume id, a store that fails) still ends with a result.
       runtime.state.setTerminal("error");
-      lastExit = "error";
+      startExit = "error";
       lastResult = buildResultMessage(
         startFailure(error),
         runtime.session,
@@ -294,7 +302,7 @@ export function query(params: {
         Date.now() - started,
       );
       output.push(lastResult);
-      await runtime.dispose(lastExit).catch(() => {});
+      await runtime.dispose(startExit).catch(() => {});
       output.close();
       return;
     }
@@ -308,40 +316,19 @@ export function query(params: {
         const input = await inputs.next();
         if (input === undefined || closed || runtime.signal.aborted) break;
         inRun = true;
-        runAbort = new AbortController();
-        const stopRun = () => runAbort?.abort();
-        runtime.signal.addEventListener("abort", stopRun, { once: true });
-        interrupted = false;
-        const started = Date.now();
-        const resuming = input === CONTINUE_RUN;
-        const userMessageId = (!resuming && inputIds.get(input)) || crypto.randomUUID();
-        runtime.checkpoints?.begin(userMessageId);
         output.push(runtime.initMessage());
-        const builtin = resuming ? undefined : builtinCommandOf(input);
-        const running = builtin
-          ? runBuiltinCommand(builtin, runtime)
-          : agentLoop(
-              runtime.loopConfig,
-              runtime.session,
-              await runtime.beforeRun(resuming ? [] : [input], runAbort.signal),
-              runAbort.signal,
-              { interrupted: () => interrupted },
-            );
-        currentRun = running;
-        const outcome = await running;
-        currentRun = Promise.resolve();
+        const run = await (input === CONTINUE_RUN
+          ? session.continue()
+          : session.run(input, inputIds.get(input)));
         inRun = false;
-        runtime.signal.removeEventListener("abort", stopRun);
-        turns += outcome.numTurns;
-        lastExit = outcome.exitReason;
         lastResult = await runtime.afterRun({
-          ...buildResultMessage(outcome, runtime.session, runtime.sessionId, Date.now() - started),
-          user_message_uuid: userMessageId,
+          ...buildResultMessage(run.outcome, runtime.session, runtime.sessionId, run.durationMs),
+          user_message_uuid: run.userMessageId,
         });
         output.push(lastResult);
-        if (outcome.exitReason === "aborted") break;
+        if (run.outcome.exitReason === "aborted") break;
       }
-      runtime.state.setTerminal(terminalPhase(lastExit, runtime.signal.aborted));
+      runtime.state.setTerminal(terminalPhase(session.lastExit, runtime.signal.aborted));
     } catch (error) {
       runtime.state.setTerminal("error");
       output.push({
@@ -353,7 +340,7 @@ export function query(params: {
         level: "warning",
       });
     } finally {
-      await runtime.dispose(lastExit);
+      await session.end();
       output.close();
     }
   }
@@ -365,7 +352,7 @@ export function query(params: {
   };
 
   const iterator = output[Symbol.asyncIterator]();
-  const handle: ContinuableQuery = {
+  const handle: Query = {
     next: () => iterator.next() as Promise<IteratorResult<SDKMessage, void>>,
     return: async () => {
       handle.close();
@@ -379,8 +366,7 @@ export function query(params: {
       return handle;
     },
     async interrupt() {
-      interrupted = true;
-      runAbort?.abort();
+      session.interrupt();
     },
     close() {
       inputs.close();
@@ -419,7 +405,7 @@ export function query(params: {
     },
     async compact(instructions) {
       // Between runs, at once; during a run, as soon as it ends (the history is not swapped mid-turn).
-      await currentRun;
+      await session.idle();
       await runtime.compactNow(instructions);
     },
     mcpServerStatus: async () => runtime.mcp()?.status() ?? [],
@@ -504,19 +490,12 @@ export function query(params: {
         };
       }
       // Not in the middle of a run's edits: the rewind waits for the run to end.
-      await currentRun;
+      await session.idle();
       return runtime.checkpoints.rewind(userMessageId, opts);
     },
     done: async () => {
       await finished;
       return lastResult;
-    },
-    [CONTINUE_RUN]() {
-      inputs.push(CONTINUE_RUN);
-    },
-    [CAN_CONTINUE]() {
-      const last = runtime.session.messages.findLast((m) => m.role !== "custom");
-      return last?.role === "user";
     },
     get sessionId() {
       return runtime.sessionId;
@@ -524,16 +503,16 @@ export function query(params: {
     get state() {
       return runtime.state;
     },
-    exitReason: () => lastExit,
-    turnCount: () => turns,
+    exitReason: () => startExit ?? session.lastExit,
+    turnCount: () => session.turnCount,
     totalCostUsd: () => runtime.session.totalCostUsd,
     totalUsage: () => ({ ...runtime.session.usage }),
     [Symbol.asyncDispose]: async () => {
       handle.close();
       await finished;
     },
-  } as ContinuableQuery;
-  return handle;
+  } as Query;
+  return { query: handle, session, queueContinue: () => inputs.push(CONTINUE_RUN) };
 }
 
 /** The MCP manager for a server name, or an error saying there is no such server. */

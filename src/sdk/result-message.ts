@@ -3,10 +3,8 @@
  * Agent SDK's result subtypes.
  */
 import { randomUUID } from "node:crypto";
-import type { LoopSession } from "../loop/context.js";
-import type { ExitReason } from "../loop/events.js";
-import type { RunOutcome } from "../loop/loop.js";
 import type { SDKResultMessage } from "../runtime/sdk-messages.js";
+import type { ExitReason, LoopSession, RunOutcome } from "../runtime/session.js";
 
 /**
  * `end_turn`, `predicate`, `stop_sequence` and `hook` are normal ends (a stop sequence or a hook's
