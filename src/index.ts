@@ -48,6 +48,15 @@ export type { AgentPhase, AgentState, AgentStateSnapshot } from "./loop/state.js
 export type { PermissionRulesListing } from "./permissions/rule-listing.js";
 export type { RewindFilesResult } from "./runtime/file-checkpoints.js";
 export type {
+  AccountInfo,
+  AgentInfo,
+  ContextCategory,
+  ContextUsage,
+  InitializationResult,
+  SlashCommand,
+  SupportedModel,
+} from "./runtime/session-info.js";
+export type {
   PermissionModeName,
   SDKAPIRetryMessage,
   SDKAssistantMessage,
@@ -67,16 +76,7 @@ export type {
   SDKTaskNotificationMessage,
   SDKToolProgressMessage,
   SDKUserMessage,
-} from "./runtime/sdk-messages.js";
-export type {
-  AccountInfo,
-  AgentInfo,
-  ContextCategory,
-  ContextUsage,
-  InitializationResult,
-  SlashCommand,
-  SupportedModel,
-} from "./runtime/session-info.js";
+} from "./sdk/sdk-messages.js";
 
 // ---- Tools ----
 

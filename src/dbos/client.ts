@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { InvalidOptionError } from "../errors.js";
-import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
+import type { SDKMessage, SDKResultMessage } from "../sdk/sdk-messages.js";
 import { followMessages } from "./message-log.js";
 import {
   type DurableSessionOutcome,

@@ -9,7 +9,7 @@
  * same messages at the same positions and the insert skips those already there.
  */
 import pg from "pg";
-import type { SDKMessage } from "../runtime/sdk-messages.js";
+import type { SDKMessage } from "../sdk/sdk-messages.js";
 import { quoteIdent } from "./schema.js";
 
 /** The NOTIFY channel; the payload is the workflow id. */

@@ -12,7 +12,7 @@ import type { AgentEventListener } from "../loop/events.js";
 import type { Compactor, ConvertToLlm, MessageSource, TransformContext } from "../loop/loop-config.js";
 import type { StopCondition } from "../loop/stop-conditions.js";
 import type { McpServerConfig } from "../mcp/types.js";
-import type { CanUseTool } from "../permissions/types.js";
+import type { CanUseTool, PermissionMode } from "../permissions/types.js";
 import type { PermissionWording } from "../permissions/wording.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
@@ -21,7 +21,6 @@ import type { SlashCommandDefinition } from "../settings/slash-command-files.js"
 import type { TelemetryOption } from "../telemetry/option.js";
 import type { Tool } from "../tools/types.js";
 import type { WebSearchOption } from "../tools/web/search-backend.js";
-import type { PermissionModeName } from "./sdk-messages.js";
 import type { OutputFormat } from "./structured-output.js";
 import type { AgentDefinition } from "./subagents.js";
 
@@ -103,7 +102,7 @@ export interface QueryOptions {
   allowedTools?: string[];
   /** Tool names removed from the model's view, and rules that always deny. */
   disallowedTools?: string[];
-  permissionMode?: PermissionModeName;
+  permissionMode?: PermissionMode;
   /** Required to switch to `bypassPermissions` later with `setPermissionMode` (starting in it needs nothing). */
   allowDangerouslySkipPermissions?: boolean;
   /**

@@ -25,6 +25,7 @@ import { protectedPathReason } from "../permissions/protected-paths.js";
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import { parseRuleValue } from "../permissions/rule-parse.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
+import type { PermissionMode } from "../permissions/types.js";
 import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { createConfinement } from "../sandbox/confinement.js";
 import { startupFilesNamedBy } from "../sandbox/protected-names.js";
@@ -35,7 +36,6 @@ import { seedFileSnapshot } from "../tools/file-state.js";
 import { moveForegroundTasks } from "../tools/foreground-tasks.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
-import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
 import { allowedToolsApprove, type CommandExpansionContext, expandCommandInput } from "./custom-commands.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
@@ -46,8 +46,7 @@ import type { QueryOptions } from "./options.js";
 import { pacedModelCaller, type StreamPace } from "./paced-model-caller.js";
 import { permissionPromptToolCallback } from "./permission-prompt-tool.js";
 import { createSessionReasoning, type ThinkingDisplay } from "./reasoning.js";
-import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
-import { openSession, type SessionBinding } from "./session-binding.js";
+import { openSession, type RunRecord, type SessionBinding } from "./session-binding.js";
 import { createSessionHooks } from "./session-hooks.js";
 import {
   type AccountInfo,
@@ -60,13 +59,23 @@ import {
   type SupportedModel,
   supportedModels,
 } from "./session-info.js";
+import type { SessionInitInfo } from "./session-init.js";
 import { startSessionMemory } from "./session-memory.js";
 import { createSessionTools } from "./session-tools.js";
 import { createSmallModel, resolveSmallFastModel } from "./small-model.js";
-import { createStructuredOutput, type StructuredOutput } from "./structured-output.js";
+import {
+  createStructuredOutput,
+  type StructuredOutput,
+  type StructuredVerdict,
+} from "./structured-output.js";
 import type { SubagentParent } from "./subagents.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
-import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
+import {
+  createAfterToolCall,
+  createBeforeToolCall,
+  type ToolResponseShape,
+  wrapCanUseTool,
+} from "./tool-gate.js";
 
 /** What `query()` and `Agent` drive. */
 export interface Runtime {
@@ -84,16 +93,19 @@ export interface Runtime {
    * the uuid `resumeSessionAt` takes. Undefined when the session is not recorded.
    */
   messageUuid(message: AgentMessage): string | undefined;
-  initMessage(): SDKSystemInitMessage;
+  /** What the session says about itself as a run starts (the SDK's `system/init`). */
+  initInfo(): SessionInitInfo;
   /** Turns a run's input into what the loop receives (UserPromptSubmit hooks may add context). */
   beforeRun(input: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]>;
-  /** The run's result as the host sees it (with `structured_output` when asked for); records it. */
-  afterRun(result: SDKResultMessage): Promise<SDKResultMessage>;
+  /** The last run's structured output, or why there is none (undefined without `outputFormat`). */
+  structuredVerdict(): StructuredVerdict | undefined;
+  /** Records a finished run in the transcript. */
+  recordRun(record: RunRecord): void;
   /** Session end: SessionEnd hooks, background shells killed. */
   dispose(lastExit: ExitReason | undefined): Promise<void>;
   abort(): void;
   setModel(model: string | undefined): void;
-  setPermissionMode(mode: PermissionModeName): void;
+  setPermissionMode(mode: PermissionMode): void;
   /** A fixed thinking budget (undefined: none); `display` as `SessionReasoning.setThinkingBudget`. */
   setThinkingBudget(tokens: number | undefined, display?: ThinkingDisplay | null): void;
   steer(message: AgentMessage, interruptTools: boolean): void;
@@ -142,6 +154,8 @@ export interface Runtime {
 export interface RuntimeHostOptions {
   /** Pauses the model's stream while the host lags behind (see paced-model-caller.ts). */
   pace?: StreamPace;
+  /** How PostToolUse hooks see a tool's output (the SDK gives Claude Code's shapes). */
+  toolResponse?: ToolResponseShape;
 }
 
 /** Builds the runtime. Throws for options that cannot work (an unknown tool name, a bad model id, a bad rule). */
@@ -374,7 +388,7 @@ export function createRuntime(
     report,
   );
   const gate = createBeforeToolCall(hooks.runner, permissions, report);
-  const afterHooks = createAfterToolCall(hooks.runner, report);
+  const afterHooks = createAfterToolCall(hooks.runner, report, host.toolResponse);
   const memory = startSessionMemory(options, cwd, env, {
     atStart: (message) => startupWarnings.push(message),
     later: report,
@@ -644,28 +658,21 @@ export function createRuntime(
       await hooks.sessionStart(binding.resumed ? "resume" : "startup", configuredModel, controller.signal);
       await confinementChecked;
     },
-    initMessage: () => ({
-      type: "system",
-      subtype: "init",
-      uuid: randomUUID(),
-      session_id: sessionId,
+    initInfo: () => ({
+      sessionId,
       cwd,
       model: loopConfig.getModel(),
       tools: loopConfig.tools.map((t) => t.name),
-      mcp_servers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
+      mcpServers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
       // The Task tool offers the general-purpose agent when no agents are defined (an empty record too).
       agents: tools.taskTool ? agentInfos().map((a) => a.name) : undefined,
       permissionMode: permissions.mode,
-      slash_commands: commandInfos().map((c) => c.name),
+      slashCommands: commandInfos().map((c) => c.name),
       apiKeySource: account().apiKeySource,
-      claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
-      goat_version: GOAT_VERSION,
-      ...(confinement.support.ok
-        ? { goat_confinement: confinement.support.launcher }
-        : { goat_confinement: "none", goat_confinement_problem: confinement.support.problem }),
-      output_style: "default",
+      confinement: confinement.support.ok
+        ? { launcher: confinement.support.launcher }
+        : { problem: confinement.support.problem },
       skills: tools.skills,
-      plugins: [],
     }),
     beforeRun: async (input, signal) => {
       structured?.reset();
@@ -674,11 +681,8 @@ export function createRuntime(
         : input;
       return hooks.submitPrompts(expanded, signal);
     },
-    async afterRun(outcome) {
-      const result = structured ? structured.finish(outcome) : outcome;
-      binding?.recordResult(result);
-      return result;
-    },
+    structuredVerdict: () => structured?.verdict(),
+    recordRun: (record) => binding?.recordResult(record),
     async dispose(lastExit) {
       try {
         await hooks.sessionEnd(lastExit === "aborted" ? "abort" : "other");

@@ -12,21 +12,18 @@ import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import { agentLoop, type RunOutcome } from "../loop/loop.js";
 import { builtinCommandOf, runBuiltinCommand } from "./builtin-commands.js";
 import type { QueryOptions } from "./options.js";
-import type { StreamPace } from "./paced-model-caller.js";
-import { createRuntime, type Runtime } from "./runtime.js";
+import { createRuntime, type Runtime, type RuntimeHostOptions } from "./runtime.js";
 
 // The shapes a host of the session handles, so a host needs no import from the loop itself.
-export type { LoopSession } from "../loop/context.js";
+export type { LoopSession, ModelUsage } from "../loop/context.js";
 export type { AgentEvent, AgentEventListener, AgentMessage, ExitReason } from "../loop/events.js";
 export type { RunOutcome } from "../loop/loop.js";
 export type { AgentState } from "../loop/state.js";
 
-/** What a session tells its host, given when it is created. */
-export interface SessionHost {
+/** What a session tells its host, and what the host adds (pacing, hook shapes), given when it is created. */
+export interface SessionHost extends RuntimeHostOptions {
   /** Every agent event of the session, its subagents' wrapped (`subagent_event`). */
   onEvent(event: AgentEvent): void;
-  /** Pauses the model's stream while the host lags behind (a slow reader of the SDK stream). */
-  pace?: StreamPace;
 }
 
 /** One run's outcome, with what the host needs to report it. */
@@ -66,7 +63,7 @@ export interface Session {
 
 /** Builds a session. Throws for options that cannot work (see `createRuntime`). */
 export function createSession(options: QueryOptions, host: SessionHost): Session {
-  const runtime = createRuntime(options, host.onEvent, { pace: host.pace });
+  const runtime = createRuntime(options, host.onEvent, host);
   let runAbort: AbortController | undefined;
   let interrupted = false;
   let running = false;

@@ -8,11 +8,11 @@
 import { GoatError } from "../errors.js";
 import type { ContentBlock } from "../llm/types.js";
 import type { QueryOptions } from "../runtime/options.js";
-import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
 import type { AgentEvent, AgentEventListener, AgentState } from "../runtime/session.js";
 import { createAsyncQueue } from "./async-queue.js";
 import { callListener } from "./listener-errors.js";
 import { openQuery, type Query, type QueryDriver, type SDKUserMessageInput } from "./query.js";
+import type { SDKMessage, SDKResultMessage } from "./sdk-messages.js";
 
 /** The queue's mark for a `continue()` among the prompts. */
 const CONTINUE_RUN = Symbol("continue run");

@@ -16,12 +16,6 @@ import type {
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import type { RewindFilesResult } from "../runtime/file-checkpoints.js";
 import type { QueryOptions } from "../runtime/options.js";
-import type {
-  PermissionModeName,
-  SDKMessage,
-  SDKResultMessage,
-  SDKUserMessage,
-} from "../runtime/sdk-messages.js";
 import {
   type AgentEvent,
   type AgentMessage,
@@ -45,10 +39,13 @@ import { describeShellStatus } from "../tools/background-shells.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
 import { createAsyncQueue } from "./async-queue.js";
 import { readerPace } from "./backpressure.js";
+import { claudeToolResponse } from "./claude-tool-response.js";
+import { initMessage } from "./init-message.js";
 import { callListener } from "./listener-errors.js";
 import { withMainAgent } from "./main-agent.js";
 import { checkOptions } from "./options-check.js";
-import { buildResultMessage } from "./result-message.js";
+import { buildResultMessage, withStructuredVerdict } from "./result-message.js";
+import type { PermissionModeName, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
 import { createSdkStream } from "./sdk-stream.js";
 
 /** The input queue's mark for a run on the history as it stands, without a new user message. */
@@ -254,7 +251,12 @@ export function openQuery(params: {
     if (options.onEvent) callListener(options.onEvent, event, options.onListenerError);
   };
   // A host that reads slowly pauses the model's stream instead of growing the buffer without bound.
-  const session = createSession(options, { onEvent, pace: readerPace(output) });
+  // PostToolUse hooks see a tool's output as Claude Code gives it.
+  const session = createSession(options, {
+    onEvent,
+    pace: readerPace(output),
+    toolResponse: claudeToolResponse,
+  });
   const { runtime } = session;
 
   let lastResult: SDKResultMessage | undefined;
@@ -316,16 +318,27 @@ export function openQuery(params: {
         const input = await inputs.next();
         if (input === undefined || closed || runtime.signal.aborted) break;
         inRun = true;
-        output.push(runtime.initMessage());
+        output.push(initMessage(runtime.initInfo()));
         const run = await (input === CONTINUE_RUN
           ? session.continue()
           : session.run(input, inputIds.get(input)));
         inRun = false;
-        lastResult = await runtime.afterRun({
-          ...buildResultMessage(run.outcome, runtime.session, runtime.sessionId, run.durationMs),
-          user_message_uuid: run.userMessageId,
+        const result = withStructuredVerdict(
+          {
+            ...buildResultMessage(run.outcome, runtime.session, runtime.sessionId, run.durationMs),
+            user_message_uuid: run.userMessageId,
+          },
+          runtime.structuredVerdict(),
+        );
+        runtime.recordRun({
+          subtype: result.subtype,
+          numTurns: result.num_turns,
+          runCostUsd: result.run_cost_usd,
+          usage: result.usage,
+          durationMs: result.duration_ms,
         });
-        output.push(lastResult);
+        lastResult = result;
+        output.push(result);
         if (run.outcome.exitReason === "aborted") break;
       }
       runtime.state.setTerminal(terminalPhase(session.lastExit, runtime.signal.aborted));
