@@ -13,8 +13,9 @@
 
 // ---- Running an agent ----
 
-export type { HookMatcherOption, QueryOptions, SystemPromptOption } from "./runtime/options.js";
+export type { HookMatcherOption, SessionOptions, SystemPromptOption } from "./runtime/options.js";
 export { Agent } from "./sdk/agent.js";
+export type { Options, QueryOptions } from "./sdk/options.js";
 export { IGNORED_OPTIONS, KNOWN_OPTIONS, REFUSED_OPTIONS } from "./sdk/options-check.js";
 export type { Query, SDKUserMessageInput } from "./sdk/query.js";
 export { query } from "./sdk/query.js";
@@ -186,6 +187,7 @@ export { costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./loop/stop
 // ---- Errors: every one a caller can catch is a GoatError with a stable `code` ----
 
 export {
+  AbortError,
   CompactionError,
   GoatError,
   InvalidOptionError,

@@ -16,7 +16,7 @@ import { DBOS } from "@dbos-inc/dbos-sdk";
 import type pg from "pg";
 import type { ProviderSpec } from "../llm/resolve.js";
 import type { AgentMessage } from "../loop/events.js";
-import type { QueryOptions } from "../runtime/options.js";
+import type { QueryOptions } from "../sdk/options.js";
 import { query } from "../sdk/query.js";
 import type { PermissionModeName, SDKResultMessage } from "../sdk/sdk-messages.js";
 import { resolveTools } from "../tools/builtin.js";

@@ -23,7 +23,7 @@ import { DBOS } from "@dbos-inc/dbos-sdk";
 import { DBOSExecutor } from "@dbos-inc/dbos-sdk/internal/dbos-executor";
 import pg from "pg";
 import { GoatError } from "../errors.js";
-import type { QueryOptions } from "../runtime/options.js";
+import type { QueryOptions } from "../sdk/options.js";
 import { createPostgresSessionStore } from "./postgres-store.js";
 import { migrateGoatSchema, quoteIdent } from "./schema.js";
 import {

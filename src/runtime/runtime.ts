@@ -1,5 +1,5 @@
 /**
- * The runtime of one session: turns `QueryOptions` into the loop's config and owns what outlives a
+ * The runtime of one session: turns `SessionOptions` into the loop's config and owns what outlives a
  * single run — the history, the provider registry, the tools' session state, the agent state, the
  * controls (`setModel`, `steer`, …) and the start and end of the session.
  */
@@ -42,7 +42,7 @@ import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.
 import { createFlagSettings } from "./flag-settings.js";
 import { meteredModelCaller } from "./metered-caller.js";
 import { withNestedMemory } from "./nested-memory.js";
-import type { QueryOptions } from "./options.js";
+import type { SessionOptions } from "./options.js";
 import { pacedModelCaller, type StreamPace } from "./paced-model-caller.js";
 import { permissionPromptToolCallback } from "./permission-prompt-tool.js";
 import { createSessionReasoning, type ThinkingDisplay } from "./reasoning.js";
@@ -160,7 +160,7 @@ export interface RuntimeHostOptions {
 
 /** Builds the runtime. Throws for options that cannot work (an unknown tool name, a bad model id, a bad rule). */
 export function createRuntime(
-  options: QueryOptions,
+  options: SessionOptions,
   emit: (event: AgentEvent) => void,
   host: RuntimeHostOptions = {},
 ): Runtime {
@@ -799,7 +799,7 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
  * `toolTimeoutMs` (default 10 minutes) for custom and MCP tools; built-in tools keep their own rules.
  */
 function toolTimeouts(
-  options: QueryOptions,
+  options: SessionOptions,
   staticTools: readonly Tool[],
 ): (tool: Tool) => number | undefined {
   const fallback = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;

@@ -11,7 +11,7 @@
 import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import { agentLoop, type RunOutcome } from "../loop/loop.js";
 import { builtinCommandOf, runBuiltinCommand } from "./builtin-commands.js";
-import type { QueryOptions } from "./options.js";
+import type { SessionOptions } from "./options.js";
 import { createRuntime, type Runtime, type RuntimeHostOptions } from "./runtime.js";
 
 // The shapes a host of the session handles, so a host needs no import from the loop itself.
@@ -62,7 +62,7 @@ export interface Session {
 }
 
 /** Builds a session. Throws for options that cannot work (see `createRuntime`). */
-export function createSession(options: QueryOptions, host: SessionHost): Session {
+export function createSession(options: SessionOptions, host: SessionHost): Session {
   const runtime = createRuntime(options, host.onEvent, host);
   let runAbort: AbortController | undefined;
   let interrupted = false;

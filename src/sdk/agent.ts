@@ -5,12 +5,12 @@
  * cancelled on its own with an `AbortSignal`; listeners cannot break the session (see
  * `listener-errors.ts`); `await using` closes it.
  */
-import { GoatError } from "../errors.js";
+import { AbortError, GoatError } from "../errors.js";
 import type { ContentBlock } from "../llm/types.js";
-import type { QueryOptions } from "../runtime/options.js";
 import type { AgentEvent, AgentEventListener, AgentState } from "../runtime/session.js";
 import { createAsyncQueue } from "./async-queue.js";
 import { callListener } from "./listener-errors.js";
+import type { QueryOptions } from "./options.js";
 import { openQuery, type Query, type QueryDriver, type SDKUserMessageInput } from "./query.js";
 import type { SDKMessage, SDKResultMessage } from "./sdk-messages.js";
 
@@ -240,5 +240,5 @@ function settle(pending: PendingPrompt): void {
 }
 
 function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("The prompt was aborted.", "AbortError");
+  return signal.reason ?? new AbortError("The prompt was aborted.");
 }

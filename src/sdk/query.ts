@@ -15,7 +15,6 @@ import type {
 } from "../mcp/types.js";
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import type { RewindFilesResult } from "../runtime/file-checkpoints.js";
-import type { QueryOptions } from "../runtime/options.js";
 import {
   type AgentEvent,
   type AgentMessage,
@@ -43,6 +42,7 @@ import { claudeToolResponse } from "./claude-tool-response.js";
 import { initMessage } from "./init-message.js";
 import { callListener } from "./listener-errors.js";
 import { withMainAgent } from "./main-agent.js";
+import type { QueryOptions } from "./options.js";
 import { checkOptions } from "./options-check.js";
 import { buildResultMessage, withStructuredVerdict } from "./result-message.js";
 import type { PermissionModeName, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";

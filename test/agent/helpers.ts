@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { z } from "zod";
-import type { QueryOptions } from "../../src/runtime/options.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import type { Query } from "../../src/sdk/query.js";
 import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { defineTool } from "../../src/tools/define-tool.js";

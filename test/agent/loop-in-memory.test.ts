@@ -10,7 +10,7 @@ import { ProviderError } from "../../src/llm/errors.js";
 import type { Message, ModelRequest } from "../../src/llm/types.js";
 import type { AgentPhase } from "../../src/loop/state.js";
 import { hasToolCall, stepCountIs } from "../../src/loop/stop-conditions.js";
-import type { QueryOptions } from "../../src/runtime/options.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
 import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { defineTool } from "../../src/tools/define-tool.js";
