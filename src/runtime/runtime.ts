@@ -7,16 +7,11 @@ import { randomUUID } from "node:crypto";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
 import { GoatError, InvalidOptionError } from "../errors.js";
 import { accountOf } from "../llm/account.js";
-import { createModelCatalog } from "../llm/catalog.js";
-import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
-import { asksForLongContext, widenToLongContext } from "../llm/long-context.js";
-import { createProviderRegistry, defaultModel, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
-import type { Usage } from "../llm/types.js";
+import { expandModelAlias } from "../llm/resolve.js";
 import { compactSession } from "../loop/compact-session.js";
 import { createLoopSession, type LoopSession } from "../loop/context.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import type { LoopConfig } from "../loop/loop-config.js";
-import { createModelCaller } from "../loop/model-caller.js";
 import { createAgentState, type MutableAgentState } from "../loop/state.js";
 import { mcpToolName } from "../mcp/tool-adapter.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
@@ -61,8 +56,9 @@ import {
 } from "./session-info.js";
 import type { SessionInitInfo } from "./session-init.js";
 import { startSessionMemory } from "./session-memory.js";
+import { createSessionProviders } from "./session-providers.js";
 import { createSessionTools } from "./session-tools.js";
-import { createSmallModel, resolveSmallFastModel } from "./small-model.js";
+import { createSmallModel } from "./small-model.js";
 import {
   createStructuredOutput,
   type StructuredOutput,
@@ -174,32 +170,12 @@ export function createRuntime(
     if (outer.aborted) controller.abort();
     else outer.addEventListener("abort", () => controller.abort(), { once: true });
   }
-  const configuredModel = expandModelAlias(options.model ?? defaultModel(env));
-  let modelOverride: string | undefined;
-
-  const providerSpecs: ProviderSpec[] = options.provider
-    ? Array.isArray(options.provider)
-      ? options.provider
-      : [options.provider]
-    : [];
-  const registry = createProviderRegistry(providerSpecs, {
-    env,
-    timeouts: options.providerTimeouts,
-    proxy: options.proxy,
-    getApiKey: options.getApiKey,
-    anthropicBetas: options.betas,
-  });
-  // Fail at start-up, not on the first call, when the model names no known provider.
-  registry.resolve(configuredModel);
-  const catalog = createModelCatalog(options.models ?? []);
-  if (asksForLongContext(options.betas)) widenToLongContext(catalog, options.models ?? []);
   const report = (message: string) => emit({ type: "warning", message });
-  const prices = createPriceList(catalog, options.modelPricing);
-  const fallbackModel = options.fallbackModel && expandModelAlias(options.fallbackModel);
-  if (options.maxBudgetUsd !== undefined) {
-    for (const model of [configuredModel, fallbackModel]) if (model) assertPriced(model, prices);
-  }
-  const costOf = createCostOf(prices, report);
+  // Said once the session starts: the host is not listening yet while the runtime is being built.
+  const startupWarnings: string[] = [];
+  const providers = createSessionProviders(options, env, report, (message) => startupWarnings.push(message));
+  const { registry, catalog, configuredModel, callModel, costOf } = providers;
+  let modelOverride: string | undefined;
 
   // Managed (policy) settings tighten permissions, hooks and the sandbox; never loosen them.
   const managed = options.managedSettings ? readManagedSettings(options.managedSettings) : undefined;
@@ -218,8 +194,6 @@ export function createRuntime(
           protectedFiles: shellStartupFiles,
         })
       : undefined;
-  // Said once the session starts: the host is not listening yet while the runtime is being built.
-  const startupWarnings: string[] = [];
   // Bash lines the engine allows on its own analysis run confined where a sandbox can start.
   const confinement = createConfinement({
     directories: () => permissions.directories,
@@ -230,10 +204,7 @@ export function createRuntime(
     onUnavailable: (problem) =>
       report(`The sandbox cannot start here, so commands allowed without asking run unconfined: ${problem}`),
   });
-  const smallFastModel = resolveSmallFastModel(options.smallFastModel, env, registry, (message) =>
-    startupWarnings.push(message),
-  );
-  if (smallFastModel && options.maxBudgetUsd !== undefined) assertPriced(smallFastModel, prices);
+  const { smallFastModel } = providers;
   const tools = createSessionTools(
     options,
     cwd,
@@ -249,8 +220,8 @@ export function createRuntime(
               callModel,
               session,
               costOf,
-              contextWindowOf: (model) => catalog.get(model)?.contextWindow,
-              maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+              contextWindowOf: providers.contextWindowOf,
+              maxOutputTokensOf: providers.maxOutputTokensOf,
             })),
     },
     // A used skill's allowed-tools become session allow rules: below deny and ask rules, hooks and
@@ -349,9 +320,6 @@ export function createRuntime(
   let steeringUrgent = false;
   const state = createAgentState();
   const session = createLoopSession();
-  // Mutable: the flag settings layer may change the fallback model mid-session.
-  const callerOptions = { retry: options.retry, fallbackModel };
-  const callModel = createModelCaller(registry, callerOptions);
   const summarizer =
     options.compactor ??
     createLlmCompactor({
@@ -359,8 +327,8 @@ export function createRuntime(
       callModel: meteredModelCaller(callModel, () => ({
         session,
         costOf,
-        contextWindowOf: (model) => catalog.get(model)?.contextWindow,
-        maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+        contextWindowOf: providers.contextWindowOf,
+        maxOutputTokensOf: providers.maxOutputTokensOf,
       })),
       maxSummaryTokens: Math.min(8192, catalog.get(configuredModel)?.maxOutputTokens ?? 8192),
       onRetry: (info) => emit({ type: "retry", ...info }),
@@ -428,8 +396,8 @@ export function createRuntime(
     steeringInterruptsTools: () => steeringUrgent,
     getFollowUpMessages: options.getFollowUpMessages,
     costOf,
-    contextWindowOf: (model) => catalog.get(model)?.contextWindow,
-    maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+    contextWindowOf: providers.contextWindowOf,
+    maxOutputTokensOf: providers.maxOutputTokensOf,
     toolConcurrency: options.toolConcurrency,
     toolTimeoutOf: toolTimeouts(options, tools.staticTools),
     // The SDK user messages carry Claude Code's tool output shapes (tool_use_result), which need them.
@@ -508,7 +476,7 @@ export function createRuntime(
   const account = () =>
     accountOf(loopConfig.getModel(), {
       registry,
-      providers: providerSpecs,
+      providers: providers.providerSpecs,
       getApiKey: options.getApiKey !== undefined,
       env,
     });
@@ -571,10 +539,7 @@ export function createRuntime(
 
   const debugLog = createDebugLog({ debug: options.debug, debugFile: options.debugFile, env });
 
-  const checkModel = (model: string) => {
-    registry.resolve(model);
-    if (options.maxBudgetUsd !== undefined) assertPriced(expandModelAlias(model), prices);
-  };
+  const checkModel = providers.checkModel;
   const setModel = (model: string | undefined) => {
     if (model !== undefined) checkModel(model);
     modelOverride = model === undefined ? undefined : expandModelAlias(model);
@@ -588,9 +553,7 @@ export function createRuntime(
   const flagSettings = createFlagSettings({
     checkModel,
     setModel,
-    setFallbackModel: (model) => {
-      callerOptions.fallbackModel = model === undefined ? fallbackModel : expandModelAlias(model);
-    },
+    setFallbackModel: providers.setFallbackModel,
     setEffort: (effort) => reasoning.setEffort(effort),
     setThinking: (thinking) => reasoning.setThinking(thinking ?? configuredThinking),
     permissions,
@@ -757,37 +720,6 @@ function memoizeLast<A, B, R>(f: (a: A, b: B) => R): (a: A, b: B) => R {
   return (a, b) => {
     if (!last || last.a !== a || last.b !== b) last = { a, b, r: f(a, b) };
     return last.r;
-  };
-}
-
-/** Refuses a budget that could never fire: the model's calls would all count as $0. */
-function assertPriced(model: string, prices: PriceList): void {
-  if (prices.priceOf(model)) return;
-  throw new InvalidOptionError(
-    "maxBudgetUsd",
-    `maxBudgetUsd is set, but no price is known for the model "${model}", so the budget could never be enforced. Give its price in USD per million tokens: modelPricing: { "${model}": { input: 3, output: 15 } } (the query() option, or the key of that name in the goat settings file), or register the model in models.`,
-  );
-}
-
-/** Prices each call; a model with no price counts as $0 and is reported once per session. */
-function createCostOf(
-  prices: PriceList,
-  report: (message: string) => void,
-): (model: string, usage: Usage) => number {
-  const unpriced = new Set<string>();
-  return (model, usage) => {
-    const price = prices.priceOf(model);
-    if (price) return costAt(usage, price);
-    // One model goes by its bare id and by its `provider/` id (a result's, the transcript's): one report.
-    const id = model.trim().toLowerCase();
-    const bare = id.slice(id.indexOf("/") + 1);
-    if (!unpriced.has(bare)) {
-      unpriced.add(bare);
-      report(
-        `No price is known for the model "${model}": its calls count as $0 in total_cost_usd. Give one with modelPricing: { "${model}": { input, output } } (USD per million tokens).`,
-      );
-    }
-    return 0;
   };
 }
 
