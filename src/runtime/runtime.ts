@@ -64,7 +64,7 @@ import {
   type StructuredOutput,
   type StructuredVerdict,
 } from "./structured-output.js";
-import type { SubagentParent } from "./subagents.js";
+import { createSubagentHost } from "./subagent-host.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
 import {
   createAfterToolCall,
@@ -170,12 +170,19 @@ export function createRuntime(
     if (outer.aborted) controller.abort();
     else outer.addEventListener("abort", () => controller.abort(), { once: true });
   }
+  // What outlives a run and what every service reads, made first: nothing reaches into the loop's config.
+  const state = createAgentState();
+  const session = createLoopSession();
+  const toolState = createToolSessionState();
+  // The environment in force: the options' one, plus what the flag settings layer adds mid-session.
+  let sessionEnv = env;
   const report = (message: string) => emit({ type: "warning", message });
   // Said once the session starts: the host is not listening yet while the runtime is being built.
   const startupWarnings: string[] = [];
   const providers = createSessionProviders(options, env, report, (message) => startupWarnings.push(message));
   const { registry, catalog, configuredModel, callModel, costOf } = providers;
   let modelOverride: string | undefined;
+  const currentModel = () => modelOverride ?? configuredModel;
 
   // Managed (policy) settings tighten permissions, hooks and the sandbox; never loosen them.
   const managed = options.managedSettings ? readManagedSettings(options.managedSettings) : undefined;
@@ -205,10 +212,46 @@ export function createRuntime(
       report(`The sandbox cannot start here, so commands allowed without asking run unconfined: ${problem}`),
   });
   const { smallFastModel } = providers;
+  const hooks = createSessionHooks({
+    hooks: options.hooks,
+    cwd,
+    getSessionId: () => sessionId,
+    getTranscriptPath: () => binding?.transcriptPath ?? "",
+    getPermissionMode: () => permissions.mode,
+    report,
+    // The flag settings layer may add variables while the session runs.
+    get env() {
+      return sessionEnv;
+    },
+    managedHooksOnly: managed?.managedHooksOnly,
+    emitHookEvents: options.includeHookEvents ? emit : undefined,
+  });
+  // The Task tool reaches the session through this, when a subagent starts.
+  const subagents = createSubagentHost({
+    config: () => loopConfig,
+    session,
+    tools: () => tools.current().filter((t) => t !== tools.taskTool),
+    hooks,
+    openChildTranscript:
+      options.persistSession === false && !options.sessionStore
+        ? undefined
+        : async (agentId) => {
+            const child = await openSession({
+              cwd,
+              model: currentModel(),
+              sessionId: `${sessionId}.agent-${agentId}`,
+              sessionStore: options.sessionStore,
+              goatHome: env.GOAT_HOME,
+              costOf,
+              onWarning: report,
+            });
+            return { onMessage: child.recordMessage, close: child.close };
+          },
+  });
   const tools = createSessionTools(
     options,
     cwd,
-    () => subagentParent(),
+    () => subagents.parent(),
     { sandbox, confinement },
     {
       // A host on this machine or a private network needs a rule naming it, such as WebFetch(domain:localhost).
@@ -241,20 +284,6 @@ export function createRuntime(
       }
     },
   );
-  const hooks = createSessionHooks({
-    hooks: options.hooks,
-    cwd,
-    getSessionId: () => sessionId,
-    getTranscriptPath: () => binding?.transcriptPath ?? "",
-    getPermissionMode: () => permissions.mode,
-    report,
-    // The flag settings layer may add variables while the session runs.
-    get env() {
-      return loopConfig.env ?? env;
-    },
-    managedHooksOnly: managed?.managedHooksOnly,
-    emitHookEvents: options.includeHookEvents ? emit : undefined,
-  });
   // permissionPromptToolName: a tool of the session answers what canUseTool would (checked: not both).
   const promptTool = () =>
     options.permissionPromptToolName === undefined
@@ -266,8 +295,8 @@ export function createRuntime(
             cwd,
             sessionId,
             toolUseId,
-            state: loopConfig.toolState,
-            env: loopConfig.env ?? env,
+            state: toolState,
+            env: sessionEnv,
             onUpdate: () => {},
           }),
         });
@@ -318,8 +347,6 @@ export function createRuntime(
       : gate;
   const steering: AgentMessage[] = [];
   let steeringUrgent = false;
-  const state = createAgentState();
-  const session = createLoopSession();
   const summarizer =
     options.compactor ??
     createLlmCompactor({
@@ -362,9 +389,12 @@ export function createRuntime(
     later: report,
   });
   const loopConfig: LoopConfig = {
-    sessionId,
+    // A resumed or continued session takes its transcript's id at start().
+    get sessionId() {
+      return sessionId;
+    },
     cwd,
-    getModel: () => modelOverride ?? configuredModel,
+    getModel: currentModel,
     // Only the session's own turns are paced: a summary or a small-model call is not the host's stream.
     callModel: host.pace ? pacedModelCaller(callModel, host.pace) : callModel,
     systemPrompt: resolveSystemPrompt(
@@ -425,56 +455,18 @@ export function createRuntime(
         // A failed write is reported once, at the end of the session; tools still run.
       });
     },
-    toolState: createToolSessionState(),
-    env,
+    toolState,
+    // The flag settings layer may add variables while the session runs.
+    get env() {
+      return sessionEnv;
+    },
     state,
     emit: loopEmit,
   };
 
-  // Running subagents by Task call id and by agent id, for stopTask().
-  const runningTasks = new Map<string, { stop: () => void; toolUseId: string }>();
-  const subagentParent = (): SubagentParent => ({
-    config: loopConfig,
-    session,
-    registerTask: (toolUseId, agentId, stop) => {
-      const entry = { stop, toolUseId };
-      runningTasks.set(toolUseId, entry);
-      runningTasks.set(agentId, entry);
-      return () => {
-        runningTasks.delete(toolUseId);
-        runningTasks.delete(agentId);
-      };
-    },
-    tools: tools.current().filter((t) => t !== tools.taskTool),
-    fireSubagentHook: async (event, fields, signal) => {
-      if (event === "SubagentStart") await hooks.fire("SubagentStart", fields, signal);
-      else
-        await hooks.fire(
-          "SubagentStop",
-          { ...fields, agent_transcript_path: "", stop_hook_active: false },
-          signal,
-        );
-    },
-    openChildTranscript:
-      options.persistSession === false && !options.sessionStore
-        ? undefined
-        : async (agentId) => {
-            const child = await openSession({
-              cwd,
-              model: loopConfig.getModel(),
-              sessionId: `${sessionId}.agent-${agentId}`,
-              sessionStore: options.sessionStore,
-              goatHome: env.GOAT_HOME,
-              costOf,
-              onWarning: report,
-            });
-            return { onMessage: child.recordMessage, close: child.close };
-          },
-  });
-
   const agentInfos = () => offeredAgents(tools.taskTool !== undefined, options.agents);
   const account = () =>
-    accountOf(loopConfig.getModel(), {
+    accountOf(currentModel(), {
       registry,
       providers: providers.providerSpecs,
       getApiKey: options.getApiKey !== undefined,
@@ -488,7 +480,7 @@ export function createRuntime(
     models: () => supportedModels(catalog),
     account,
     contextUsage: () => {
-      const model = loopConfig.getModel();
+      const model = currentModel();
       return contextUsage({
         model,
         systemPrompt: loopConfig.systemPrompt,
@@ -528,8 +520,8 @@ export function createRuntime(
       cwd,
       sessionId,
       toolUseId,
-      state: loopConfig.toolState,
-      env: loopConfig.env ?? env,
+      state: toolState,
+      env: sessionEnv,
       ...(confinement ? { confinement } : {}),
       fileScope: loopConfig.fileScope,
       onUpdate: () => {},
@@ -559,7 +551,7 @@ export function createRuntime(
     permissions,
     setFlagHooks: (flagHooks) => hooks.runner.setFlagHooks(flagHooks),
     setFlagEnv: (flagEnv) => {
-      loopConfig.env = flagEnv ? { ...env, ...flagEnv } : env;
+      sessionEnv = flagEnv ? { ...env, ...flagEnv } : env;
     },
   });
 
@@ -568,12 +560,9 @@ export function createRuntime(
     checkpoints,
     info,
     async stopTask(taskId) {
-      const task = runningTasks.get(taskId);
-      if (task) {
-        task.stop();
-        return { toolUseId: task.toolUseId };
-      }
-      const shell = getBackgroundShell(loopConfig.toolState, taskId);
+      const stopped = subagents.stop(taskId);
+      if (stopped) return stopped;
+      const shell = getBackgroundShell(toolState, taskId);
       if (shell && shell.status === "running") {
         await killBackgroundShell(shell);
         return {};
@@ -612,7 +601,6 @@ export function createRuntime(
         onWarning: report,
       });
       sessionId = binding.sessionId;
-      loopConfig.sessionId = sessionId;
       session.messages = binding.messages;
       session.priorCostUsd = binding.priorCostUsd;
       // Servers connect in parallel; the first model call waits for them only up to a bound.
@@ -624,7 +612,7 @@ export function createRuntime(
     initInfo: () => ({
       sessionId,
       cwd,
-      model: loopConfig.getModel(),
+      model: currentModel(),
       tools: loopConfig.tools.map((t) => t.name),
       mcpServers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
       // The Task tool offers the general-purpose agent when no agents are defined (an empty record too).
@@ -653,7 +641,7 @@ export function createRuntime(
         // The session's providers were made for it: their kept-alive sockets (and the last request
         // each holds) would otherwise live until the server hangs up, about 30 KB a finished session.
         registry.close();
-        await disposeToolSessionState(loopConfig.toolState);
+        await disposeToolSessionState(toolState);
         await tools.close();
         await debugLog?.close();
         await binding?.close().catch((error) => {
@@ -666,21 +654,21 @@ export function createRuntime(
     abort: () => controller.abort(),
     setModel,
     applyFlagSettings: (settings) => flagSettings.apply(settings),
-    seedReadState: (path, mtime) => seedFileSnapshot(loopConfig.toolState, resolveToolPath(path, cwd), mtime),
+    seedReadState: (path, mtime) => seedFileSnapshot(toolState, resolveToolPath(path, cwd), mtime),
     setMcpPermissionModeOverride(serverName, mode) {
       permissions.setToolModeOverride(mcpToolName(serverName, ""), mode);
     },
     listPermissionRules: () => permissions.listRules(),
     backgroundTasks(toolUseId) {
-      const off = (loopConfig.env ?? env).CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
+      const off = sessionEnv.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
       if (off && off !== "0" && off !== "false") {
         throw new GoatError(
           "Background tasks are disabled for this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS).",
           { code: "background_tasks_disabled" },
         );
       }
-      return moveForegroundTasks(loopConfig.toolState, toolUseId).flatMap(({ toolUseId: id, shellId }) => {
-        const shell = getBackgroundShell(loopConfig.toolState, shellId);
+      return moveForegroundTasks(toolState, toolUseId).flatMap(({ toolUseId: id, shellId }) => {
+        const shell = getBackgroundShell(toolState, shellId);
         return shell ? [{ toolUseId: id, shell }] : [];
       });
     },
