@@ -15,17 +15,11 @@ import type { LoopConfig } from "../loop/loop-config.js";
 import { createAgentState, type MutableAgentState } from "../loop/state.js";
 import { mcpToolName } from "../mcp/tool-adapter.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
-import { createPermissionEngine } from "../permissions/engine.js";
 import { protectedPathReason } from "../permissions/protected-paths.js";
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import { parseRuleValue } from "../permissions/rule-parse.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
 import type { PermissionMode } from "../permissions/types.js";
-import { createBashSandbox } from "../sandbox/bash-sandbox.js";
-import { createConfinement } from "../sandbox/confinement.js";
-import { startupFilesNamedBy } from "../sandbox/protected-names.js";
-import { mergeSandboxSettings, resolveSandboxSettings } from "../sandbox/settings.js";
-import { readManagedSettings } from "../settings/managed.js";
 import { type BackgroundShell, getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
 import { seedFileSnapshot } from "../tools/file-state.js";
 import { moveForegroundTasks } from "../tools/foreground-tasks.js";
@@ -56,6 +50,7 @@ import {
 } from "./session-info.js";
 import type { SessionInitInfo } from "./session-init.js";
 import { startSessionMemory } from "./session-memory.js";
+import { createSessionPermissions, createSessionSandboxing } from "./session-policy.js";
 import { createSessionProviders } from "./session-providers.js";
 import { createSessionTools } from "./session-tools.js";
 import { createSmallModel } from "./small-model.js";
@@ -66,12 +61,7 @@ import {
 } from "./structured-output.js";
 import { createSubagentHost } from "./subagent-host.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
-import {
-  createAfterToolCall,
-  createBeforeToolCall,
-  type ToolResponseShape,
-  wrapCanUseTool,
-} from "./tool-gate.js";
+import { createAfterToolCall, createBeforeToolCall, type ToolResponseShape } from "./tool-gate.js";
 
 /** What `query()` and `Agent` drive. */
 export interface Runtime {
@@ -184,33 +174,9 @@ export function createRuntime(
   let modelOverride: string | undefined;
   const currentModel = () => modelOverride ?? configuredModel;
 
-  // Managed (policy) settings tighten permissions, hooks and the sandbox; never loosen them.
-  const managed = options.managedSettings ? readManagedSettings(options.managedSettings) : undefined;
-  const sandboxSettings = managed?.sandbox
-    ? mergeSandboxSettings([options.sandbox ?? {}, managed.sandbox])
-    : options.sandbox;
-  // Built only when asked for: a session without the sandbox never loads or checks anything for it.
-  // Checked even when off, so a typo in a safety setting is an error rather than ignored.
-  // The files the shell sources before each Bash call (BASH_ENV, ENV): guarded like .bashrc.
-  const shellStartupFiles = startupFilesNamedBy(env, cwd);
-  const sandboxOn = sandboxSettings !== undefined && resolveSandboxSettings(sandboxSettings).enabled;
-  const sandbox =
-    sandboxOn && sandboxSettings
-      ? createBashSandbox(sandboxSettings, {
-          directories: () => permissions.directories,
-          protectedFiles: shellStartupFiles,
-        })
-      : undefined;
-  // Bash lines the engine allows on its own analysis run confined where a sandbox can start.
-  const confinement = createConfinement({
-    directories: () => permissions.directories,
-    // Looked up where the session's commands are: on the PATH of its environment.
-    envPath: env.PATH,
-    protectedFiles: shellStartupFiles,
-    // Said only when the sandbox fails after system/init claimed it (the machine changed mid-session).
-    onUnavailable: (problem) =>
-      report(`The sandbox cannot start here, so commands allowed without asking run unconfined: ${problem}`),
-  });
+  // The sandbox and confinement read the directories the permission engine (built after the tools) owns.
+  const sandboxing = createSessionSandboxing(options, { cwd, env }, () => permissions.directories, report);
+  const { managed, shellStartupFiles, sandbox, confinement } = sandboxing;
   const { smallFastModel } = providers;
   const hooks = createSessionHooks({
     hooks: options.hooks,
@@ -300,24 +266,12 @@ export function createRuntime(
             onUpdate: () => {},
           }),
         });
-  const permissions = createPermissionEngine({
-    cwd,
-    mode: options.permissionMode ?? "default",
-    allowedTools: options.allowedTools,
-    disallowedTools: options.disallowedTools,
-    settingsRules: options.permissionRules,
-    additionalDirectories: options.additionalDirectories,
-    allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
-    shellStartupFiles,
-    managed: managed?.permissions,
-    wording: options.permissionWording,
-    autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
-    canUseTool: wrapCanUseTool(
-      () => hooks.runner,
-      options.permissionPrompts === "none" ? undefined : (options.canUseTool ?? promptTool()),
-      report,
-      options.permissionWording,
-    ),
+  const permissions = createSessionPermissions(options, cwd, {
+    sandboxing,
+    bashSandboxed: tools.bashSandboxed,
+    hooks: () => hooks.runner,
+    promptTool,
+    report,
   });
 
   // Bash checks read command lines with a WASM grammar, whose load costs about 0.1-0.2 s of CPU. It
