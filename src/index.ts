@@ -19,6 +19,7 @@ export type { Options, QueryOptions } from "./sdk/options.js";
 export { IGNORED_OPTIONS, KNOWN_OPTIONS, REFUSED_OPTIONS } from "./sdk/options-check.js";
 export type { Query, SDKUserMessageInput } from "./sdk/query.js";
 export { query } from "./sdk/query.js";
+export type { QueryControls } from "./sdk/query-controls.js";
 export { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "./version.js";
 
 // ---- The messages a query streams, and what its methods answer ----
