@@ -6,7 +6,6 @@
 import { randomUUID } from "node:crypto";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
 import { GoatError, InvalidOptionError } from "../errors.js";
-import { accountOf } from "../llm/account.js";
 import { expandModelAlias } from "../llm/resolve.js";
 import { compactSession } from "../loop/compact-session.js";
 import { createLoopSession, type LoopSession } from "../loop/context.js";
@@ -29,6 +28,7 @@ import { allowedToolsApprove, type CommandExpansionContext, expandCommandInput }
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import { createFlagSettings } from "./flag-settings.js";
+import { createHostInfo, type HostInfo } from "./host-info.js";
 import { meteredModelCaller } from "./metered-caller.js";
 import { withNestedMemory } from "./nested-memory.js";
 import type { SessionOptions } from "./options.js";
@@ -37,17 +37,6 @@ import { permissionPromptToolCallback } from "./permission-prompt-tool.js";
 import { createSessionReasoning, type ThinkingDisplay } from "./reasoning.js";
 import { openSession, type RunRecord, type SessionBinding } from "./session-binding.js";
 import { createSessionHooks } from "./session-hooks.js";
-import {
-  type AccountInfo,
-  type AgentInfo,
-  type ContextUsage,
-  contextUsage,
-  offeredAgents,
-  offeredCommands,
-  type SlashCommand,
-  type SupportedModel,
-  supportedModels,
-} from "./session-info.js";
 import type { SessionInitInfo } from "./session-init.js";
 import { startSessionMemory } from "./session-memory.js";
 import { createSessionPermissions, createSessionSandboxing } from "./session-policy.js";
@@ -98,14 +87,7 @@ export interface Runtime {
   compactNow(instructions?: string): Promise<void>;
   debugTrace(event: AgentEvent): void;
   /** What the host can ask about the session (the Query's informational methods). */
-  readonly info: {
-    agents(): AgentInfo[];
-    /** The slash commands a prompt may start with (`system/init`'s `slash_commands`). */
-    commands(): SlashCommand[];
-    models(): SupportedModel[];
-    account(): AccountInfo;
-    contextUsage(): ContextUsage;
-  };
+  readonly info: HostInfo;
   /**
    * Stops a running subagent (by its Task call id or agent id) or background shell. Resolves what
    * was stopped, or undefined when nothing running has that id.
@@ -418,34 +400,18 @@ export function createRuntime(
     emit: loopEmit,
   };
 
-  const agentInfos = () => offeredAgents(tools.taskTool !== undefined, options.agents);
-  const account = () =>
-    accountOf(currentModel(), {
-      registry,
-      providers: providers.providerSpecs,
-      getApiKey: options.getApiKey !== undefined,
-      env,
-    });
-
-  const commandInfos = () => offeredCommands(options.slashCommands);
-  const info: Runtime["info"] = {
-    agents: agentInfos,
-    commands: commandInfos,
-    models: () => supportedModels(catalog),
-    account,
-    contextUsage: () => {
-      const model = currentModel();
-      return contextUsage({
-        model,
-        systemPrompt: loopConfig.systemPrompt,
-        tools: loopConfig.tools,
-        session,
-        contextWindow: catalog.get(model)?.contextWindow,
-        maxOutputTokens: maxTokens,
-        agents: agentInfos(),
-      });
-    },
-  };
+  const info = createHostInfo({
+    options,
+    env,
+    registry,
+    providerSpecs: providers.providerSpecs,
+    catalog,
+    currentModel,
+    hasTaskTool: tools.taskTool !== undefined,
+    config: () => loopConfig,
+    session,
+    maxOutputTokens: maxTokens,
+  });
 
   // What a `/command` prompt's `!` lines and `@` files go through: the model's own gate.
   const commandContext = (): CommandExpansionContext => ({
@@ -570,10 +536,10 @@ export function createRuntime(
       tools: loopConfig.tools.map((t) => t.name),
       mcpServers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
       // The Task tool offers the general-purpose agent when no agents are defined (an empty record too).
-      agents: tools.taskTool ? agentInfos().map((a) => a.name) : undefined,
+      agents: tools.taskTool ? info.agents().map((a) => a.name) : undefined,
       permissionMode: permissions.mode,
-      slashCommands: commandInfos().map((c) => c.name),
-      apiKeySource: account().apiKeySource,
+      slashCommands: info.commands().map((c) => c.name),
+      apiKeySource: info.account().apiKeySource,
       confinement: confinement.support.ok
         ? { launcher: confinement.support.launcher }
         : { problem: confinement.support.problem },
