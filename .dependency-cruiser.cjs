@@ -70,10 +70,32 @@ const peerRules = layers
     })),
   );
 
+/** The layers below the SDK surface: they speak Goat's neutral shapes, never Claude's. */
+const belowSdk = layers.slice(
+  0,
+  layers.findIndex((layer) => layer.name === "sdk"),
+);
+
 module.exports = {
   forbidden: [
     ...layerRules,
     ...peerRules,
+    {
+      name: "claude-shapes-only-in-sdk",
+      comment:
+        "Claude's shapes (SDK messages, QueryOptions, Claude tool responses) live in src/sdk/; the layers below it speak Goat's neutral types, so a second surface can sit beside the SDK",
+      severity: "error",
+      from: { path: anchored(belowSdk.flatMap((layer) => layer.paths)) },
+      to: { path: "^src/sdk/" },
+    },
+    {
+      name: "sdk-drives-the-session",
+      comment:
+        "The SDK surface drives a Session (src/runtime/session.ts) and takes the loop's shapes from it, never the loop itself",
+      severity: "error",
+      from: { path: "^src/sdk/" },
+      to: { path: "^src/loop/" },
+    },
     {
       name: "cli-uses-entry-points",
       comment:

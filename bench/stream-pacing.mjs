@@ -1,6 +1,6 @@
 /**
  * Benchmark: what backpressure on the SDK message stream costs and saves (built dist/).
- * 1. Cost for a fast reader: iterating a model stream of N events through `pacedByReader` against
+ * 1. Cost for a fast reader: iterating a model stream of N events through `pacedModelCaller` against
  *    iterating it directly, same run. Target: within 1.1x.
  * 2. Saving for a slow reader: a query() streaming N deltas with `includePartialMessages` to a host
  *    that reads nothing for a second, then everything: the messages waiting at the pause (bounded by
@@ -9,7 +9,8 @@
  *   npx tsc -p tsconfig.build.json && node bench/stream-pacing.mjs [events=200000]
  */
 const N = Number(process.argv[2] ?? 200_000);
-const { pacedByReader, HIGH_WATER } = await import("../dist/sdk/backpressure.js");
+const { readerPace, HIGH_WATER } = await import("../dist/sdk/backpressure.js");
+const { pacedModelCaller } = await import("../dist/runtime/paced-model-caller.js");
 const { createAsyncQueue } = await import("../dist/sdk/async-queue.js");
 const { query } = await import("../dist/sdk/query.js");
 
@@ -40,7 +41,7 @@ async function timeIt(fn) {
 
 // 1. Per-event cost for a reader that keeps up (the queue stays empty).
 const queue = createAsyncQueue();
-const paced = pacedByReader(() => events(N), queue);
+const paced = pacedModelCaller(() => events(N), readerPace(queue));
 const direct = [];
 const wrapped = [];
 for (let round = 0; round < 5; round++) {

@@ -20,7 +20,7 @@ const { writeTool } = await import("../dist/tools/write.js");
 const { readTool } = await import("../dist/tools/read.js");
 const { runTool } = await import("../dist/tools/define-tool.js");
 const { createToolSessionState } = await import("../dist/tools/types.js");
-const { sdkToolUseResult } = await import("../dist/runtime/claude-tool-response.js");
+const { sdkToolUseResult } = await import("../dist/sdk/claude-tool-response.js");
 
 const dir = mkdtempSync(join(tmpdir(), "goat-bench-tur-"));
 const lines = (n, tag) => Array.from({ length: n }, (_, i) => `line ${i} of the file, ${tag}`).join("\n");

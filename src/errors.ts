@@ -46,6 +46,19 @@ export function isGoatError(value: unknown): value is GoatError {
 }
 
 /**
+ * An operation stopped because it was aborted (code `aborted`), by the Claude Agent SDK's name, so
+ * code written for it catches Goat's. A run that is interrupted or aborted is not thrown: it ends
+ * with its `result` message; an `Agent` prompt cancelled by its signal rejects with the signal's reason,
+ * and with an `AbortError` when the signal has none.
+ */
+export class AbortError extends GoatError {
+  constructor(message = "The operation was aborted.", options: { cause?: unknown } = {}) {
+    super(message, { code: "aborted", cause: options.cause });
+    this.name = "AbortError";
+  }
+}
+
+/**
  * An option that cannot be used (code `invalid_option`): a wrong type or range, an unknown name, a
  * model no provider serves, a malformed `hooks` entry. `option` names it (`maxTurns`, `hooks`, …).
  */

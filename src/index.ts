@@ -13,11 +13,13 @@
 
 // ---- Running an agent ----
 
-export type { HookMatcherOption, QueryOptions, SystemPromptOption } from "./runtime/options.js";
+export type { HookMatcherOption, SessionOptions, SystemPromptOption } from "./runtime/options.js";
 export { Agent } from "./sdk/agent.js";
+export type { Options, QueryOptions } from "./sdk/options.js";
 export { IGNORED_OPTIONS, KNOWN_OPTIONS, REFUSED_OPTIONS } from "./sdk/options-check.js";
 export type { Query, SDKUserMessageInput } from "./sdk/query.js";
 export { query } from "./sdk/query.js";
+export type { QueryControls } from "./sdk/query-controls.js";
 export { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "./version.js";
 
 // ---- The messages a query streams, and what its methods answer ----
@@ -48,6 +50,15 @@ export type { AgentPhase, AgentState, AgentStateSnapshot } from "./loop/state.js
 export type { PermissionRulesListing } from "./permissions/rule-listing.js";
 export type { RewindFilesResult } from "./runtime/file-checkpoints.js";
 export type {
+  AccountInfo,
+  AgentInfo,
+  ContextCategory,
+  ContextUsage,
+  InitializationResult,
+  SlashCommand,
+  SupportedModel,
+} from "./runtime/session-info.js";
+export type {
   PermissionModeName,
   SDKAPIRetryMessage,
   SDKAssistantMessage,
@@ -67,16 +78,7 @@ export type {
   SDKTaskNotificationMessage,
   SDKToolProgressMessage,
   SDKUserMessage,
-} from "./runtime/sdk-messages.js";
-export type {
-  AccountInfo,
-  AgentInfo,
-  ContextCategory,
-  ContextUsage,
-  InitializationResult,
-  SlashCommand,
-  SupportedModel,
-} from "./runtime/session-info.js";
+} from "./sdk/sdk-messages.js";
 
 // ---- Tools ----
 
@@ -186,6 +188,7 @@ export { costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./loop/stop
 // ---- Errors: every one a caller can catch is a GoatError with a stable `code` ----
 
 export {
+  AbortError,
   CompactionError,
   GoatError,
   InvalidOptionError,

@@ -4,9 +4,9 @@
  * prune old ones, read a tool output that was cut for the model. A thin layer over the client
  * (`dbos/client.ts`); flags are listed in durable-command.ts's USAGE.
  */
-import type { DurableSessionSummary } from "../dbos/session-admin.js";
+import type { DurableSessionSummary } from "../dbos/index.js";
 import { UsageError } from "./args.js";
-import { count, type FlagSpecs, one, parse, withClient } from "./durable-command.js";
+import { count, type FlagSpecs, one, parse, withClient } from "./durable-shared.js";
 import { terminalSafe } from "./terminal/safe-text.js";
 
 type DbosModule = typeof import("../dbos/index.js");

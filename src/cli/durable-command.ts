@@ -16,11 +16,10 @@
 import { parseArgs } from "node:util";
 import type { SDKMessage } from "../index.js";
 import { UsageError } from "./args.js";
+import { count, type DbosModule, one, parse, withClient } from "./durable-shared.js";
 import { jsonText, terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
 import { toolCallLabel } from "./tool-summary.js";
 import { keepWasmOnBaselineTier } from "./wasm-tier.js";
-
-type DbosModule = typeof import("../dbos/index.js");
 
 /** Runs `goat <command> …`; returns the exit status. */
 export async function runDurableCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -249,61 +248,6 @@ function reportDenials(result: Extract<SDKMessage, { type: "result" }>): void {
   if (denials.length === 0) return;
   const names = denials.map((d) => terminalSafe(d.tool_name)).join(", ");
   process.stderr.write(`goat: ${denials.length} tool call(s) denied: ${names}\n`);
-}
-
-/** Milliseconds client calls wait for the database (GOAT_DATABASE_TIMEOUT_MS). */
-export function databaseTimeout(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env.GOAT_DATABASE_TIMEOUT_MS;
-  if (raw === undefined || raw === "") return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(
-      `GOAT_DATABASE_TIMEOUT_MS expects a positive whole number, got ${JSON.stringify(raw)}.`,
-    );
-  return n;
-}
-
-export async function withClient(
-  dbos: DbosModule,
-  databaseUrl: string,
-  env: NodeJS.ProcessEnv,
-  body: (client: Awaited<ReturnType<DbosModule["createDurableClient"]>>) => Promise<number>,
-): Promise<number> {
-  const client = await dbos.createDurableClient({ databaseUrl, timeoutMs: databaseTimeout(env) });
-  try {
-    return await body(client);
-  } finally {
-    await client.close();
-  }
-}
-
-/** Flag specs of `parseArgs`. */
-export type FlagSpecs = Record<string, { type: "string" | "boolean" }>;
-
-/** Parses flags strictly (an unknown flag is a usage error); string flags come back as strings. */
-export function parse(argv: string[], options: FlagSpecs): { values: Flags; positionals: string[] } {
-  const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  return { values: parsed.values as Flags, positionals: parsed.positionals };
-}
-
-/** Parsed flag values: strings for string flags, true for boolean ones. */
-export type Flags = Record<string, string | undefined> & {
-  steer?: boolean;
-  detach?: boolean;
-  "fork-session"?: boolean;
-};
-
-export function one(positionals: string[], what: string): string {
-  if (positionals.length !== 1) throw new UsageError(`Expected ${what}.`);
-  return positionals[0];
-}
-
-export function count(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} expects a positive whole number, got ${JSON.stringify(value)}.`);
-  return n;
 }
 
 function whole(value: string, flag: string): number {

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
 import { GoatError, InvalidOptionError } from "../errors.js";
-import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
+import type { SDKMessage, SDKResultMessage } from "../sdk/sdk-messages.js";
 import { DEFAULT_DATABASE_TIMEOUT_MS, withDatabaseDeadline } from "./database-deadline.js";
 import { followMessages } from "./message-log.js";
 import { readStoredOutput } from "./payload-limit.js";

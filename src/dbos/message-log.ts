@@ -9,7 +9,7 @@
  * same messages at the same positions and the insert skips those already there.
  */
 import pg from "pg";
-import type { SDKMessage } from "../runtime/sdk-messages.js";
+import type { SDKMessage } from "../sdk/sdk-messages.js";
 import {
   DatabaseUnreachableError,
   DEFAULT_DATABASE_TIMEOUT_MS,

@@ -22,7 +22,7 @@ import { hostname } from "node:os";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
 import { GoatError } from "../errors.js";
-import type { QueryOptions } from "../runtime/options.js";
+import type { QueryOptions } from "../sdk/options.js";
 import { prestartSpawnHelper } from "../tools/spawn-helper.js";
 import { deriveApplicationVersion } from "./app-version.js";
 import { checkDbosRecovery, recoverExecutorsWorkflows } from "./dbos-recovery.js";

@@ -1,5 +1,6 @@
 /**
- * The options of `query()` and `Agent`: the Claude Agent SDK's names where they exist, plus Goat's own.
+ * The options of a session: the Claude Agent SDK's names where they exist, plus Goat's own. `query()`
+ * and `Agent` take them with the SDK's own few on top (`QueryOptions`, in src/sdk/options.ts).
  */
 import type { CommandHookEntry, HookCallback, HookEvent } from "../hooks/types.js";
 import type { ModelPriceInput } from "../llm/cost.js";
@@ -8,20 +9,17 @@ import type { ProviderSpec } from "../llm/resolve.js";
 import type { RetryOptions } from "../llm/retry.js";
 import type { ProviderTimeouts } from "../llm/timeouts.js";
 import type { ApiKeyResolver, ThinkingConfig } from "../llm/types.js";
-import type { AgentEventListener } from "../loop/events.js";
 import type { Compactor, ConvertToLlm, MessageSource, TransformContext } from "../loop/loop-config.js";
 import type { StopCondition } from "../loop/stop-conditions.js";
 import type { McpServerConfig } from "../mcp/types.js";
-import type { CanUseTool } from "../permissions/types.js";
+import type { CanUseTool, PermissionMode } from "../permissions/types.js";
 import type { PermissionWording } from "../permissions/wording.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
 import type { SkillDefinition } from "../settings/skill-files.js";
 import type { SlashCommandDefinition } from "../settings/slash-command-files.js";
-import type { TelemetryOption } from "../telemetry/option.js";
 import type { Tool } from "../tools/types.js";
 import type { WebSearchOption } from "../tools/web/search-backend.js";
-import type { PermissionModeName } from "./sdk-messages.js";
 import type { OutputFormat } from "./structured-output.js";
 import type { AgentDefinition } from "./subagents.js";
 
@@ -37,8 +35,8 @@ export type HookMatcherOption =
   | HookCallback
   | CommandHookEntry;
 
-/** Everything `query()` accepts. All optional. */
-export interface QueryOptions {
+/** Everything a session accepts (`query()` takes these and `QueryOptions`' own). All optional. */
+export interface SessionOptions {
   /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5` or `openai/gpt-4.1`. Defaults to `GOAT_MODEL`. */
   model?: string;
   /** Used when the primary model is overloaded or unavailable after retries. */
@@ -103,7 +101,7 @@ export interface QueryOptions {
   allowedTools?: string[];
   /** Tool names removed from the model's view, and rules that always deny. */
   disallowedTools?: string[];
-  permissionMode?: PermissionModeName;
+  permissionMode?: PermissionMode;
   /** Required to switch to `bypassPermissions` later with `setPermissionMode` (starting in it needs nothing). */
   allowDangerouslySkipPermissions?: boolean;
   /**
@@ -189,8 +187,6 @@ export interface QueryOptions {
    * window and Anthropic's long-context prices past 200,000 prompt tokens (unless `models` describes them).
    */
   betas?: string[];
-  /** Emit `stream_event` messages with the raw stream. */
-  includePartialMessages?: boolean;
   /**
    * Emit `system` messages `hook_started` and `hook_response` for every hook that runs (each event:
    * PreToolUse, PostToolUse, Stop, SessionStart …), as Claude Code does with this option.
@@ -279,20 +275,6 @@ export interface QueryOptions {
   skills?: string[] | "all";
   /** Custom summarizer for compaction. */
   compactor?: Compactor;
-  /** Receives every agent event (the fine-grained stream) besides the SDK messages. */
-  onEvent?: AgentEventListener;
-  /**
-   * Receives what a listener threw (`onEvent`, and an `Agent`'s `subscribe` / `onMessage` listeners).
-   * A throwing listener never breaks the run; without this, each one is reported once as a process
-   * warning (`GOAT_LISTENER_ERROR`).
-   */
-  onListenerError?: (error: unknown) => void;
-  /**
-   * OpenTelemetry spans (GenAI conventions) for each run, model call and tool call. On by default when
-   * the host has registered a tracer provider; `false` turns them off; `{ recordContent: true }` adds
-   * prompts, answers and tool input/output to the spans.
-   */
-  telemetry?: TelemetryOption;
   /** Write a trace of requests, responses and decisions to stderr (or to `debugFile`). */
   debug?: boolean;
   debugFile?: string;

@@ -1,71 +1,56 @@
 /**
- * The runtime of one session: turns `QueryOptions` into the loop's config and owns what outlives a
+ * The runtime of one session: turns `SessionOptions` into the loop's config and owns what outlives a
  * single run — the history, the provider registry, the tools' session state, the agent state, the
  * controls (`setModel`, `steer`, …) and the start and end of the session.
  */
 import { randomUUID } from "node:crypto";
 import { createLlmCompactor } from "../compaction/llm-compactor.js";
 import { GoatError, InvalidOptionError } from "../errors.js";
-import { accountOf } from "../llm/account.js";
-import { createModelCatalog } from "../llm/catalog.js";
-import { costAt, createPriceList, type PriceList } from "../llm/cost.js";
-import { asksForLongContext, widenToLongContext } from "../llm/long-context.js";
-import { createProviderRegistry, defaultModel, expandModelAlias, type ProviderSpec } from "../llm/resolve.js";
-import type { Usage } from "../llm/types.js";
+import { expandModelAlias } from "../llm/resolve.js";
 import { compactSession } from "../loop/compact-session.js";
 import { createLoopSession, type LoopSession } from "../loop/context.js";
 import type { AgentEvent, AgentMessage, ExitReason } from "../loop/events.js";
 import type { LoopConfig } from "../loop/loop-config.js";
-import { createModelCaller } from "../loop/model-caller.js";
 import { createAgentState, type MutableAgentState } from "../loop/state.js";
 import { mcpToolName } from "../mcp/tool-adapter.js";
 import type { McpManager, McpServerConfig, McpSetServersResult } from "../mcp/types.js";
-import { createPermissionEngine } from "../permissions/engine.js";
 import { protectedPathReason } from "../permissions/protected-paths.js";
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import { parseRuleValue } from "../permissions/rule-parse.js";
 import { preloadShellParser } from "../permissions/shell-parser.js";
-import { createBashSandbox } from "../sandbox/bash-sandbox.js";
-import { createConfinement } from "../sandbox/confinement.js";
-import { startupFilesNamedBy } from "../sandbox/protected-names.js";
-import { mergeSandboxSettings, resolveSandboxSettings } from "../sandbox/settings.js";
-import { readManagedSettings } from "../settings/managed.js";
+import type { PermissionMode } from "../permissions/types.js";
 import { type BackgroundShell, getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
 import { seedFileSnapshot } from "../tools/file-state.js";
 import { moveForegroundTasks } from "../tools/foreground-tasks.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
-import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
 import { allowedToolsApprove, type CommandExpansionContext, expandCommandInput } from "./custom-commands.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import { createFlagSettings } from "./flag-settings.js";
+import { createHostInfo, type HostInfo } from "./host-info.js";
 import { meteredModelCaller } from "./metered-caller.js";
 import { withNestedMemory } from "./nested-memory.js";
-import type { QueryOptions } from "./options.js";
+import type { SessionOptions } from "./options.js";
+import { pacedModelCaller, type StreamPace } from "./paced-model-caller.js";
 import { permissionPromptToolCallback } from "./permission-prompt-tool.js";
 import { createSessionReasoning, type ThinkingDisplay } from "./reasoning.js";
-import type { PermissionModeName, SDKResultMessage, SDKSystemInitMessage } from "./sdk-messages.js";
-import { openSession, type SessionBinding } from "./session-binding.js";
+import { openSession, type RunRecord, type SessionBinding } from "./session-binding.js";
 import { createSessionHooks } from "./session-hooks.js";
-import {
-  type AccountInfo,
-  type AgentInfo,
-  type ContextUsage,
-  contextUsage,
-  offeredAgents,
-  offeredCommands,
-  type SlashCommand,
-  type SupportedModel,
-  supportedModels,
-} from "./session-info.js";
+import type { SessionInitInfo } from "./session-init.js";
 import { startSessionMemory } from "./session-memory.js";
+import { createSessionPermissions, createSessionSandboxing } from "./session-policy.js";
+import { createSessionProviders } from "./session-providers.js";
 import { createSessionTools } from "./session-tools.js";
-import { createSmallModel, resolveSmallFastModel } from "./small-model.js";
-import { createStructuredOutput, type StructuredOutput } from "./structured-output.js";
-import type { SubagentParent } from "./subagents.js";
+import { createSmallModel } from "./small-model.js";
+import {
+  createStructuredOutput,
+  type StructuredOutput,
+  type StructuredVerdict,
+} from "./structured-output.js";
+import { createSubagentHost } from "./subagent-host.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
-import { createAfterToolCall, createBeforeToolCall, wrapCanUseTool } from "./tool-gate.js";
+import { createAfterToolCall, createBeforeToolCall, type ToolResponseShape } from "./tool-gate.js";
 
 /** What `query()` and `Agent` drive. */
 export interface Runtime {
@@ -83,30 +68,26 @@ export interface Runtime {
    * the uuid `resumeSessionAt` takes. Undefined when the session is not recorded.
    */
   messageUuid(message: AgentMessage): string | undefined;
-  initMessage(): SDKSystemInitMessage;
+  /** What the session says about itself as a run starts (the SDK's `system/init`). */
+  initInfo(): SessionInitInfo;
   /** Turns a run's input into what the loop receives (UserPromptSubmit hooks may add context). */
   beforeRun(input: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]>;
-  /** The run's result as the host sees it (with `structured_output` when asked for); records it. */
-  afterRun(result: SDKResultMessage): Promise<SDKResultMessage>;
+  /** The last run's structured output, or why there is none (undefined without `outputFormat`). */
+  structuredVerdict(): StructuredVerdict | undefined;
+  /** Records a finished run in the transcript. */
+  recordRun(record: RunRecord): void;
   /** Session end: SessionEnd hooks, background shells killed. */
   dispose(lastExit: ExitReason | undefined): Promise<void>;
   abort(): void;
   setModel(model: string | undefined): void;
-  setPermissionMode(mode: PermissionModeName): void;
+  setPermissionMode(mode: PermissionMode): void;
   /** A fixed thinking budget (undefined: none); `display` as `SessionReasoning.setThinkingBudget`. */
   setThinkingBudget(tokens: number | undefined, display?: ThinkingDisplay | null): void;
   steer(message: AgentMessage, interruptTools: boolean): void;
   compactNow(instructions?: string): Promise<void>;
   debugTrace(event: AgentEvent): void;
   /** What the host can ask about the session (the Query's informational methods). */
-  readonly info: {
-    agents(): AgentInfo[];
-    /** The slash commands a prompt may start with (`system/init`'s `slash_commands`). */
-    commands(): SlashCommand[];
-    models(): SupportedModel[];
-    account(): AccountInfo;
-    contextUsage(): ContextUsage;
-  };
+  readonly info: HostInfo;
   /**
    * Stops a running subagent (by its Task call id or agent id) or background shell. Resolves what
    * was stopped, or undefined when nothing running has that id.
@@ -137,8 +118,20 @@ export interface Runtime {
   listPermissionRules(): PermissionRulesListing;
 }
 
+/** What the host of a runtime adds besides the options. */
+export interface RuntimeHostOptions {
+  /** Pauses the model's stream while the host lags behind (see paced-model-caller.ts). */
+  pace?: StreamPace;
+  /** How PostToolUse hooks see a tool's output (the SDK gives Claude Code's shapes). */
+  toolResponse?: ToolResponseShape;
+}
+
 /** Builds the runtime. Throws for options that cannot work (an unknown tool name, a bad model id, a bad rule). */
-export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) => void): Runtime {
+export function createRuntime(
+  options: SessionOptions,
+  emit: (event: AgentEvent) => void,
+  host: RuntimeHostOptions = {},
+): Runtime {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   let sessionId = options.sessionId ?? randomUUID();
@@ -149,70 +142,64 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     if (outer.aborted) controller.abort();
     else outer.addEventListener("abort", () => controller.abort(), { once: true });
   }
-  const configuredModel = expandModelAlias(options.model ?? defaultModel(env));
-  let modelOverride: string | undefined;
-
-  const providerSpecs: ProviderSpec[] = options.provider
-    ? Array.isArray(options.provider)
-      ? options.provider
-      : [options.provider]
-    : [];
-  const registry = createProviderRegistry(providerSpecs, {
-    env,
-    timeouts: options.providerTimeouts,
-    proxy: options.proxy,
-    getApiKey: options.getApiKey,
-    anthropicBetas: options.betas,
-  });
-  // Fail at start-up, not on the first call, when the model names no known provider.
-  registry.resolve(configuredModel);
-  const catalog = createModelCatalog(options.models ?? []);
-  if (asksForLongContext(options.betas)) widenToLongContext(catalog, options.models ?? []);
+  // What outlives a run and what every service reads, made first: nothing reaches into the loop's config.
+  const state = createAgentState();
+  const session = createLoopSession();
+  const toolState = createToolSessionState();
+  // The environment in force: the options' one, plus what the flag settings layer adds mid-session.
+  let sessionEnv = env;
   const report = (message: string) => emit({ type: "warning", message });
-  const prices = createPriceList(catalog, options.modelPricing);
-  const fallbackModel = options.fallbackModel && expandModelAlias(options.fallbackModel);
-  if (options.maxBudgetUsd !== undefined) {
-    for (const model of [configuredModel, fallbackModel]) if (model) assertPriced(model, prices);
-  }
-  const costOf = createCostOf(prices, report);
-
-  // Managed (policy) settings tighten permissions, hooks and the sandbox; never loosen them.
-  const managed = options.managedSettings ? readManagedSettings(options.managedSettings) : undefined;
-  const sandboxSettings = managed?.sandbox
-    ? mergeSandboxSettings([options.sandbox ?? {}, managed.sandbox])
-    : options.sandbox;
-  // Built only when asked for: a session without the sandbox never loads or checks anything for it.
-  // Checked even when off, so a typo in a safety setting is an error rather than ignored.
-  // The files the shell sources before each Bash call (BASH_ENV, ENV): guarded like .bashrc.
-  const shellStartupFiles = startupFilesNamedBy(env, cwd);
-  const sandboxOn = sandboxSettings !== undefined && resolveSandboxSettings(sandboxSettings).enabled;
-  const sandbox =
-    sandboxOn && sandboxSettings
-      ? createBashSandbox(sandboxSettings, {
-          directories: () => permissions.directories,
-          protectedFiles: shellStartupFiles,
-        })
-      : undefined;
   // Said once the session starts: the host is not listening yet while the runtime is being built.
   const startupWarnings: string[] = [];
-  // Bash lines the engine allows on its own analysis run confined where a sandbox can start.
-  const confinement = createConfinement({
-    directories: () => permissions.directories,
-    // Looked up where the session's commands are: on the PATH of its environment.
-    envPath: env.PATH,
-    protectedFiles: shellStartupFiles,
-    // Said only when the sandbox fails after system/init claimed it (the machine changed mid-session).
-    onUnavailable: (problem) =>
-      report(`The sandbox cannot start here, so commands allowed without asking run unconfined: ${problem}`),
+  const providers = createSessionProviders(options, env, report, (message) => startupWarnings.push(message));
+  const { registry, catalog, configuredModel, callModel, costOf } = providers;
+  let modelOverride: string | undefined;
+  const currentModel = () => modelOverride ?? configuredModel;
+
+  // The sandbox and confinement read the directories the permission engine (built after the tools) owns.
+  const sandboxing = createSessionSandboxing(options, { cwd, env }, () => permissions.directories, report);
+  const { managed, shellStartupFiles, sandbox, confinement } = sandboxing;
+  const { smallFastModel } = providers;
+  const hooks = createSessionHooks({
+    hooks: options.hooks,
+    cwd,
+    getSessionId: () => sessionId,
+    getTranscriptPath: () => binding?.transcriptPath ?? "",
+    getPermissionMode: () => permissions.mode,
+    report,
+    // The flag settings layer may add variables while the session runs.
+    get env() {
+      return sessionEnv;
+    },
+    managedHooksOnly: managed?.managedHooksOnly,
+    emitHookEvents: options.includeHookEvents ? emit : undefined,
   });
-  const smallFastModel = resolveSmallFastModel(options.smallFastModel, env, registry, (message) =>
-    startupWarnings.push(message),
-  );
-  if (smallFastModel && options.maxBudgetUsd !== undefined) assertPriced(smallFastModel, prices);
+  // The Task tool reaches the session through this, when a subagent starts.
+  const subagents = createSubagentHost({
+    config: () => loopConfig,
+    session,
+    tools: () => tools.current().filter((t) => t !== tools.taskTool),
+    hooks,
+    openChildTranscript:
+      options.persistSession === false && !options.sessionStore
+        ? undefined
+        : async (agentId) => {
+            const child = await openSession({
+              cwd,
+              model: currentModel(),
+              sessionId: `${sessionId}.agent-${agentId}`,
+              sessionStore: options.sessionStore,
+              goatHome: env.GOAT_HOME,
+              costOf,
+              onWarning: report,
+            });
+            return { onMessage: child.recordMessage, close: child.close };
+          },
+  });
   const tools = createSessionTools(
     options,
     cwd,
-    () => subagentParent(),
+    () => subagents.parent(),
     { sandbox, confinement },
     {
       // A host on this machine or a private network needs a rule naming it, such as WebFetch(domain:localhost).
@@ -224,8 +211,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
               callModel,
               session,
               costOf,
-              contextWindowOf: (model) => catalog.get(model)?.contextWindow,
-              maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+              contextWindowOf: providers.contextWindowOf,
+              maxOutputTokensOf: providers.maxOutputTokensOf,
             })),
     },
     // A used skill's allowed-tools become session allow rules: below deny and ask rules, hooks and
@@ -245,20 +232,6 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       }
     },
   );
-  const hooks = createSessionHooks({
-    hooks: options.hooks,
-    cwd,
-    getSessionId: () => sessionId,
-    getTranscriptPath: () => binding?.transcriptPath ?? "",
-    getPermissionMode: () => permissions.mode,
-    report,
-    // The flag settings layer may add variables while the session runs.
-    get env() {
-      return loopConfig.env ?? env;
-    },
-    managedHooksOnly: managed?.managedHooksOnly,
-    emitHookEvents: options.includeHookEvents ? emit : undefined,
-  });
   // permissionPromptToolName: a tool of the session answers what canUseTool would (checked: not both).
   const promptTool = () =>
     options.permissionPromptToolName === undefined
@@ -270,29 +243,17 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
             cwd,
             sessionId,
             toolUseId,
-            state: loopConfig.toolState,
-            env: loopConfig.env ?? env,
+            state: toolState,
+            env: sessionEnv,
             onUpdate: () => {},
           }),
         });
-  const permissions = createPermissionEngine({
-    cwd,
-    mode: options.permissionMode ?? "default",
-    allowedTools: options.allowedTools,
-    disallowedTools: options.disallowedTools,
-    settingsRules: options.permissionRules,
-    additionalDirectories: options.additionalDirectories,
-    allowDangerouslySkipPermissions: options.allowDangerouslySkipPermissions,
-    shellStartupFiles,
-    managed: managed?.permissions,
-    wording: options.permissionWording,
-    autoAllowSandboxedBash: sandbox && tools.bashSandboxed ? (input) => sandbox.autoAllows(input) : undefined,
-    canUseTool: wrapCanUseTool(
-      () => hooks.runner,
-      options.permissionPrompts === "none" ? undefined : (options.canUseTool ?? promptTool()),
-      report,
-      options.permissionWording,
-    ),
+  const permissions = createSessionPermissions(options, cwd, {
+    sandboxing,
+    bashSandboxed: tools.bashSandboxed,
+    hooks: () => hooks.runner,
+    promptTool,
+    report,
   });
 
   // Bash checks read command lines with a WASM grammar, whose load costs about 0.1-0.2 s of CPU. It
@@ -322,11 +283,6 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       : gate;
   const steering: AgentMessage[] = [];
   let steeringUrgent = false;
-  const state = createAgentState();
-  const session = createLoopSession();
-  // Mutable: the flag settings layer may change the fallback model mid-session.
-  const callerOptions = { retry: options.retry, fallbackModel };
-  const callModel = createModelCaller(registry, callerOptions);
   const summarizer =
     options.compactor ??
     createLlmCompactor({
@@ -334,8 +290,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       callModel: meteredModelCaller(callModel, () => ({
         session,
         costOf,
-        contextWindowOf: (model) => catalog.get(model)?.contextWindow,
-        maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+        contextWindowOf: providers.contextWindowOf,
+        maxOutputTokensOf: providers.maxOutputTokensOf,
       })),
       maxSummaryTokens: Math.min(8192, catalog.get(configuredModel)?.maxOutputTokens ?? 8192),
       onRetry: (info) => emit({ type: "retry", ...info }),
@@ -363,16 +319,20 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     report,
   );
   const gate = createBeforeToolCall(hooks.runner, permissions, report);
-  const afterHooks = createAfterToolCall(hooks.runner, report);
+  const afterHooks = createAfterToolCall(hooks.runner, report, host.toolResponse);
   const memory = startSessionMemory(options, cwd, env, {
     atStart: (message) => startupWarnings.push(message),
     later: report,
   });
   const loopConfig: LoopConfig = {
-    sessionId,
+    // A resumed or continued session takes its transcript's id at start().
+    get sessionId() {
+      return sessionId;
+    },
     cwd,
-    getModel: () => modelOverride ?? configuredModel,
-    callModel,
+    getModel: currentModel,
+    // Only the session's own turns are paced: a summary or a small-model call is not the host's stream.
+    callModel: host.pace ? pacedModelCaller(callModel, host.pace) : callModel,
     systemPrompt: resolveSystemPrompt(
       options.systemPrompt,
       { cwd, tools: tools.staticTools.map((t) => t.name) },
@@ -402,8 +362,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     steeringInterruptsTools: () => steeringUrgent,
     getFollowUpMessages: options.getFollowUpMessages,
     costOf,
-    contextWindowOf: (model) => catalog.get(model)?.contextWindow,
-    maxOutputTokensOf: (model) => catalog.get(model)?.maxOutputTokens,
+    contextWindowOf: providers.contextWindowOf,
+    maxOutputTokensOf: providers.maxOutputTokensOf,
     toolConcurrency: options.toolConcurrency,
     toolTimeoutOf: toolTimeouts(options, tools.staticTools),
     // The SDK user messages carry Claude Code's tool output shapes (tool_use_result), which need them.
@@ -431,81 +391,27 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         // A failed write is reported once, at the end of the session; tools still run.
       });
     },
-    toolState: createToolSessionState(),
-    env,
+    toolState,
+    // The flag settings layer may add variables while the session runs.
+    get env() {
+      return sessionEnv;
+    },
     state,
     emit: loopEmit,
   };
 
-  // Running subagents by Task call id and by agent id, for stopTask().
-  const runningTasks = new Map<string, { stop: () => void; toolUseId: string }>();
-  const subagentParent = (): SubagentParent => ({
-    config: loopConfig,
+  const info = createHostInfo({
+    options,
+    env,
+    registry,
+    providerSpecs: providers.providerSpecs,
+    catalog,
+    currentModel,
+    hasTaskTool: tools.taskTool !== undefined,
+    config: () => loopConfig,
     session,
-    registerTask: (toolUseId, agentId, stop) => {
-      const entry = { stop, toolUseId };
-      runningTasks.set(toolUseId, entry);
-      runningTasks.set(agentId, entry);
-      return () => {
-        runningTasks.delete(toolUseId);
-        runningTasks.delete(agentId);
-      };
-    },
-    tools: tools.current().filter((t) => t !== tools.taskTool),
-    fireSubagentHook: async (event, fields, signal) => {
-      if (event === "SubagentStart") await hooks.fire("SubagentStart", fields, signal);
-      else
-        await hooks.fire(
-          "SubagentStop",
-          { ...fields, agent_transcript_path: "", stop_hook_active: false },
-          signal,
-        );
-    },
-    openChildTranscript:
-      options.persistSession === false && !options.sessionStore
-        ? undefined
-        : async (agentId) => {
-            const child = await openSession({
-              cwd,
-              model: loopConfig.getModel(),
-              sessionId: `${sessionId}.agent-${agentId}`,
-              sessionStore: options.sessionStore,
-              goatHome: env.GOAT_HOME,
-              costOf,
-              onWarning: report,
-            });
-            return { onMessage: child.recordMessage, close: child.close };
-          },
+    maxOutputTokens: maxTokens,
   });
-
-  const agentInfos = () => offeredAgents(tools.taskTool !== undefined, options.agents);
-  const account = () =>
-    accountOf(loopConfig.getModel(), {
-      registry,
-      providers: providerSpecs,
-      getApiKey: options.getApiKey !== undefined,
-      env,
-    });
-
-  const commandInfos = () => offeredCommands(options.slashCommands);
-  const info: Runtime["info"] = {
-    agents: agentInfos,
-    commands: commandInfos,
-    models: () => supportedModels(catalog),
-    account,
-    contextUsage: () => {
-      const model = loopConfig.getModel();
-      return contextUsage({
-        model,
-        systemPrompt: loopConfig.systemPrompt,
-        tools: loopConfig.tools,
-        session,
-        contextWindow: catalog.get(model)?.contextWindow,
-        maxOutputTokens: maxTokens,
-        agents: agentInfos(),
-      });
-    },
-  };
 
   // What a `/command` prompt's `!` lines and `@` files go through: the model's own gate.
   const commandContext = (): CommandExpansionContext => ({
@@ -534,8 +440,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       cwd,
       sessionId,
       toolUseId,
-      state: loopConfig.toolState,
-      env: loopConfig.env ?? env,
+      state: toolState,
+      env: sessionEnv,
       ...(confinement ? { confinement } : {}),
       fileScope: loopConfig.fileScope,
       onUpdate: () => {},
@@ -545,10 +451,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
 
   const debugLog = createDebugLog({ debug: options.debug, debugFile: options.debugFile, env });
 
-  const checkModel = (model: string) => {
-    registry.resolve(model);
-    if (options.maxBudgetUsd !== undefined) assertPriced(expandModelAlias(model), prices);
-  };
+  const checkModel = providers.checkModel;
   const setModel = (model: string | undefined) => {
     if (model !== undefined) checkModel(model);
     modelOverride = model === undefined ? undefined : expandModelAlias(model);
@@ -562,15 +465,13 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const flagSettings = createFlagSettings({
     checkModel,
     setModel,
-    setFallbackModel: (model) => {
-      callerOptions.fallbackModel = model === undefined ? fallbackModel : expandModelAlias(model);
-    },
+    setFallbackModel: providers.setFallbackModel,
     setEffort: (effort) => reasoning.setEffort(effort),
     setThinking: (thinking) => reasoning.setThinking(thinking ?? configuredThinking),
     permissions,
     setFlagHooks: (flagHooks) => hooks.runner.setFlagHooks(flagHooks),
     setFlagEnv: (flagEnv) => {
-      loopConfig.env = flagEnv ? { ...env, ...flagEnv } : env;
+      sessionEnv = flagEnv ? { ...env, ...flagEnv } : env;
     },
   });
 
@@ -579,12 +480,9 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     checkpoints,
     info,
     async stopTask(taskId) {
-      const task = runningTasks.get(taskId);
-      if (task) {
-        task.stop();
-        return { toolUseId: task.toolUseId };
-      }
-      const shell = getBackgroundShell(loopConfig.toolState, taskId);
+      const stopped = subagents.stop(taskId);
+      if (stopped) return stopped;
+      const shell = getBackgroundShell(toolState, taskId);
       if (shell && shell.status === "running") {
         await killBackgroundShell(shell);
         return {};
@@ -623,7 +521,6 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         onWarning: report,
       });
       sessionId = binding.sessionId;
-      loopConfig.sessionId = sessionId;
       session.messages = binding.messages;
       session.priorCostUsd = binding.priorCostUsd;
       // Servers connect in parallel; the first model call waits for them only up to a bound.
@@ -632,28 +529,21 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
       await hooks.sessionStart(binding.resumed ? "resume" : "startup", configuredModel, controller.signal);
       await confinementChecked;
     },
-    initMessage: () => ({
-      type: "system",
-      subtype: "init",
-      uuid: randomUUID(),
-      session_id: sessionId,
+    initInfo: () => ({
+      sessionId,
       cwd,
-      model: loopConfig.getModel(),
+      model: currentModel(),
       tools: loopConfig.tools.map((t) => t.name),
-      mcp_servers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
+      mcpServers: (tools.mcp()?.status() ?? []).map(({ name, status }) => ({ name, status })),
       // The Task tool offers the general-purpose agent when no agents are defined (an empty record too).
-      agents: tools.taskTool ? agentInfos().map((a) => a.name) : undefined,
+      agents: tools.taskTool ? info.agents().map((a) => a.name) : undefined,
       permissionMode: permissions.mode,
-      slash_commands: commandInfos().map((c) => c.name),
-      apiKeySource: account().apiKeySource,
-      claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
-      goat_version: GOAT_VERSION,
-      ...(confinement.support.ok
-        ? { goat_confinement: confinement.support.launcher }
-        : { goat_confinement: "none", goat_confinement_problem: confinement.support.problem }),
-      output_style: "default",
+      slashCommands: info.commands().map((c) => c.name),
+      apiKeySource: info.account().apiKeySource,
+      confinement: confinement.support.ok
+        ? { launcher: confinement.support.launcher }
+        : { problem: confinement.support.problem },
       skills: tools.skills,
-      plugins: [],
     }),
     beforeRun: async (input, signal) => {
       structured?.reset();
@@ -662,11 +552,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         : input;
       return hooks.submitPrompts(expanded, signal);
     },
-    async afterRun(outcome) {
-      const result = structured ? structured.finish(outcome) : outcome;
-      binding?.recordResult(result);
-      return result;
-    },
+    structuredVerdict: () => structured?.verdict(),
+    recordRun: (record) => binding?.recordResult(record),
     async dispose(lastExit) {
       try {
         await hooks.sessionEnd(lastExit === "aborted" ? "abort" : "other");
@@ -674,7 +561,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         // The session's providers were made for it: their kept-alive sockets (and the last request
         // each holds) would otherwise live until the server hangs up, about 30 KB a finished session.
         registry.close();
-        await disposeToolSessionState(loopConfig.toolState);
+        await disposeToolSessionState(toolState);
         await tools.close();
         await debugLog?.close();
         await binding?.close().catch((error) => {
@@ -687,21 +574,21 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     abort: () => controller.abort(),
     setModel,
     applyFlagSettings: (settings) => flagSettings.apply(settings),
-    seedReadState: (path, mtime) => seedFileSnapshot(loopConfig.toolState, resolveToolPath(path, cwd), mtime),
+    seedReadState: (path, mtime) => seedFileSnapshot(toolState, resolveToolPath(path, cwd), mtime),
     setMcpPermissionModeOverride(serverName, mode) {
       permissions.setToolModeOverride(mcpToolName(serverName, ""), mode);
     },
     listPermissionRules: () => permissions.listRules(),
     backgroundTasks(toolUseId) {
-      const off = (loopConfig.env ?? env).CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
+      const off = sessionEnv.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
       if (off && off !== "0" && off !== "false") {
         throw new GoatError(
           "Background tasks are disabled for this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS).",
           { code: "background_tasks_disabled" },
         );
       }
-      return moveForegroundTasks(loopConfig.toolState, toolUseId).flatMap(({ toolUseId: id, shellId }) => {
-        const shell = getBackgroundShell(loopConfig.toolState, shellId);
+      return moveForegroundTasks(toolState, toolUseId).flatMap(({ toolUseId: id, shellId }) => {
+        const shell = getBackgroundShell(toolState, shellId);
         return shell ? [{ toolUseId: id, shell }] : [];
       });
     },
@@ -744,37 +631,6 @@ function memoizeLast<A, B, R>(f: (a: A, b: B) => R): (a: A, b: B) => R {
   };
 }
 
-/** Refuses a budget that could never fire: the model's calls would all count as $0. */
-function assertPriced(model: string, prices: PriceList): void {
-  if (prices.priceOf(model)) return;
-  throw new InvalidOptionError(
-    "maxBudgetUsd",
-    `maxBudgetUsd is set, but no price is known for the model "${model}", so the budget could never be enforced. Give its price in USD per million tokens: modelPricing: { "${model}": { input: 3, output: 15 } } (the query() option, or the key of that name in the goat settings file), or register the model in models.`,
-  );
-}
-
-/** Prices each call; a model with no price counts as $0 and is reported once per session. */
-function createCostOf(
-  prices: PriceList,
-  report: (message: string) => void,
-): (model: string, usage: Usage) => number {
-  const unpriced = new Set<string>();
-  return (model, usage) => {
-    const price = prices.priceOf(model);
-    if (price) return costAt(usage, price);
-    // One model goes by its bare id and by its `provider/` id (a result's, the transcript's): one report.
-    const id = model.trim().toLowerCase();
-    const bare = id.slice(id.indexOf("/") + 1);
-    if (!unpriced.has(bare)) {
-      unpriced.add(bare);
-      report(
-        `No price is known for the model "${model}": its calls count as $0 in total_cost_usd. Give one with modelPricing: { "${model}": { input, output } } (USD per million tokens).`,
-      );
-    }
-    return 0;
-  };
-}
-
 /** The default time limit of a custom or MCP tool call: generous, yet a hung call ends. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
 
@@ -783,7 +639,7 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
  * `toolTimeoutMs` (default 10 minutes) for custom and MCP tools; built-in tools keep their own rules.
  */
 function toolTimeouts(
-  options: QueryOptions,
+  options: SessionOptions,
   staticTools: readonly Tool[],
 ): (tool: Tool) => number | undefined {
   const fallback = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;

@@ -13,7 +13,6 @@ import { sessionFilePath } from "../session/paths.js";
 import { createSessionRecorder, type SessionRecorder } from "../session/recorder.js";
 import type { SessionStore, SessionWarning } from "../session/types.js";
 import { GOAT_VERSION } from "../version.js";
-import type { SDKResultMessage } from "./sdk-messages.js";
 
 /** What the runtime needs to open a session. */
 export interface SessionBindingOptions {
@@ -67,11 +66,22 @@ export interface SessionBinding {
     kept: AgentMessage[];
   }): void;
   recordModelChange(model: string): void;
-  recordResult(result: SDKResultMessage): void;
+  recordResult(result: RunRecord): void;
   /** Resolves once everything recorded so far is stored. */
   flush(): Promise<void>;
   /** Waits for every write; reports a failed write once. */
   close(): Promise<void>;
+}
+
+/** What the transcript keeps of a finished run. */
+export interface RunRecord {
+  /** `success` or an `error_*` kind (the SDK result's `subtype`). */
+  subtype: string;
+  numTurns: number;
+  /** The run's own cost, not the session's. */
+  runCostUsd: number;
+  usage: Usage;
+  durationMs: number;
 }
 
 /** Opens (or resumes, continues, forks) the session's transcript. */
@@ -181,11 +191,11 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
       void record({
         type: "result",
         subtype: result.subtype,
-        num_turns: result.num_turns,
+        num_turns: result.numTurns,
         // The run's own cost: entries are summed to get a session's total (resume, session lists).
-        total_cost_usd: result.run_cost_usd,
+        total_cost_usd: result.runCostUsd,
         usage: result.usage,
-        duration_ms: result.duration_ms,
+        duration_ms: result.durationMs,
       });
     },
     flush: () => recorder.flush(),

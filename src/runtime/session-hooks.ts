@@ -12,7 +12,7 @@ import { textOf } from "../llm/types.js";
 import type { AgentEvent, AgentMessage } from "../loop/events.js";
 import type { Compactor, StopHookOutcome } from "../loop/loop-config.js";
 import { systemReminder } from "../loop/model-framing.js";
-import type { QueryOptions } from "./options.js";
+import type { SessionOptions } from "./options.js";
 
 /** The session's hook points. */
 export interface SessionHooks {
@@ -41,7 +41,7 @@ export interface SessionHooks {
 
 /** What the hook points need from the session. */
 export interface SessionHooksConfig {
-  hooks: QueryOptions["hooks"];
+  hooks: SessionOptions["hooks"];
   cwd: string;
   /** Read at each firing: a resumed session's id and transcript are known only after start. */
   getSessionId: () => string;
@@ -154,7 +154,7 @@ export function createSessionHooks(config: SessionHooksConfig): SessionHooks {
 }
 
 /** Splits `options.hooks` into in-process callbacks and settings-style command hooks. */
-function splitHooks(hooks: QueryOptions["hooks"]): { hooks?: HooksConfig; settingsHooks?: SettingsHooks } {
+function splitHooks(hooks: SessionOptions["hooks"]): { hooks?: HooksConfig; settingsHooks?: SettingsHooks } {
   if (!hooks) return {};
   const callbacks: Record<string, unknown[]> = {};
   const commands: Record<string, unknown[]> = {};

@@ -29,7 +29,7 @@ export interface SlashCommand {
   argumentHint: string;
 }
 
-/** The built-in commands a `query()` prompt may start with (`sdk/builtin-commands.ts` runs them). */
+/** The built-in commands a `query()` prompt may start with (`runtime/builtin-commands.ts` runs them). */
 export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: "compact",

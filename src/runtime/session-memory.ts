@@ -6,7 +6,7 @@
 import { loadMemory, memoryLevels } from "./memory-files.js";
 import type { MemoryFile } from "./memory-imports.js";
 import { NestedMemory } from "./nested-memory.js";
-import type { QueryOptions } from "./options.js";
+import type { SessionOptions } from "./options.js";
 
 /** What a session reads into its prompt, and the tracker for files touched later. */
 export interface SessionMemory {
@@ -16,7 +16,7 @@ export interface SessionMemory {
 
 /** The session's memory, or undefined when it reads none. */
 export function startSessionMemory(
-  options: QueryOptions,
+  options: SessionOptions,
   cwd: string,
   env: Record<string, string | undefined>,
   warn: {

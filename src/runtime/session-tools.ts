@@ -14,7 +14,7 @@ import type { Tool } from "../tools/types.js";
 import { createSearchBackend, WebSearchConfigError } from "../tools/web/search-backend.js";
 import { createWebFetchTool, type WebFetchOptions, webFetchTool } from "../tools/web/web-fetch.js";
 import { createWebSearchTool, unconfiguredWebSearchTool } from "../tools/web/web-search.js";
-import type { QueryOptions } from "./options.js";
+import type { SessionOptions } from "./options.js";
 import { createSkillTool, enabledSkills } from "./skill-tool.js";
 import { createTaskTool, type SubagentParent } from "./subagents.js";
 
@@ -45,7 +45,7 @@ export interface SessionTools {
  * `GOAT_WEB_SEARCH`) names a backend, and asking for it by name without one is an error.
  */
 export function createSessionTools(
-  options: QueryOptions,
+  options: SessionOptions,
   cwd: string,
   subagentParent: () => SubagentParent,
   shell: { sandbox?: BashSandbox; confinement?: Confinement } = {},
@@ -119,7 +119,7 @@ export function createSessionTools(
  * without a backend is an error: the model would be offered a tool that can only fail.
  */
 function webSearchTool(
-  options: QueryOptions,
+  options: SessionOptions,
   list: ReadonlyArray<string | Tool> | undefined,
 ): Tool | undefined {
   const env = options.env ?? process.env;

@@ -23,7 +23,7 @@ import {
 } from "../settings/files.js";
 import { readSkillFiles } from "../settings/skill-files.js";
 import { readSlashCommandFiles } from "../settings/slash-command-files.js";
-import type { QueryOptions } from "./options.js";
+import type { SessionOptions } from "./options.js";
 
 const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
 
@@ -32,10 +32,10 @@ const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermi
  * Throws `SettingsError` (or `McpConfigError` for an MCP server) naming the file that cannot be used;
  * what cannot be used of a Claude Code file goes to `warn` instead, and the rest applies.
  */
-export function withSettings(
-  options: QueryOptions,
+export function withSettings<Options extends SessionOptions>(
+  options: Options,
   warn: (message: string) => void = () => {},
-): QueryOptions {
+): Options {
   const sources = options.settingSources ?? [];
   if (sources.length === 0 && options.settings === undefined) return options;
   const cwd = options.cwd ?? process.cwd();
@@ -72,14 +72,14 @@ export function withSettings(
  * them) added below the options' own: an `agents`, `slashCommands` or `skillDefinitions` entry given
  * as an option wins over a file's of the same name.
  */
-function withDefinitionFiles(
-  out: QueryOptions,
-  options: QueryOptions,
+function withDefinitionFiles<Options extends SessionOptions>(
+  out: Options,
+  options: SessionOptions,
   cwd: string,
   env: Record<string, string | undefined>,
   sources: readonly string[],
   warn: (message: string) => void,
-): QueryOptions {
+): Options {
   if (!sources.includes("user") && !sources.includes("project")) return out;
   const fileAgents = readAgentFiles(cwd, env, sources, warn);
   if (Object.keys(fileAgents).length > 0) {
@@ -102,7 +102,7 @@ function settingsMcpServers(
   readProjectFile: boolean,
   cwd: string,
   env: Record<string, string | undefined>,
-): QueryOptions["mcpServers"] {
+): SessionOptions["mcpServers"] {
   const sources = settingsMcpSources({ cwd, settings, userSettingsFile, readProjectFile });
   if (sources.length === 0) return undefined;
   const { servers, hostServers } = mergeMcpSources(sources, env, parseMcpConfig);
@@ -114,13 +114,13 @@ function settingsMcpServers(
   return Object.keys(servers).length > 0 ? servers : undefined;
 }
 
-function applySettings(
-  options: QueryOptions,
+function applySettings<Options extends SessionOptions>(
+  options: Options,
   settings: CliSettings,
   cwd: string,
   callerEnv: Record<string, string | undefined>,
-): QueryOptions {
-  const out: QueryOptions = { ...options };
+): Options {
+  const out: Options = { ...options };
   // Settings `env` fills in the environment; what the caller set wins. process.env is never changed.
   const extra = Object.entries(settings.env).filter(([name]) => callerEnv[name] === undefined);
   if (extra.length > 0) out.env = { ...callerEnv, ...Object.fromEntries(extra) };
@@ -136,7 +136,7 @@ function applySettings(
         `permissions.defaultMode must be one of ${MODES.join(", ")} (got "${permissions.defaultMode}")`,
       );
     }
-    out.permissionMode = permissions.defaultMode as QueryOptions["permissionMode"];
+    out.permissionMode = permissions.defaultMode as SessionOptions["permissionMode"];
   }
   const rules = options.permissionRules ?? {};
   out.permissionRules = {
@@ -160,10 +160,10 @@ function applySettings(
 }
 
 /** Settings hooks first, then the options' own, per event. */
-function mergeHooks(files: CliSettings["hooks"], own: QueryOptions["hooks"]): QueryOptions["hooks"] {
+function mergeHooks(files: CliSettings["hooks"], own: SessionOptions["hooks"]): SessionOptions["hooks"] {
   const events = new Set([...Object.keys(files), ...Object.keys(own ?? {})]) as Set<keyof typeof files>;
   if (events.size === 0) return own;
-  const merged: NonNullable<QueryOptions["hooks"]> = {};
+  const merged: NonNullable<SessionOptions["hooks"]> = {};
   for (const event of events) {
     // One group may be given alone (`PreToolUse: { matcher, hooks }` or a bare callback): as a list.
     const mine = own?.[event];

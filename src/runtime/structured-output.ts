@@ -11,7 +11,6 @@ import { InvalidOptionError } from "../errors.js";
 import { findSchemaProblem } from "../schema/json-schema-check.js";
 import { jsonSchemaValidator, validateJsonSchema } from "../schema/json-schema-validator.js";
 import type { Tool } from "../tools/types.js";
-import type { SDKResultMessage } from "./sdk-messages.js";
 
 /** The `outputFormat` option (the Claude Agent SDK's `JsonSchemaOutputFormat`). */
 export interface OutputFormat {
@@ -40,9 +39,15 @@ export interface StructuredOutput {
    * or undefined when an output was given or the attempts are spent.
    */
   nudge(): string | undefined;
-  /** Adds `structured_output` to a successful result, or makes it `error_max_structured_output_retries`. */
-  finish(result: SDKResultMessage): SDKResultMessage;
+  /**
+   * What the run gave: the valid output, or why the attempts ran out (the host makes a successful
+   * run's result `error_max_structured_output_retries` then), or undefined while neither.
+   */
+  verdict(): StructuredVerdict | undefined;
 }
+
+/** A run's structured output, or the last problem when the attempts are spent without one. */
+export type StructuredVerdict = { output: unknown } | { exhausted: string };
 
 /** A compiled validator: undefined when `value` is valid, else one line per problem. */
 type Validate = (value: unknown) => string[] | undefined;
@@ -95,18 +100,11 @@ export async function createStructuredOutput(format: OutputFormat): Promise<Stru
       lastProblem = `the model answered in text without calling ${STRUCTURED_OUTPUT_TOOL}`;
       return failures >= MAX_STRUCTURED_OUTPUT_ATTEMPTS ? undefined : CALL_THE_TOOL;
     },
-    finish(result) {
-      if (output && result.subtype === "success") return { ...result, structured_output: output.value };
-      if (output || failures < MAX_STRUCTURED_OUTPUT_ATTEMPTS) return result;
-      if (result.subtype !== "success") return result;
+    verdict() {
+      if (output) return { output: output.value };
+      if (failures < MAX_STRUCTURED_OUTPUT_ATTEMPTS) return undefined;
       return {
-        ...result,
-        subtype: "error_max_structured_output_retries",
-        is_error: true,
-        terminal_reason: "structured_output_retry_exhausted",
-        errors: [
-          `No valid structured output after ${MAX_STRUCTURED_OUTPUT_ATTEMPTS} attempts (last: ${lastProblem}).`,
-        ],
+        exhausted: `No valid structured output after ${MAX_STRUCTURED_OUTPUT_ATTEMPTS} attempts (last: ${lastProblem}).`,
       };
     },
   };

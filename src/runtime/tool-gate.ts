@@ -10,7 +10,6 @@ import type { PermissionEngine } from "../permissions/engine.js";
 import type { CanUseTool, PermissionResult } from "../permissions/types.js";
 import { describeSuggestions, LIBRARY_WORDING, type PermissionWording } from "../permissions/wording.js";
 import type { ToolContent, ToolResult } from "../tools/types.js";
-import { claudeToolResponse } from "./claude-tool-response.js";
 
 /** Reports hook problems (a throwing hook, a timeout, bad output) without stopping the run. */
 export type HookProblemSink = (message: string) => void;
@@ -73,10 +72,24 @@ export function createBeforeToolCall(
   };
 }
 
+/**
+ * How a successful call's output is shown to PostToolUse hooks (`tool_response`): the host's shape (the
+ * SDK gives Claude Code's), else the tool's `details`, or its text.
+ */
+export type ToolResponseShape = (
+  toolName: string,
+  input: Record<string, unknown>,
+  result: ToolResult,
+) => unknown;
+
+const detailsOrText: ToolResponseShape = (_name, _input, result) =>
+  result.details ?? contentText(result.content);
+
 /** Builds `afterToolCall` from PostToolUse and PostToolUseFailure hooks. */
 export function createAfterToolCall(
   hooks: HookRunner,
   report: HookProblemSink,
+  toolResponse: ToolResponseShape = detailsOrText,
 ): (info: ToolCallInfo & { result: ToolResult; isError: boolean }) => Promise<AfterToolCallOutcome> {
   return async ({ call, input, result, isError, signal }) => {
     const event = isError ? "PostToolUseFailure" : "PostToolUse";
@@ -100,7 +113,7 @@ export function createAfterToolCall(
             tool_name: call.name,
             tool_input: input,
             tool_use_id: call.id,
-            tool_response: await claudeToolResponse(call.name, input, result),
+            tool_response: await toolResponse(call.name, input, result),
           },
           { signal, toolUseID: call.id },
         );

@@ -5,22 +5,17 @@
  * cancelled on its own with an `AbortSignal`; listeners cannot break the session (see
  * `listener-errors.ts`); `await using` closes it.
  */
-import { GoatError } from "../errors.js";
+import { AbortError, GoatError } from "../errors.js";
 import type { ContentBlock } from "../llm/types.js";
-import type { AgentEvent, AgentEventListener } from "../loop/events.js";
-import type { AgentState } from "../loop/state.js";
-import type { QueryOptions } from "../runtime/options.js";
-import type { SDKMessage, SDKResultMessage } from "../runtime/sdk-messages.js";
+import type { AgentEvent, AgentEventListener, AgentState } from "../runtime/session.js";
 import { createAsyncQueue } from "./async-queue.js";
 import { callListener } from "./listener-errors.js";
-import {
-  CAN_CONTINUE,
-  CONTINUE_RUN,
-  type ContinuableQuery,
-  type Query,
-  query,
-  type SDKUserMessageInput,
-} from "./query.js";
+import type { QueryOptions } from "./options.js";
+import { openQuery, type Query, type QueryDriver, type SDKUserMessageInput } from "./query.js";
+import type { SDKMessage, SDKResultMessage } from "./sdk-messages.js";
+
+/** The queue's mark for a `continue()` among the prompts. */
+const CONTINUE_RUN = Symbol("continue run");
 
 /**
  * A stateful agent session.
@@ -38,14 +33,15 @@ export class Agent {
   private readonly messageListeners = new Set<(m: SDKMessage) => void>();
   /** Prompts in the order they were asked; the first is the one running (or about to). */
   private readonly prompts: PendingPrompt[] = [];
-  private readonly query: ContinuableQuery;
+  private readonly driver: QueryDriver;
+  private readonly query: Query;
   private readonly pump: Promise<void>;
   private readonly onListenerError: QueryOptions["onListenerError"];
 
   constructor(options: QueryOptions = {}) {
     const userListener = options.onEvent;
     this.onListenerError = options.onListenerError;
-    this.query = query({
+    this.driver = openQuery({
       prompt: this.input,
       options: {
         ...options,
@@ -54,7 +50,8 @@ export class Agent {
           for (const listener of this.listeners) callListener(listener, event, this.onListenerError);
         },
       },
-    }) as ContinuableQuery;
+    });
+    this.query = this.driver.query;
     this.pump = this.consume();
   }
 
@@ -169,8 +166,8 @@ export class Agent {
       return;
     }
     // Runs are serialised, so the history is final here: checked now, not when continue() was called.
-    if (this.query[CAN_CONTINUE]()) {
-      this.query[CONTINUE_RUN]();
+    if (this.driver.session.canContinue()) {
+      this.driver.queueContinue();
       return;
     }
     this.prompts.shift();
@@ -243,5 +240,5 @@ function settle(pending: PendingPrompt): void {
 }
 
 function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("The prompt was aborted.", "AbortError");
+  return signal.reason ?? new AbortError("The prompt was aborted.");
 }

@@ -4,8 +4,8 @@
  * does.
  */
 
-import type { QueryOptions } from "../runtime/options.js";
 import { builtinTools } from "../tools/builtin.js";
+import type { QueryOptions } from "./options.js";
 import { InvalidOptionError } from "./options-check.js";
 
 /** The options with the named agent applied; the same object when `agent` is not given. */

@@ -9,7 +9,7 @@
  */
 import { statSync } from "node:fs";
 import { InvalidOptionError } from "../errors.js";
-import type { QueryOptions } from "../runtime/options.js";
+import type { QueryOptions } from "./options.js";
 
 /** A `query()` option that cannot be used (defined with the other shared errors in `src/errors.ts`). */
 export { InvalidOptionError };

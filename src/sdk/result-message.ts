@@ -3,10 +3,9 @@
  * Agent SDK's result subtypes.
  */
 import { randomUUID } from "node:crypto";
-import type { LoopSession } from "../loop/context.js";
-import type { ExitReason } from "../loop/events.js";
-import type { RunOutcome } from "../loop/loop.js";
-import type { SDKResultMessage } from "../runtime/sdk-messages.js";
+import type { ExitReason, LoopSession, RunOutcome } from "../runtime/session.js";
+import type { StructuredVerdict } from "../runtime/structured-output.js";
+import type { SDKResultMessage } from "./sdk-messages.js";
 
 /**
  * `end_turn`, `predicate`, `stop_sequence` and `hook` are normal ends (a stop sequence or a hook's
@@ -69,4 +68,23 @@ export function buildResultMessage(
   };
   if (subtype === "success") return { ...common, subtype, is_error: false, result: outcome.resultText };
   return { ...common, subtype, is_error: true, errors: outcome.errors.slice(), result: outcome.resultText };
+}
+
+/**
+ * A successful result with the run's `structured_output`, or made `error_max_structured_output_retries`
+ * when the attempts ran out without one. A failed run's result stays as it is.
+ */
+export function withStructuredVerdict(
+  result: SDKResultMessage,
+  verdict: StructuredVerdict | undefined,
+): SDKResultMessage {
+  if (!verdict || result.subtype !== "success") return result;
+  if ("output" in verdict) return { ...result, structured_output: verdict.output };
+  return {
+    ...result,
+    subtype: "error_max_structured_output_retries",
+    is_error: true,
+    terminal_reason: "structured_output_retry_exhausted",
+    errors: [verdict.exhausted],
+  };
 }

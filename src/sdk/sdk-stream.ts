@@ -4,10 +4,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ToolResultBlock } from "../llm/types.js";
-import type { AgentEvent, AgentMessage } from "../loop/events.js";
-import { sdkToolUseResult } from "../runtime/claude-tool-response.js";
-import { type SDKMessage, toSDKAssistant } from "../runtime/sdk-messages.js";
+import type { AgentEvent, AgentMessage } from "../runtime/session.js";
+import { sdkToolUseResult } from "./claude-tool-response.js";
 import { toRawStreamEvents } from "./raw-stream-events.js";
+import { type SDKMessage, toSDKAssistant } from "./sdk-messages.js";
 
 /** How often a running tool's `tool_progress` is repeated. */
 const HEARTBEAT_MS = 1000;

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HookInput } from "../../src/hooks/types.js";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { createInMemorySessionStore } from "../../src/session/memory-store.js";
 import type { SessionStore } from "../../src/session/types.js";
 import { mockOptions } from "../runtime/helpers.js";

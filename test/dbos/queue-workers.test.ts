@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDurableClient, type DurableClient } from "../../src/dbos/client.js";
 import { createPostgresSessionStore } from "../../src/dbos/postgres-store.js";
 import { textOf } from "../../src/llm/types.js";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { getSessionMessages, listSessions } from "../../src/session/api.js";
 import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";

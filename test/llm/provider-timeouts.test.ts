@@ -13,8 +13,8 @@ import { isProviderError, type ProviderError } from "../../src/llm/errors.js";
 import { createOpenAIProvider } from "../../src/llm/openai.js";
 import { streamWithRetry } from "../../src/llm/retry.js";
 import type { ModelRequest } from "../../src/llm/types.js";
-import type { SDKResultMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
+import type { SDKResultMessage } from "../../src/sdk/sdk-messages.js";
 import { reply } from "../support/mock-provider.js";
 import { anthropicEvents, openaiEvents } from "../support/mock-wire.js";
 

@@ -13,8 +13,8 @@ import { isProviderError } from "../../src/llm/errors.js";
 import { createOpenAIProvider } from "../../src/llm/openai.js";
 import { proxyFor } from "../../src/llm/proxy.js";
 import type { ModelRequest } from "../../src/llm/types.js";
-import type { SDKResultMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
+import type { SDKResultMessage } from "../../src/sdk/sdk-messages.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 
 interface ConnectProxy {

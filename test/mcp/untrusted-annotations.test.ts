@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
 import type { PermissionMode } from "../../src/permissions/types.js";
-import type { QueryOptions } from "../../src/runtime/options.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions, tempDir, toolResultsSent } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";

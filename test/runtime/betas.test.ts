@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
-import type { QueryOptions } from "../../src/runtime/options.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
 import { reply } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf, useMockProvider } from "./helpers.js";

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/runtime/options.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, mockOptions, resultOf, tempDir, toolResultsSent } from "./helpers.js";

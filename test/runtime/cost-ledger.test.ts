@@ -4,8 +4,8 @@
  * session's totals all agree.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SDKResultMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
+import type { SDKResultMessage } from "../../src/sdk/sdk-messages.js";
 import { listSessions } from "../../src/session/api.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import type { AssistantEntry } from "../../src/session/types.js";

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { createAsyncQueue } from "../../src/sdk/async-queue.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { reply } from "../support/mock-provider.js";
 import { collect, resultOf, scriptedOptions, tempDir } from "./helpers.js";

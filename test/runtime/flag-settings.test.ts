@@ -7,9 +7,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { createAsyncQueue } from "../../src/sdk/async-queue.js";
 import { type Query, query, type SDKUserMessageInput } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { reply } from "../support/mock-provider.js";
 import { mockOptions, useMockProvider } from "./helpers.js";
 

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { z } from "zod";
-import type { QueryOptions } from "../../src/runtime/options.js";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import type { Query } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import type { ScriptedModel } from "../../src/testing/scripted-model.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { type MockProvider, startMockProvider } from "../support/mock-provider.js";

@@ -7,9 +7,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/runtime/options.js";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { reply } from "../support/mock-provider.js";
 import { collect, mockOptions, useMockProvider } from "./helpers.js";
 

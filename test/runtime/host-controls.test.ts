@@ -9,9 +9,9 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { createAsyncQueue } from "../../src/sdk/async-queue.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { reply } from "../support/mock-provider.js";
 import { mockOptions, useMockProvider } from "./helpers.js";
 

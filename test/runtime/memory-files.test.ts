@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/runtime/options.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
 import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { reply } from "../support/mock-provider.js";

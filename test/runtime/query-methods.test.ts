@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Provider, StreamEvent } from "../../src/llm/types.js";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { createAsyncQueue } from "../../src/sdk/async-queue.js";
 import { HIGH_WATER } from "../../src/sdk/backpressure.js";
 import { query, type SDKUserMessageInput } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { collect, echoTool, mockOptions, resultOf, tempDir, timedTool, toolResultsSent } from "./helpers.js";
 

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/runtime/options.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
 import { listSessions } from "../../src/session/api.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";

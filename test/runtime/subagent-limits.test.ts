@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import type { Message, ModelRequest } from "../../src/llm/types.js";
 import { stepCountIs } from "../../src/loop/stop-conditions.js";
-import type { QueryOptions } from "../../src/runtime/options.js";
 import { MAX_TASKS_PER_ANSWER } from "../../src/runtime/subagents.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
 import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { reply } from "../support/mock-provider.js";

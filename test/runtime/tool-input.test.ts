@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as z3 from "zod/v3";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
 import { query } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { defineTool, validateToolInput } from "../../src/tools/define-tool.js";
 import { jsonSchema } from "../../src/tools/tool-schema.js";
 import { reply } from "../support/mock-provider.js";

@@ -10,9 +10,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createSdkMcpServer, tool } from "../../src/mcp/sdk-server.js";
-import type { QueryOptions } from "../../src/runtime/options.js";
-import type { SDKMessage } from "../../src/runtime/sdk-messages.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
+import type { SDKMessage } from "../../src/sdk/sdk-messages.js";
 import { type ScriptedModel, scriptedModel } from "../../src/testing/scripted-model.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { reply } from "../support/mock-provider.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { QueryOptions } from "../../src/runtime/options.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
 import { DEFAULT_TOOL_NAMES } from "../../src/tools/builtin.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CanUseTool } from "../../src/permissions/types.js";
-import type { QueryOptions } from "../../src/runtime/options.js";
-import type { SDKMessage, SDKResultMessage } from "../../src/runtime/sdk-messages.js";
+import type { QueryOptions } from "../../src/sdk/options.js";
 import { query } from "../../src/sdk/query.js";
+import type { SDKMessage, SDKResultMessage } from "../../src/sdk/sdk-messages.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { startWebServer, type WebServer, writeUntilClosed } from "../tools/web/web-server.js";
 import { collect, FORMATS, mockOptions, resultOf, toolResultsSent } from "./helpers.js";

@@ -3,11 +3,11 @@
  * for `@anthropic-ai/claude-agent-sdk` reads ours unchanged. Every message has `uuid` and `session_id`.
  */
 import type { AssistantMessage, ContentBlock, StopReason, Usage } from "../llm/types.js";
-import type { ModelUsage } from "../loop/context.js";
-import type { ExitReason } from "../loop/events.js";
+import type { PermissionMode } from "../permissions/types.js";
+import type { ExitReason, ModelUsage } from "../runtime/session.js";
 
-/** The Claude Agent SDK's permission modes. */
-export type PermissionModeName = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
+/** The Claude Agent SDK's permission modes (Goat's own, by the SDK's name). */
+export type PermissionModeName = PermissionMode;
 
 /** `system`/`init`: sent first in every run. */
 export interface SDKSystemInitMessage {

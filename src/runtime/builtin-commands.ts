@@ -7,7 +7,7 @@
 import { emptyUsage } from "../llm/types.js";
 import type { AgentMessage } from "../loop/events.js";
 import type { RunOutcome } from "../loop/loop.js";
-import type { Runtime } from "../runtime/runtime.js";
+import type { Runtime } from "./runtime.js";
 
 /** A built-in command a prompt names. */
 export interface BuiltinCommandCall {
