@@ -7,6 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PermissionModeName } from "../index.js";
 import { KNOWN_OPTIONS } from "../index.js";
+import { withPlugins } from "../runtime/index.js";
 import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
@@ -143,6 +144,10 @@ export function buildConfig(
     projectTrusted: trust?.readProjectDefinitions !== false,
     warnings: settings.warnings,
   });
+  // Read here, not in query(): /help, supportedCommands() and the trust notice need the plugins' parts.
+  const withPluginParts = withPlugins({ ...options, plugins: args.plugins }, (m) =>
+    settings.warnings.push(m),
+  );
   const mcpSources = collectMcpSources({
     cwd,
     settings,
@@ -154,7 +159,7 @@ export function buildConfig(
     mcpConfig: args.mcpConfig,
     strict: args.strictMcpConfig,
   });
-  return { options, settings, cwd, model, mcpSources };
+  return { options: withPluginParts as CliQueryOptions, settings, cwd, model, mcpSources };
 }
 
 /**
@@ -172,7 +177,10 @@ export async function withMcpServers(config: CliConfig, args: CliArgs): Promise<
   const mcpServers = Object.keys(resolved.servers).length > 0 ? resolved.servers : undefined;
   return {
     ...config,
-    options: mcpServers ? { ...config.options, mcpServers } : config.options,
+    // A plugin's servers (read with the rest of the configuration) keep their place beside these.
+    options: mcpServers
+      ? { ...config.options, mcpServers: { ...config.options.mcpServers, ...mcpServers } }
+      : config.options,
     hostMcpServers: resolved.hostServers,
   };
 }

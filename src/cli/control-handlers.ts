@@ -122,13 +122,14 @@ const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
     return readFileForHost(request, ctx.options());
   },
   async reload_plugins(_request, q, ctx) {
-    // Goat has no plugins: the lists are what the session already offers.
+    // The plugins were read when the session started (--plugin-dir): the lists are what it offers.
+    const loaded = ctx.options().loadedPlugins;
     return {
       commands: offeredCommands(ctx.options()),
       agents: offeredAgents(ctx.options()),
-      plugins: [],
+      plugins: loaded?.plugins ?? [],
       mcpServers: await q.mcpServerStatus(),
-      error_count: 0,
+      error_count: loaded?.errors.length ?? 0,
     };
   },
   async reload_skills() {

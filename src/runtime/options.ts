@@ -16,6 +16,7 @@ import type { CanUseTool } from "../permissions/types.js";
 import type { PermissionWording } from "../permissions/wording.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
+import type { PluginConfig, PluginError } from "../settings/plugins.js";
 import type { SkillDefinition } from "../settings/skill-files.js";
 import type { SlashCommandDefinition } from "../settings/slash-command-files.js";
 import type { TelemetryOption } from "../telemetry/option.js";
@@ -272,6 +273,20 @@ export interface QueryOptions {
    * in the Skill tool's description and reads the body by calling `Skill({ skill: name })`.
    */
   skillDefinitions?: Record<string, SkillDefinition>;
+  /**
+   * Claude Code plugins to load, as the Claude Agent SDK gives them (`[{ type: "local", path }]`; the
+   * `goat` command's `--plugin-dir`): each folder's commands (`/<plugin>:<name>`), agents and skills
+   * (`<plugin>:<name>`), hooks and MCP servers join the session's. Read once when the session starts.
+   */
+  plugins?: PluginConfig[];
+  /**
+   * The plugins already read (set when `plugins` is loaded; `system/init.plugins` and
+   * `plugin_errors` list them). Given by a caller that read the plugins itself, such as the CLI.
+   */
+  loadedPlugins?: {
+    plugins: Array<{ name: string; path: string; version?: string }>;
+    errors: PluginError[];
+  };
   /**
    * The Claude Agent SDK's filter of the skills offered: `"all"` (the default) or the names to keep.
    * Hidden skills are left out of the listing and refused by the Skill tool.

@@ -653,7 +653,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
         : { goat_confinement: "none", goat_confinement_problem: confinement.support.problem }),
       output_style: "default",
       skills: tools.skills,
-      plugins: [],
+      plugins: options.loadedPlugins?.plugins ?? [],
+      ...(options.loadedPlugins?.errors.length ? { plugin_errors: options.loadedPlugins.errors } : {}),
     }),
     beforeRun: async (input, signal) => {
       structured?.reset();

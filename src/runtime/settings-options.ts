@@ -160,7 +160,7 @@ function applySettings(
 }
 
 /** Settings hooks first, then the options' own, per event. */
-function mergeHooks(files: CliSettings["hooks"], own: QueryOptions["hooks"]): QueryOptions["hooks"] {
+export function mergeHooks(files: CliSettings["hooks"], own: QueryOptions["hooks"]): QueryOptions["hooks"] {
   const events = new Set([...Object.keys(files), ...Object.keys(own ?? {})]) as Set<keyof typeof files>;
   if (events.size === 0) return own;
   const merged: NonNullable<QueryOptions["hooks"]> = {};

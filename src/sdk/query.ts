@@ -19,6 +19,7 @@ import type {
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import type { RewindFilesResult } from "../runtime/file-checkpoints.js";
 import type { QueryOptions } from "../runtime/options.js";
+import { withPlugins } from "../runtime/plugin-options.js";
 import { createRuntime, type Runtime } from "../runtime/runtime.js";
 import type {
   PermissionModeName,
@@ -200,7 +201,8 @@ export function query(params: {
 }): Query {
   const { warnings } = checkOptions(params.options);
   // What cannot be used of a Claude Code settings file is said with the options' own warnings.
-  const options = withMainAgent(withSettings(params.options ?? {}, (message) => warnings.push(message)));
+  const warn = (message: string) => warnings.push(message);
+  const options = withMainAgent(withPlugins(withSettings(params.options ?? {}, warn), warn));
   const output = createAsyncQueue<SDKMessage>();
   // User messages, each one run; CONTINUE_RUN is a run on the history as it stands.
   const inputs = createAsyncQueue<AgentMessage | typeof CONTINUE_RUN>();

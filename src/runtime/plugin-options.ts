@@ -1,0 +1,64 @@
+/**
+ * The `plugins` option (the Claude Agent SDK's `[{ type: "local", path }]`, the CLI's `--plugin-dir`):
+ * each plugin's parts, read by `settings/plugins.ts`, join the session's options below the options'
+ * own. Commands, agents and skills carry the plugin's name (`<plugin>:<name>`), so they never replace
+ * a project's; hooks run after the settings' and the options' own; MCP servers are validated here
+ * and a server that cannot start is one warning, not the end of the session.
+ */
+import { parseMcpConfig } from "../mcp/config-file.js";
+import { readPlugins } from "../settings/plugins.js";
+import type { QueryOptions } from "./options.js";
+import { mergeHooks } from "./settings-options.js";
+
+/**
+ * The options with their `plugins` read and applied (`plugins` then dropped, `loadedPlugins` set);
+ * the same object when there are none. Never throws: problems go to `warn`.
+ */
+export function withPlugins(options: QueryOptions, warn: (message: string) => void): QueryOptions {
+  if (options.plugins === undefined || options.plugins.length === 0) return options;
+  const cwd = options.cwd ?? process.cwd();
+  const loaded = readPlugins(options.plugins, cwd, warn);
+  const { plugins: _, ...out } = options;
+  const result: QueryOptions = {
+    ...out,
+    loadedPlugins: {
+      plugins: loaded.plugins.map(({ name, path, version }) => ({
+        name,
+        path,
+        ...(version !== undefined ? { version } : {}),
+      })),
+      errors: loaded.errors,
+    },
+  };
+  for (const plugin of loaded.plugins) {
+    if (Object.keys(plugin.agents).length > 0) {
+      const agents = Object.entries(plugin.agents).map(([name, { file: _file, ...agent }]) => [name, agent]);
+      result.agents = { ...Object.fromEntries(agents), ...result.agents };
+    }
+    if (Object.keys(plugin.commands).length > 0) {
+      result.slashCommands = { ...plugin.commands, ...result.slashCommands };
+    }
+    if (Object.keys(plugin.skills).length > 0) {
+      result.skillDefinitions = { ...plugin.skills, ...result.skillDefinitions };
+    }
+    // A plugin's hooks join the session's (every matching hook runs, whatever the order).
+    if (Object.keys(plugin.hooks).length > 0) result.hooks = mergeHooks(plugin.hooks, result.hooks);
+    const servers = Object.keys(plugin.mcpServers);
+    if (servers.length > 0) {
+      const { servers: parsed, errors } = parseMcpConfig(
+        { mcpServers: plugin.mcpServers },
+        result.env ?? process.env,
+      );
+      for (const [name, problem] of Object.entries(errors)) {
+        warn(`plugin ${plugin.name}: MCP server ${name}: ${problem}; left out`);
+        result.loadedPlugins?.errors.push({
+          plugin: plugin.name,
+          type: "mcp-config-invalid",
+          message: problem,
+        });
+      }
+      result.mcpServers = { ...parsed, ...result.mcpServers };
+    }
+  }
+  return result;
+}
