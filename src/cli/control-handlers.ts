@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PermissionMode, Query } from "../index.js";
 import { PERMISSION_MODES } from "../permissions/index.js";
-import { offeredAgents, offeredCommands } from "./control-initialize.js";
+import { offeredAgents, offeredCommands, offeredSkills } from "./control-initialize.js";
 import type { HostMcpServers } from "./control-mcp.js";
 import { MCP_HANDLERS } from "./control-mcp-handlers.js";
 import { ControlError, type ControlRequestBody, type ControlRequestHandler } from "./control-protocol.js";
@@ -132,8 +132,9 @@ const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
       error_count: loaded?.errors.length ?? 0,
     };
   },
-  async reload_skills() {
-    return { skills: [] };
+  async reload_skills(_request, _q, ctx) {
+    // The skills were read when the session started: the list is what it offers.
+    return { skills: offeredSkills(ctx.options()) };
   },
   async reload_output_styles() {
     return { available_output_styles: ["default"] };

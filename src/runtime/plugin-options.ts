@@ -31,16 +31,10 @@ export function withPlugins(options: QueryOptions, warn: (message: string) => vo
     },
   };
   for (const plugin of loaded.plugins) {
-    if (Object.keys(plugin.agents).length > 0) {
-      const agents = Object.entries(plugin.agents).map(([name, { file: _file, ...agent }]) => [name, agent]);
-      result.agents = { ...Object.fromEntries(agents), ...result.agents };
-    }
-    if (Object.keys(plugin.commands).length > 0) {
-      result.slashCommands = { ...plugin.commands, ...result.slashCommands };
-    }
-    if (Object.keys(plugin.skills).length > 0) {
-      result.skillDefinitions = { ...plugin.skills, ...result.skillDefinitions };
-    }
+    const agents = Object.entries(plugin.agents).map(([name, { file: _file, ...agent }]) => [name, agent]);
+    result.agents = below(result.agents, Object.fromEntries(agents));
+    result.slashCommands = below(result.slashCommands, plugin.commands);
+    result.skillDefinitions = below(result.skillDefinitions, plugin.skills);
     // A plugin's hooks join the session's (every matching hook runs, whatever the order).
     if (Object.keys(plugin.hooks).length > 0) result.hooks = mergeHooks(plugin.hooks, result.hooks);
     const servers = Object.keys(plugin.mcpServers);
@@ -61,4 +55,19 @@ export function withPlugins(options: QueryOptions, warn: (message: string) => vo
     }
   }
   return result;
+}
+
+/**
+ * `own` with the plugin's entries added after it, where `own` has none of that name: a plugin's part
+ * is listed after the session's own and never replaces one. Undefined stays so when both are empty.
+ */
+function below<T>(
+  own: Record<string, T> | undefined,
+  plugin: Record<string, T>,
+): Record<string, T> | undefined {
+  if (Object.keys(plugin).length === 0) return own;
+  return {
+    ...own,
+    ...Object.fromEntries(Object.entries(plugin).filter(([name]) => !own || !Object.hasOwn(own, name))),
+  };
 }
