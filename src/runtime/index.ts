@@ -5,11 +5,13 @@
  * from its `agents`, `agent` and `systemPrompt` options; import them to build a session around
  * `agentLoop` yourself, or to show the same agent list `system/init` reports; and the slash
  * command list `system/init` reports (`offeredCommands`: the built-ins, then the custom ones); and
- * the loading of Claude Code plugins into the options (`withPlugins`, which `query()` applies to its
- * `plugins` option).
+ * the project's definitions and Claude Code plugins applied to the options (`withProjectDescription`
+ * for a description read with `readProjectDescription` of `goat-agent/settings`; `withPlugins`, which
+ * `query()` applies to its `plugins` option).
  */
 
 export { withPlugins } from "./plugin-options.js";
+export { withProjectDescription } from "./project-options.js";
 export { BUILTIN_COMMANDS, offeredCommands, type SlashCommand } from "./session-info.js";
 export {
   type AgentDefinition,

@@ -6,9 +6,9 @@
  * and a server that cannot start is one warning, not the end of the session.
  */
 import { parseMcpConfig } from "../mcp/config-file.js";
-import { readPlugins } from "../settings/plugins.js";
+import { type LoadedPlugins, readPlugins } from "../settings/plugins.js";
+import { mergeHooks } from "./merge-hooks.js";
 import type { QueryOptions } from "./options.js";
-import { mergeHooks } from "./settings-options.js";
 
 /**
  * The options with their `plugins` read and applied (`plugins` then dropped, `loadedPlugins` set);
@@ -16,9 +16,17 @@ import { mergeHooks } from "./settings-options.js";
  */
 export function withPlugins(options: QueryOptions, warn: (message: string) => void): QueryOptions {
   if (options.plugins === undefined || options.plugins.length === 0) return options;
-  const cwd = options.cwd ?? process.cwd();
-  const loaded = readPlugins(options.plugins, cwd, warn);
+  return applyPlugins(options, readPlugins(options.plugins, options.cwd ?? process.cwd(), warn), warn);
+}
+
+/** The options with plugins already read applied (`plugins` dropped, `loadedPlugins` set). */
+export function applyPlugins(
+  options: QueryOptions,
+  loaded: LoadedPlugins,
+  warn: (message: string) => void,
+): QueryOptions {
   const { plugins: _, ...out } = options;
+  if (loaded.plugins.length === 0 && loaded.errors.length === 0) return out;
   const result: QueryOptions = {
     ...out,
     loadedPlugins: {

@@ -34,6 +34,13 @@ export {
   type PluginError,
   readPlugins,
 } from "./plugins.js";
+export {
+  type DefinitionSet,
+  type DescriptionRequest,
+  definitionsInForce,
+  type ProjectDescription,
+  readProjectDescription,
+} from "./project-description.js";
 export { readSkillFiles, type SkillDefinition } from "./skill-files.js";
 export { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-command-files.js";
 export {
