@@ -36,7 +36,12 @@ import { moveForegroundTasks } from "../tools/foreground-tasks.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION, GOAT_VERSION } from "../version.js";
-import { allowedToolsApprove, type CommandExpansionContext, expandCommandInput } from "./custom-commands.js";
+import {
+  allowedToolsApprove,
+  type CommandExpansionContext,
+  commandTurnModel,
+  expandCommandInput,
+} from "./custom-commands.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import { createFlagSettings } from "./flag-settings.js";
@@ -151,6 +156,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   }
   const configuredModel = expandModelAlias(options.model ?? defaultModel(env));
   let modelOverride: string | undefined;
+  // A slash command's `model`, for the turn it starts only.
+  let turnModel: string | undefined;
 
   const providerSpecs: ProviderSpec[] = options.provider
     ? Array.isArray(options.provider)
@@ -371,7 +378,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const loopConfig: LoopConfig = {
     sessionId,
     cwd,
-    getModel: () => modelOverride ?? configuredModel,
+    getModel: () => turnModel ?? modelOverride ?? configuredModel,
     callModel,
     systemPrompt: resolveSystemPrompt(
       options.systemPrompt,
@@ -549,6 +556,11 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     registry.resolve(model);
     if (options.maxBudgetUsd !== undefined) assertPriced(expandModelAlias(model), prices);
   };
+  /** The model's full id, once `checkModel` accepts it (it throws otherwise). */
+  const usableModel = (model: string) => {
+    checkModel(model);
+    return expandModelAlias(model);
+  };
   const setModel = (model: string | undefined) => {
     if (model !== undefined) checkModel(model);
     modelOverride = model === undefined ? undefined : expandModelAlias(model);
@@ -658,12 +670,16 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
     }),
     beforeRun: async (input, signal) => {
       structured?.reset();
+      turnModel = options.slashCommands
+        ? commandTurnModel(input, options.slashCommands, usableModel, report)
+        : undefined;
       const expanded = options.slashCommands
         ? await expandCommandInput(input, options.slashCommands, commandContext(), signal)
         : input;
       return hooks.submitPrompts(expanded, signal);
     },
     async afterRun(outcome) {
+      turnModel = undefined;
       const result = structured ? structured.finish(outcome) : outcome;
       binding?.recordResult(result);
       return result;

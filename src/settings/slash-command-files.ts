@@ -26,7 +26,7 @@ export interface SlashCommandDefinition {
    * session's deny and ask rules, hooks and plan mode still come first. A bare `Bash` approves nothing.
    */
   allowedTools?: string[];
-  /** The model its prompt is meant for; recorded, not switched to (Goat keeps the session's model). */
+  /** The model its turn runs on (the session's model again after it). */
   model?: string;
   /**
    * The prompt: `$ARGUMENTS` (everything after the name), `$1`…`$9` (the words), `@path` (the file's
