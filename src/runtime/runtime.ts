@@ -449,6 +449,7 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const subagentParent = (): SubagentParent => ({
     config: loopConfig,
     session,
+    memory: memory?.files,
     registerTask: (toolUseId, agentId, stop) => {
       const entry = { stop, toolUseId };
       runningTasks.set(toolUseId, entry);
