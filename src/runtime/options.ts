@@ -133,7 +133,9 @@ export interface QueryOptions {
    * restrictive-only: managed `permissions.deny`/`ask` rules above every other source,
    * `disableBypassPermissionsMode`, `allowManagedPermissionRulesOnly`, `allowManagedHooksOnly` /
    * `disableAllHooks`, and sandbox settings that tighten. Keys that would widen access are dropped
-   * (with a warning); a restrictive key Goat cannot enforce throws `ManagedSettingsError`.
+   * (with a warning); a restrictive key Goat cannot enforce throws `ManagedSettingsError`. The
+   * machine's managed settings file (`/etc/claude-code/managed-settings.json` on Linux) applies too,
+   * joined with these: every restriction of either holds.
    */
   managedSettings?: Record<string, unknown>;
   /** Rules from settings files (`permissions: {allow, deny, ask}`), Claude Code's syntax. */

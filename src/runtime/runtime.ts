@@ -29,7 +29,7 @@ import { createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { createConfinement } from "../sandbox/confinement.js";
 import { startupFilesNamedBy } from "../sandbox/protected-names.js";
 import { mergeSandboxSettings, resolveSandboxSettings } from "../sandbox/settings.js";
-import { readManagedSettings } from "../settings/managed.js";
+import { sessionManagedSettings } from "../settings/managed-file.js";
 import { type BackgroundShell, getBackgroundShell, killBackgroundShell } from "../tools/background-shells.js";
 import { seedFileSnapshot } from "../tools/file-state.js";
 import { moveForegroundTasks } from "../tools/foreground-tasks.js";
@@ -184,7 +184,8 @@ export function createRuntime(options: QueryOptions, emit: (event: AgentEvent) =
   const costOf = createCostOf(prices, report);
 
   // Managed (policy) settings tighten permissions, hooks and the sandbox; never loosen them.
-  const managed = options.managedSettings ? readManagedSettings(options.managedSettings) : undefined;
+  // The machine's file (/etc/claude-code/managed-settings.json) and the host's, both binding.
+  const managed = sessionManagedSettings(options.managedSettings);
   const sandboxSettings = managed?.sandbox
     ? mergeSandboxSettings([options.sandbox ?? {}, managed.sandbox])
     : options.sandbox;

@@ -27,6 +27,7 @@ export {
   settingsFiles,
 } from "./files.js";
 export { type ManagedSettings, ManagedSettingsError, readManagedSettings } from "./managed.js";
+export { sessionManagedSettings, systemManagedSettingsFile } from "./managed-file.js";
 export {
   type LoadedPlugins,
   type PluginConfig,
