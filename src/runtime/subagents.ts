@@ -19,7 +19,7 @@ import { jsonSchema } from "../tools/tool-schema.js";
 import type { Tool } from "../tools/types.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
 import { memorySection } from "./memory-files.js";
-import type { MemoryFile } from "./memory-imports.js";
+import type { InstructionFile } from "./system-prompt.js";
 
 /** A subagent the model can start with the Task tool (the Claude Agent SDK's `AgentDefinition`). */
 export interface AgentDefinition {
@@ -65,7 +65,7 @@ export interface SubagentParent {
    * The session's start-up memory (CLAUDE.md and its kin, as read for the main prompt): a subagent's
    * prompt carries it too, as Claude Code's do, so the project's rules bind its work.
    */
-  memory?: readonly MemoryFile[];
+  memory?: readonly InstructionFile[];
   /** Makes the running subagent stoppable by the host (`stopTask`); returns the unregister function. */
   registerTask?: (toolUseId: string, agentId: string, stop: () => void) => () => void;
   /** Stores the child's transcript beside the parent's; returns its recorder hooks. */
@@ -247,7 +247,7 @@ export async function runSubagent(
 }
 
 /** The agent's prompt followed by the session's memory section, when it has one. */
-function withMemory(prompt: string, memory: readonly MemoryFile[] | undefined): string {
+function withMemory(prompt: string, memory: readonly InstructionFile[] | undefined): string {
   const section = memory && memorySection(memory);
   return section ? `${prompt}\n\n${section}` : prompt;
 }

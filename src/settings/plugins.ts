@@ -14,7 +14,7 @@
  * file (and a `pluginErrors` entry in Claude's shape), and the rest of the plugin still loads.
  */
 import { readFileSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, join, resolve, sep } from "node:path";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 import { agentFromFile, type FileAgentDefinition } from "./claude-agents.js";
@@ -34,15 +34,21 @@ export interface PluginConfig {
 
 /** A plugin as read: what `system/init.plugins` lists, and every part it defines, already named. */
 export interface PluginDefinition {
+  /** The manifest's `name` (else the folder's), which prefixes its parts' names. */
   name: string;
   /** The plugin's folder (absolute). */
   path: string;
   /** The manifest's `version`, as written. */
   version?: string;
+  /** The manifest's `description`. */
   description?: string;
+  /** Its slash commands, named `<plugin>:<name>`. */
   commands: Record<string, SlashCommandDefinition>;
+  /** Its subagents, named `<plugin>:<name>`. */
   agents: Record<string, FileAgentDefinition>;
+  /** Its skills, named `<plugin>:<name>`. */
   skills: Record<string, SkillDefinition>;
+  /** Its command hooks (`hooks/hooks.json` and the manifest's), `${CLAUDE_PLUGIN_ROOT}` expanded. */
   hooks: SettingsHooks;
   /** MCP server configs by their session name, `${CLAUDE_PLUGIN_ROOT}` expanded, not yet validated. */
   mcpServers: Record<string, unknown>;
@@ -60,7 +66,9 @@ export interface PluginError {
 
 /** What reading the configured plugins gave. */
 export interface LoadedPlugins {
+  /** The plugins that loaded, in the order given. */
   plugins: PluginDefinition[];
+  /** What did not load (a plugin, or a part of one). */
   errors: PluginError[];
 }
 
@@ -214,7 +222,7 @@ function readManifest(file: string, fail: (message: string) => void): Manifest {
 
 /** Manifest paths resolved in the plugin's folder; one leading outside it is dropped. */
 function inside(root: string, paths: readonly string[]): string[] {
-  return paths.map((p) => resolve(root, p)).filter((p) => p === root || p.startsWith(root + "/"));
+  return paths.map((p) => resolve(root, p)).filter((p) => p === root || p.startsWith(`${root}${sep}`));
 }
 
 /** Adds the hooks of a file path (relative to the plugin) or an inline `{ hooks }` / bare record. */

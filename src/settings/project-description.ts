@@ -20,8 +20,11 @@ import { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-comm
 
 /** The definitions of one level. */
 export interface DefinitionSet {
+  /** Subagents by name, each with its file. */
   agents: Record<string, FileAgentDefinition>;
+  /** Slash commands by name (no leading `/`), each with its file. */
   commands: Record<string, SlashCommandDefinition>;
+  /** Skills by name, each with its folder. */
   skills: Record<string, SkillDefinition>;
   /** What could not be used of this level's files, one line each, naming the file. */
   warnings: string[];
@@ -29,6 +32,7 @@ export interface DefinitionSet {
 
 /** Everything read, by where it came from. */
 export interface ProjectDescription {
+  /** The folder read. */
   cwd: string;
   /** The user's own (`~/.claude/agents/`, …); empty when the user level is not read. */
   user: DefinitionSet;
@@ -45,7 +49,9 @@ export interface ProjectDescription {
 
 /** What to read. */
 export interface DescriptionRequest {
+  /** The session's folder. */
   cwd: string;
+  /** Where `$CLAUDE_CONFIG_DIR` and `$GOAT_HOME` are read (the user's folders). */
   env: Record<string, string | undefined>;
   /** The settings levels to read (`user`, `project`; others have no definition folders). */
   sources: readonly string[];
