@@ -19,14 +19,18 @@ export function withPlugins(options: QueryOptions, warn: (message: string) => vo
   return applyPlugins(options, readPlugins(options.plugins, options.cwd ?? process.cwd(), warn), warn);
 }
 
-/** The options with plugins already read applied (`plugins` dropped, `loadedPlugins` set). */
+/**
+ * The options with plugins already read applied (`plugins` dropped, `loadedPlugins` set); the same
+ * options when nothing was read.
+ */
 export function applyPlugins(
   options: QueryOptions,
   loaded: LoadedPlugins,
   warn: (message: string) => void,
 ): QueryOptions {
+  // Nothing read (the description was read without plugins): `plugins` stays, for withPlugins.
+  if (loaded.plugins.length === 0 && loaded.errors.length === 0) return options;
   const { plugins: _, ...out } = options;
-  if (loaded.plugins.length === 0 && loaded.errors.length === 0) return out;
   const result: QueryOptions = {
     ...out,
     loadedPlugins: {
