@@ -14,7 +14,7 @@
  * file (and a `pluginErrors` entry in Claude's shape), and the rest of the plugin still loads.
  */
 import { readFileSync, statSync } from "node:fs";
-import { basename, join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 import { agentFromFile, type FileAgentDefinition } from "./claude-agents.js";
@@ -155,16 +155,20 @@ function readPlugin(
   };
   if (manifest.version !== undefined) plugin.version = manifest.version;
   if (manifest.description !== undefined) plugin.description = manifest.description;
-  for (const dir of [join(root, "commands"), ...inside(root, manifest.commands)]) {
-    Object.assign(plugin.commands, readPluginCommands(dir, name, warn));
+  for (const path of [join(root, "commands"), ...inside(root, manifest.commands, warn)]) {
+    // A manifest entry may name one command file rather than a folder of them.
+    const commands = path.endsWith(".md")
+      ? pickFile(readPluginCommands(dirname(path), name, warn), path)
+      : readPluginCommands(path, name, warn);
+    Object.assign(plugin.commands, commands);
   }
-  for (const dir of [join(root, "agents"), ...inside(root, manifest.agents)]) {
+  for (const dir of [join(root, "agents"), ...inside(root, manifest.agents, warn)]) {
     for (const { file, text } of readMarkdownFiles(dir, false, warn)) {
       const agent = agentFromFile(file, text, warn);
       if (agent) plugin.agents[`${name}:${agent.name}`] = agent.agent;
     }
   }
-  for (const dir of [join(root, "skills"), ...inside(root, manifest.skills)]) {
+  for (const dir of [join(root, "skills"), ...inside(root, manifest.skills, warn)]) {
     Object.assign(plugin.skills, readSkillFolder(dir, "plugin", warn, `${name}:`));
   }
   const hookFail = (message: string, path?: string) =>
@@ -220,9 +224,21 @@ function readManifest(file: string, fail: (message: string) => void): Manifest {
   return manifest;
 }
 
-/** Manifest paths resolved in the plugin's folder; one leading outside it is dropped. */
-function inside(root: string, paths: readonly string[]): string[] {
-  return paths.map((p) => resolve(root, p)).filter((p) => p === root || p.startsWith(`${root}${sep}`));
+/** The commands of `all` read from `file`. */
+function pickFile(
+  all: Record<string, SlashCommandDefinition>,
+  file: string,
+): Record<string, SlashCommandDefinition> {
+  return Object.fromEntries(Object.entries(all).filter(([, command]) => command.file === file));
+}
+
+/** Manifest paths resolved in the plugin's folder; one leading outside it is dropped, with a warning. */
+function inside(root: string, paths: readonly string[], warn: (message: string) => void): string[] {
+  const resolved = paths.map((p) => resolve(root, p));
+  for (const p of resolved.filter((p) => p !== root && !p.startsWith(`${root}${sep}`))) {
+    warn(`${join(root, ".claude-plugin", "plugin.json")}: ${p} is outside the plugin's folder; not read`);
+  }
+  return resolved.filter((p) => p === root || p.startsWith(`${root}${sep}`));
 }
 
 /** Adds the hooks of a file path (relative to the plugin) or an inline `{ hooks }` / bare record. */

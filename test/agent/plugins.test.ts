@@ -11,6 +11,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { QueryOptions } from "../../src/runtime/options.js";
 import { query } from "../../src/sdk/query.js";
+import { readPlugins } from "../../src/settings/plugins.js";
 import { PLUGIN, writeReviewPlugin } from "../support/claude-plugin-fixture.js";
 import { reply } from "../support/mock-provider.js";
 import { collect, mockOptions, resultOf, tempDir, useMockProvider } from "./helpers.js";
@@ -128,5 +129,28 @@ describe("plugins in query()", () => {
     const init = initOf(messages);
     expect(init.mcp_servers).toEqual([]);
     expect(init.skills).toEqual([PLUGIN.skill]);
+  });
+});
+
+describe("a plugin manifest's own paths", () => {
+  it("add a command file and a folder to the defaults; a path outside the plugin is one warning, not read", () => {
+    const root = path.join(tempDir("goat-plugin-paths-"), "kit");
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    };
+    write(
+      path.join(root, ".claude-plugin", "plugin.json"),
+      JSON.stringify({ name: "kit", commands: ["./extra/special.md", "./more", "../outside"] }),
+    );
+    write(path.join(root, "commands", "plain.md"), "Plain\n");
+    write(path.join(root, "extra", "special.md"), "Special\n");
+    write(path.join(root, "extra", "not-listed.md"), "Not listed\n");
+    write(path.join(root, "more", "other.md"), "Other\n");
+    write(path.join(root, "..", "outside", "sneaky.md"), "Sneaky\n");
+    const warnings: string[] = [];
+    const { plugins } = readPlugins([{ type: "local", path: root }], root, (m) => warnings.push(m));
+    expect(Object.keys(plugins[0].commands).sort()).toEqual(["kit:other", "kit:plain", "kit:special"]);
+    expect(warnings).toEqual([expect.stringContaining(`${path.resolve(root, "../outside")} is outside`)]);
   });
 });
