@@ -112,6 +112,8 @@ export interface CliArgs {
   settingSources?: string[];
   /** `--mcp-config` values in order: file paths or inline JSON. */
   mcpConfig: string[];
+  /** `--plugin-dir` (and `--plugin-dir-no-mcp`, without the plugin's MCP servers) folders, in order. */
+  plugins: Array<{ type: "local"; path: string; skipMcpDiscovery?: boolean }>;
   strictMcpConfig: boolean;
   /** The raw `--agents` JSON (parsed with the rest of the configuration). */
   agents?: string;
@@ -155,6 +157,9 @@ const OPTIONS = {
   agents: { type: "string" },
   debug: { type: "boolean" },
   "debug-file": { type: "string" },
+  // Claude Code plugin folders (the Agent SDK's plugins option arrives as one flag per plugin).
+  "plugin-dir": { type: "string", multiple: true },
+  "plugin-dir-no-mcp": { type: "string", multiple: true },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
   // Flags the Claude Agent SDKs pass (TypeScript sdk.mjs, Python subprocess_cli.py).
@@ -182,8 +187,6 @@ const OPTIONS = {
   "task-budget": { type: "string" },
   channels: { type: "string", multiple: true },
   "project-config-root": { type: "string" },
-  "plugin-dir": { type: "string", multiple: true },
-  "plugin-dir-no-mcp": { type: "string", multiple: true },
   "resume-drops-turn": { type: "string" },
   // Policy settings from the embedding program (the Agent SDK's managedSettings), applied restrictive-only.
   "managed-settings": { type: "string" },
@@ -198,8 +201,6 @@ export const IGNORED_FLAGS: Readonly<Record<string, string>> = {
   "task-budget": "an Anthropic API beta",
   channels: "Claude Code channels",
   "project-config-root": "project settings are read from the working directory",
-  "plugin-dir": "Claude Code plugins",
-  "plugin-dir-no-mcp": "Claude Code plugins",
   "resume-drops-turn": "a Claude Code resume check",
 };
 
@@ -216,6 +217,25 @@ function underSdk(argv: string[]): boolean {
   return argv.some(
     (w, i) => w === "--input-format=stream-json" || (w === "--input-format" && argv[i + 1] === "stream-json"),
   );
+}
+
+/**
+ * The plugin folders of `--plugin-dir` then `--plugin-dir-no-mcp`. (Claude Code keeps the two flags'
+ * order on the command line; Goat reads all plugins before starting, so their order only decides
+ * which of two plugins of one name loads.)
+ */
+function pluginDirs(withMcp: string[] | undefined, withoutMcp: string[] | undefined): CliArgs["plugins"] {
+  return [
+    ...(withMcp ?? []).map((path) => ({
+      type: "local" as const,
+      path: nonEmpty("--plugin-dir", path) as string,
+    })),
+    ...(withoutMcp ?? []).map((path) => ({
+      type: "local" as const,
+      path: nonEmpty("--plugin-dir-no-mcp", path) as string,
+      skipMcpDiscovery: true,
+    })),
+  ];
 }
 
 /** Parses `argv` (without node and the script). Throws `UsageError` for anything it cannot accept. */
@@ -302,6 +322,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     settings: nonEmpty("--settings", v.settings),
     settingSources: settingSources(v["setting-sources"]),
     mcpConfig: (v["mcp-config"] ?? []).map((value) => nonEmpty("--mcp-config", value) as string),
+    plugins: pluginDirs(v["plugin-dir"], v["plugin-dir-no-mcp"]),
     strictMcpConfig: v["strict-mcp-config"] === true,
     agents: nonEmpty("--agents", v.agents),
     debug: v.debug === true || v["debug-file"] !== undefined,

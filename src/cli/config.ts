@@ -7,12 +7,13 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PermissionModeName } from "../index.js";
 import { KNOWN_OPTIONS } from "../index.js";
+import { withProjectDescription } from "../runtime/index.js";
+import { readProjectDescription } from "../settings/index.js";
 import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
 import { cliPermissionWording } from "./permission-wording.js";
-import { addDefinitionFiles } from "./project-definitions.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
 import {
   type CliSettings,
@@ -136,13 +137,21 @@ export function buildConfig(
   // An Agent SDK host (stream-json input) configured Goat with query() options: its denials name them.
   if (args.inputFormat !== "stream-json") options.permissionWording = cliPermissionWording(args);
   if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
-  addDefinitionFiles(options, {
-    cwd,
-    env,
-    settingSources: args.settingSources,
-    projectTrusted: trust?.readProjectDefinitions !== false,
-    warnings: settings.warnings,
-  });
+  // The agents, commands, skills and plugins: read once, when trust was settled (read here when not).
+  const description =
+    trust?.description ??
+    readProjectDescription({
+      cwd,
+      env,
+      sources: args.settingSources ?? ["user", "project"],
+      plugins: args.plugins,
+    });
+  const withDefinitions = withProjectDescription(
+    options,
+    description,
+    trust?.readProjectDefinitions !== false,
+    (message) => settings.warnings.push(message),
+  ) as CliQueryOptions;
   const mcpSources = collectMcpSources({
     cwd,
     settings,
@@ -154,7 +163,7 @@ export function buildConfig(
     mcpConfig: args.mcpConfig,
     strict: args.strictMcpConfig,
   });
-  return { options, settings, cwd, model, mcpSources };
+  return { options: withDefinitions, settings, cwd, model, mcpSources };
 }
 
 /**
@@ -174,10 +183,11 @@ export async function withMcpServers(config: CliConfig, args: CliArgs): Promise<
   const mcpStartupTimeoutMs = millisecondsFrom(env.MCP_TIMEOUT);
   return {
     ...config,
+    // A plugin's servers (read with the rest of the configuration) keep their place beside these.
     options: mcpServers
       ? {
           ...config.options,
-          mcpServers,
+          mcpServers: { ...config.options.mcpServers, ...mcpServers },
           ...(mcpStartupTimeoutMs === undefined ? {} : { mcpStartupTimeoutMs }),
         }
       : config.options,

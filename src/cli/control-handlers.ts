@@ -11,7 +11,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { PermissionMode } from "../index.js";
 import { PERMISSION_MODES } from "../permissions/index.js";
 import type { ControlHandlerContext, ControlSubtypeHandler } from "./control-context.js";
-import { offeredAgents, offeredCommands } from "./control-initialize.js";
+import { offeredAgents, offeredCommands, offeredSkills } from "./control-initialize.js";
 import { MCP_HANDLERS } from "./control-mcp-handlers.js";
 import { ControlError, type ControlRequestBody, type ControlRequestHandler } from "./control-protocol.js";
 import { SETTINGS_HANDLERS } from "./control-settings.js";
@@ -97,17 +97,19 @@ const CORE_HANDLERS: Record<string, ControlSubtypeHandler> = {
     return readFileForHost(request, ctx.options());
   },
   async reload_plugins(_request, q, ctx) {
-    // Goat has no plugins: the lists are what the session already offers.
+    // The plugins were read when the session started (--plugin-dir): the lists are what it offers.
+    const loaded = ctx.options().loadedPlugins;
     return {
       commands: offeredCommands(ctx.options()),
       agents: offeredAgents(ctx.options()),
-      plugins: [],
+      plugins: loaded?.plugins ?? [],
       mcpServers: await q.mcpServerStatus(),
-      error_count: 0,
+      error_count: loaded?.errors.length ?? 0,
     };
   },
-  async reload_skills() {
-    return { skills: [] };
+  async reload_skills(_request, _q, ctx) {
+    // The skills were read when the session started: the list is what it offers.
+    return { skills: offeredSkills(ctx.options()) };
   },
   async reload_output_styles() {
     return { available_output_styles: ["default"] };

@@ -198,6 +198,19 @@ export function offeredCommands(options: CliQueryOptions): SlashCommand[] {
   return commandsOffered(options.slashCommands);
 }
 
+/**
+ * The skills the session offers, in the SDK's `SlashCommand` shape (what `reload_skills` answers):
+ * the skill files and `skillDefinitions`, through the `skills` filter; none when Skill is disallowed.
+ */
+export function offeredSkills(options: CliQueryOptions): SlashCommand[] {
+  if ((options.disallowedTools ?? []).includes("Skill")) return [];
+  const filter = options.skills;
+  return Object.entries(options.skillDefinitions ?? {})
+    .filter(([name]) => filter === undefined || filter === "all" || filter.includes(name))
+    .map(([name, skill]) => ({ name, description: skill.description, argumentHint: "" }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** Claude Code's initialize answer, filled with what Goat offers. */
 export function initializeResponse(
   options: CliQueryOptions,

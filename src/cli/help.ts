@@ -58,6 +58,8 @@ MCP servers and subagents:
   --strict-mcp-config         Use only the servers of --mcp-config
   --agents JSON               Subagents for the Task tool: {"name": {"description", "prompt", "tools"?, "model"?}}
   --agent NAME                Run the main thread as that agent (its prompt, tools and model)
+  --plugin-dir DIR            A Claude Code plugin folder: its commands, agents, skills, hooks and MCP
+                              servers, named <plugin>:<name> (repeatable; --plugin-dir-no-mcp: no servers)
 
 System prompt:
   --system-prompt TEXT        Replace the built-in coding-agent prompt ("" keeps it); AGENTS.md/CLAUDE.md still follow

@@ -83,6 +83,32 @@ export async function expandCommandInput(
   return [{ ...first, content: expanded }, ...input.slice(1)];
 }
 
+/**
+ * The model the command a prompt names asks for (its `model` front matter), for that turn only, as
+ * `resolve` gives it; undefined when the prompt names no command, the command names no model, or
+ * `resolve` refuses it (said through `warn`: the turn keeps the session's model).
+ */
+export function commandTurnModel(
+  input: AgentMessage[],
+  commands: Record<string, SlashCommandDefinition>,
+  resolve: (model: string) => string,
+  warn: (message: string) => void,
+): string | undefined {
+  const first = input[0];
+  const text = first?.role === "user" ? promptText(first.content) : undefined;
+  if (text === undefined || !text.trimStart().startsWith("/")) return undefined;
+  const found = findCommand(text, commands);
+  if (found?.command.model === undefined) return undefined;
+  try {
+    return resolve(found.command.model);
+  } catch (error) {
+    warn(
+      `/${found.name}: model ${found.command.model} cannot be used (${(error as Error).message}); the turn keeps the session's model`,
+    );
+    return undefined;
+  }
+}
+
 /** A user message's text when it is only text (a string, or a single text block). */
 function promptText(content: unknown): string | undefined {
   if (typeof content === "string") return content;

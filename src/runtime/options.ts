@@ -16,6 +16,7 @@ import type { CanUseTool, PermissionMode } from "../permissions/types.js";
 import type { PermissionWording } from "../permissions/wording.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
 import type { SessionStore } from "../session/types.js";
+import type { PluginConfig, PluginError } from "../settings/plugins.js";
 import type { SkillDefinition } from "../settings/skill-files.js";
 import type { SlashCommandDefinition } from "../settings/slash-command-files.js";
 import type { Tool } from "../tools/types.js";
@@ -130,7 +131,9 @@ export interface SessionOptions {
    * restrictive-only: managed `permissions.deny`/`ask` rules above every other source,
    * `disableBypassPermissionsMode`, `allowManagedPermissionRulesOnly`, `allowManagedHooksOnly` /
    * `disableAllHooks`, and sandbox settings that tighten. Keys that would widen access are dropped
-   * (with a warning); a restrictive key Goat cannot enforce throws `ManagedSettingsError`.
+   * (with a warning); a restrictive key Goat cannot enforce throws `ManagedSettingsError`. The
+   * machine's managed settings file (`/etc/claude-code/managed-settings.json` on Linux) applies too,
+   * joined with these: every restriction of either holds.
    */
   managedSettings?: Record<string, unknown>;
   /** Rules from settings files (`permissions: {allow, deny, ask}`), Claude Code's syntax. */
@@ -268,6 +271,20 @@ export interface SessionOptions {
    * in the Skill tool's description and reads the body by calling `Skill({ skill: name })`.
    */
   skillDefinitions?: Record<string, SkillDefinition>;
+  /**
+   * Claude Code plugins to load, as the Claude Agent SDK gives them (`[{ type: "local", path }]`; the
+   * `goat` command's `--plugin-dir`): each folder's commands (`/<plugin>:<name>`), agents and skills
+   * (`<plugin>:<name>`), hooks and MCP servers join the session's. Read once when the session starts.
+   */
+  plugins?: PluginConfig[];
+  /**
+   * The plugins already read (set when `plugins` is loaded; `system/init.plugins` and
+   * `plugin_errors` list them). Given by a caller that read the plugins itself, such as the CLI.
+   */
+  loadedPlugins?: {
+    plugins: Array<{ name: string; path: string; version?: string }>;
+    errors: PluginError[];
+  };
   /**
    * The Claude Agent SDK's filter of the skills offered: `"all"` (the default) or the names to keep.
    * Hidden skills are left out of the listing and refused by the Skill tool.

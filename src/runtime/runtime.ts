@@ -24,7 +24,12 @@ import { seedFileSnapshot } from "../tools/file-state.js";
 import { moveForegroundTasks } from "../tools/foreground-tasks.js";
 import { resolveToolPath } from "../tools/paths.js";
 import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
-import { allowedToolsApprove, type CommandExpansionContext, expandCommandInput } from "./custom-commands.js";
+import {
+  allowedToolsApprove,
+  type CommandExpansionContext,
+  commandTurnModel,
+  expandCommandInput,
+} from "./custom-commands.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileCheckpoints, type FileCheckpoints } from "./file-checkpoints.js";
 import { createFlagSettings } from "./flag-settings.js";
@@ -154,6 +159,8 @@ export function createRuntime(
   const providers = createSessionProviders(options, env, report, (message) => startupWarnings.push(message));
   const { registry, catalog, configuredModel, callModel, costOf } = providers;
   let modelOverride: string | undefined;
+  // A slash command's `model`, for the turn it starts only.
+  let turnModel: string | undefined;
   const currentModel = () => modelOverride ?? configuredModel;
 
   // The sandbox and confinement read the directories the permission engine (built after the tools) owns.
@@ -180,6 +187,7 @@ export function createRuntime(
     session,
     tools: () => tools.current().filter((t) => t !== tools.taskTool),
     hooks,
+    memory: () => memory?.files,
     openChildTranscript:
       options.persistSession === false && !options.sessionStore
         ? undefined
@@ -330,7 +338,7 @@ export function createRuntime(
       return sessionId;
     },
     cwd,
-    getModel: currentModel,
+    getModel: () => turnModel ?? currentModel(),
     // Only the session's own turns are paced: a summary or a small-model call is not the host's stream.
     callModel: host.pace ? pacedModelCaller(callModel, host.pace) : callModel,
     systemPrompt: resolveSystemPrompt(
@@ -452,6 +460,11 @@ export function createRuntime(
   const debugLog = createDebugLog({ debug: options.debug, debugFile: options.debugFile, env });
 
   const checkModel = providers.checkModel;
+  /** The model's full id, once `checkModel` accepts it (it throws otherwise). */
+  const usableModel = (model: string) => {
+    checkModel(model);
+    return expandModelAlias(model);
+  };
   const setModel = (model: string | undefined) => {
     if (model !== undefined) checkModel(model);
     modelOverride = model === undefined ? undefined : expandModelAlias(model);
@@ -544,16 +557,24 @@ export function createRuntime(
         ? { launcher: confinement.support.launcher }
         : { problem: confinement.support.problem },
       skills: tools.skills,
+      plugins: options.loadedPlugins?.plugins ?? [],
+      ...(options.loadedPlugins?.errors.length ? { pluginErrors: options.loadedPlugins.errors } : {}),
     }),
     beforeRun: async (input, signal) => {
       structured?.reset();
+      turnModel = options.slashCommands
+        ? commandTurnModel(input, options.slashCommands, usableModel, report)
+        : undefined;
       const expanded = options.slashCommands
         ? await expandCommandInput(input, options.slashCommands, commandContext(), signal)
         : input;
       return hooks.submitPrompts(expanded, signal);
     },
     structuredVerdict: () => structured?.verdict(),
-    recordRun: (record) => binding?.recordResult(record),
+    recordRun: (record) => {
+      turnModel = undefined;
+      binding?.recordResult(record);
+    },
     async dispose(lastExit) {
       try {
         await hooks.sessionEnd(lastExit === "aborted" ? "abort" : "other");

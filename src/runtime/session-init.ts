@@ -3,6 +3,7 @@
  * in Goat's terms. The SDK turns it into Claude's `system/init` message (`sdk/init-message.ts`).
  */
 import type { PermissionMode } from "../permissions/types.js";
+import type { PluginError } from "../settings/plugins.js";
 
 /** The session as a run starts. */
 export interface SessionInitInfo {
@@ -25,4 +26,7 @@ export interface SessionInitInfo {
    */
   confinement: { launcher: string } | { problem: string };
   skills: string[];
+  /** The plugins loaded (`plugins` option, `--plugin-dir`), and those that failed to load. */
+  plugins: Array<{ name: string; path: string; version?: string }>;
+  pluginErrors?: PluginError[];
 }

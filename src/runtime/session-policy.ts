@@ -14,7 +14,8 @@ import { type BashSandbox, createBashSandbox } from "../sandbox/bash-sandbox.js"
 import { type Confinement, createConfinement } from "../sandbox/confinement.js";
 import { startupFilesNamedBy } from "../sandbox/protected-names.js";
 import { mergeSandboxSettings, resolveSandboxSettings } from "../sandbox/settings.js";
-import { type ManagedSettings, readManagedSettings } from "../settings/managed.js";
+import type { ManagedSettings } from "../settings/managed.js";
+import { sessionManagedSettings } from "../settings/managed-file.js";
 import type { SessionOptions } from "./options.js";
 import { wrapCanUseTool } from "./tool-gate.js";
 
@@ -38,7 +39,8 @@ export function createSessionSandboxing(
 ): SessionSandboxing {
   const { cwd, env } = where;
   // Managed (policy) settings tighten permissions, hooks and the sandbox; never loosen them.
-  const managed = options.managedSettings ? readManagedSettings(options.managedSettings) : undefined;
+  // The machine's file (/etc/claude-code/managed-settings.json) and the host's, both binding.
+  const managed = sessionManagedSettings(options.managedSettings);
   const sandboxSettings = managed?.sandbox
     ? mergeSandboxSettings([options.sandbox ?? {}, managed.sandbox])
     : options.sandbox;

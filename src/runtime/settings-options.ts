@@ -12,7 +12,6 @@ import { join, resolve } from "node:path";
 import { parseMcpConfig } from "../mcp/config-file.js";
 import { McpConfigError, mergeMcpSources, settingsMcpSources } from "../mcp/config-sources.js";
 import { mergeSandboxSettings } from "../sandbox/settings.js";
-import { readAgentFiles } from "../settings/claude-agents.js";
 import { isClaudeSettingsFile } from "../settings/claude-files.js";
 import {
   type CliSettings,
@@ -21,9 +20,10 @@ import {
   SettingsError,
   settingsFiles,
 } from "../settings/files.js";
-import { readSkillFiles } from "../settings/skill-files.js";
-import { readSlashCommandFiles } from "../settings/slash-command-files.js";
+import { readProjectDescription } from "../settings/project-description.js";
+import { mergeHooks } from "./merge-hooks.js";
 import type { SessionOptions } from "./options.js";
+import { withProjectDescription } from "./project-options.js";
 
 const MODES: readonly string[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
 
@@ -63,36 +63,24 @@ export function withSettings<Options extends SessionOptions>(
     out.env ?? callerEnv,
   );
   if (mcpServers) out.mcpServers = { ...mcpServers, ...options.mcpServers };
-  return withDefinitionFiles(out, options, cwd, callerEnv, sources, warn);
+  return withDefinitionFiles(out, cwd, callerEnv, sources, warn);
 }
 
 /**
  * The subagents, slash commands and skills of the `user` and `project` levels' folders
  * (`.claude/agents/`, `.claude/commands/`, `.claude/skills/`, `~/.claude/…`, Goat's `.goat/…` beside
- * them) added below the options' own: an `agents`, `slashCommands` or `skillDefinitions` entry given
- * as an option wins over a file's of the same name.
+ * them), read once by the project loader, added below the options' own: an `agents`, `slashCommands`
+ * or `skillDefinitions` entry given as an option wins over a file's of the same name.
  */
 function withDefinitionFiles<Options extends SessionOptions>(
   out: Options,
-  options: SessionOptions,
   cwd: string,
   env: Record<string, string | undefined>,
   sources: readonly string[],
   warn: (message: string) => void,
 ): Options {
   if (!sources.includes("user") && !sources.includes("project")) return out;
-  const fileAgents = readAgentFiles(cwd, env, sources, warn);
-  if (Object.keys(fileAgents).length > 0) {
-    const agents = Object.fromEntries(
-      Object.entries(fileAgents).map(([name, { file: _, ...agent }]) => [name, agent]),
-    );
-    out.agents = { ...agents, ...options.agents };
-  }
-  const commands = readSlashCommandFiles(cwd, env, sources, warn);
-  if (Object.keys(commands).length > 0) out.slashCommands = { ...commands, ...options.slashCommands };
-  const skills = readSkillFiles(cwd, env, sources, warn);
-  if (Object.keys(skills).length > 0) out.skillDefinitions = { ...skills, ...options.skillDefinitions };
-  return out;
+  return withProjectDescription(out, readProjectDescription({ cwd, env, sources }), true, warn);
 }
 
 /** The servers of the files read (and `.mcp.json` with the project), or undefined when there are none. */
@@ -157,20 +145,4 @@ function applySettings<Options extends SessionOptions>(
       : settings.sandbox;
   }
   return out;
-}
-
-/** Settings hooks first, then the options' own, per event. */
-function mergeHooks(files: CliSettings["hooks"], own: SessionOptions["hooks"]): SessionOptions["hooks"] {
-  const events = new Set([...Object.keys(files), ...Object.keys(own ?? {})]) as Set<keyof typeof files>;
-  if (events.size === 0) return own;
-  const merged: NonNullable<SessionOptions["hooks"]> = {};
-  for (const event of events) {
-    // One group may be given alone (`PreToolUse: { matcher, hooks }` or a bare callback): as a list.
-    const mine = own?.[event];
-    merged[event] = [
-      ...(files[event] ?? []),
-      ...(mine === undefined ? [] : Array.isArray(mine) ? mine : [mine]),
-    ];
-  }
-  return merged;
 }

@@ -18,6 +18,8 @@ export interface SubagentHostDeps {
   hooks: Pick<SessionHooks, "fire">;
   /** Opens a subagent's transcript beside the parent's; undefined when the session records nothing. */
   openChildTranscript?: SubagentParent["openChildTranscript"];
+  /** The session's start-up memory (CLAUDE.md and its kin), which a subagent is given as Claude's are. */
+  memory?(): SubagentParent["memory"];
 }
 
 /** The subagents of one session. */
@@ -55,6 +57,7 @@ export function createSubagentHost(deps: SubagentHostDeps): SubagentHost {
           );
       },
       openChildTranscript: deps.openChildTranscript,
+      memory: deps.memory?.(),
     }),
     stop(taskId) {
       const task = running.get(taskId);

@@ -18,6 +18,8 @@ import { defineTool } from "../tools/define-tool.js";
 import { jsonSchema } from "../tools/tool-schema.js";
 import type { Tool } from "../tools/types.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
+import { memorySection } from "./memory-files.js";
+import type { InstructionFile } from "./system-prompt.js";
 
 /** A subagent the model can start with the Task tool (the Claude Agent SDK's `AgentDefinition`). */
 export interface AgentDefinition {
@@ -59,6 +61,11 @@ export interface SubagentParent {
     },
     signal: AbortSignal,
   ) => Promise<void>;
+  /**
+   * The session's start-up memory (CLAUDE.md and its kin, as read for the main prompt): a subagent's
+   * prompt carries it too, as Claude Code's do, so the project's rules bind its work.
+   */
+  memory?: readonly InstructionFile[];
   /** Makes the running subagent stoppable by the host (`stopTask`); returns the unregister function. */
   registerTask?: (toolUseId: string, agentId: string, stop: () => void) => () => void;
   /** Stores the child's transcript beside the parent's; returns its recorder hooks. */
@@ -159,7 +166,7 @@ export async function runSubagent(
   const child: LoopConfig = {
     ...parentConfig,
     getModel: () => model,
-    systemPrompt: def.prompt,
+    systemPrompt: withMemory(def.prompt, parent.memory),
     tools,
     maxTurns: def.maxTurns,
     maxBudgetUsd: remainingBudget,
@@ -237,4 +244,10 @@ export async function runSubagent(
     await disposeToolSessionState(child.toolState);
     await transcript?.close();
   }
+}
+
+/** The agent's prompt followed by the session's memory section, when it has one. */
+function withMemory(prompt: string, memory: readonly InstructionFile[] | undefined): string {
+  const section = memory && memorySection(memory);
+  return section ? `${prompt}\n\n${section}` : prompt;
 }

@@ -26,6 +26,7 @@ export function initMessage(info: SessionInitInfo): SDKSystemInitMessage {
       : { goat_confinement: "none", goat_confinement_problem: info.confinement.problem }),
     output_style: "default",
     skills: info.skills,
-    plugins: [],
+    plugins: info.plugins,
+    ...(info.pluginErrors?.length ? { plugin_errors: info.pluginErrors } : {}),
   };
 }

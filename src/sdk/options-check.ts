@@ -136,8 +136,8 @@ const skillDefinitions: Check = (v) => {
 const slashCommands: Check = (v) => {
   if (!isObject(v)) return "an object of slash command definitions by name";
   for (const [name, def] of Object.entries(v)) {
-    if (!/^[\w.-]+$/.test(name))
-      return `command name "${name}" to be letters, digits, ".", "_" or "-" (no leading /)`;
+    if (!/^[\w.:-]+$/.test(name))
+      return `command name "${name}" to be letters, digits, ".", ":", "_" or "-" (no leading /)`;
     if (!isObject(def)) return `command "${name}" to be an object with description and prompt`;
     if (typeof def.description !== "string") return `command "${name}" to have a "description" string`;
     if (typeof def.prompt !== "string") return `command "${name}" to have a "prompt" string`;
@@ -267,6 +267,18 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
       ? undefined
       : '"all" or an array of skill names',
   skillDefinitions,
+  plugins: (v) =>
+    Array.isArray(v) &&
+    v.every(
+      (p) =>
+        p !== null &&
+        typeof p === "object" &&
+        (p as { type?: unknown }).type === "local" &&
+        typeof (p as { path?: unknown }).path === "string",
+    )
+      ? undefined
+      : 'an array of { type: "local", path } (marketplace plugins are not supported)',
+  loadedPlugins: object,
   agent: string,
   compactor: fn,
   onEvent: fn,
@@ -294,7 +306,6 @@ const REFUSED = {
   extraArgs: "Goat runs in-process and has no CLI to pass extra flags to; use the matching option",
   onElicitation: "MCP elicitation is not supported (Goat declines every elicitation)",
   planModeInstructions: "custom plan-mode instructions are not supported",
-  plugins: "plugins are not supported",
   projectConfigRoot: "a separate project configuration root is not supported",
   resumeDropsTurn: "the truncating-resume guard is not supported; resume without it",
   spawnClaudeCodeProcess: "Goat runs in-process and spawns no Claude Code process",
@@ -314,7 +325,7 @@ const IGNORED = {
   mcpServersDelivery: "Goat runs in-process; MCP servers never go on a command line",
   pathToClaudeCodeExecutable: "Goat runs in-process and starts no Claude Code executable",
   perTaskStopAffordance: "interrupt always stops the running turn only",
-  pluginDelivery: "plugins are not supported",
+  pluginDelivery: "Goat runs in-process; plugins never go on a command line",
   promptSuggestions: "prompt suggestions are not produced",
   sessionStoreFlush: "Goat writes each transcript entry as it is made",
   stderr: "Goat runs in-process and has no subprocess stderr; use debug/debugFile for a trace",

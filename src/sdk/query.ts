@@ -14,6 +14,7 @@ import {
   type RunOutcome,
   type Session,
 } from "../runtime/session.js";
+import { withPlugins } from "../runtime/plugin-options.js";
 import { withSettings } from "../runtime/settings-options.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { createAsyncQueue } from "./async-queue.js";
@@ -101,7 +102,8 @@ export function openQuery(params: {
 }): QueryDriver {
   const { warnings } = checkOptions(params.options);
   // What cannot be used of a Claude Code settings file is said with the options' own warnings.
-  const options = withMainAgent(withSettings(params.options ?? {}, (message) => warnings.push(message)));
+  const warn = (message: string) => warnings.push(message);
+  const options = withMainAgent(withPlugins(withSettings(params.options ?? {}, warn), warn));
   const output = createAsyncQueue<SDKMessage>();
   // User messages, each one run; CONTINUE_RUN is a run on the history as it stands.
   const inputs = createAsyncQueue<AgentMessage | typeof CONTINUE_RUN>();

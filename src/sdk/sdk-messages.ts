@@ -35,7 +35,9 @@ export interface SDKSystemInitMessage {
   output_style: string;
   agents?: string[];
   skills: string[];
-  plugins: Array<{ name: string; path: string }>;
+  plugins: Array<{ name: string; path: string; version?: string }>;
+  /** Why a configured plugin, or part of one, did not load; absent when all did. */
+  plugin_errors?: Array<{ plugin: string; type: string; message: string; path?: string }>;
 }
 
 /** A complete assistant message of one model call. */

@@ -44,8 +44,8 @@ export function readAgentFiles(
   return agents;
 }
 
-/** One agent file, or undefined (with a warning) when it cannot define an agent. */
-function agentFromFile(
+/** One agent file, or undefined (with a warning) when it cannot define an agent (a plugin's are read one by one too). */
+export function agentFromFile(
   file: string,
   text: string,
   warn: (message: string) => void,

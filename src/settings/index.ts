@@ -27,6 +27,21 @@ export {
   settingsFiles,
 } from "./files.js";
 export { type ManagedSettings, ManagedSettingsError, readManagedSettings } from "./managed.js";
+export { sessionManagedSettings, systemManagedSettingsFile } from "./managed-file.js";
+export {
+  type LoadedPlugins,
+  type PluginConfig,
+  type PluginDefinition,
+  type PluginError,
+  readPlugins,
+} from "./plugins.js";
+export {
+  type DefinitionSet,
+  type DescriptionRequest,
+  definitionsInForce,
+  type ProjectDescription,
+  readProjectDescription,
+} from "./project-description.js";
 export { readSkillFiles, type SkillDefinition } from "./skill-files.js";
 export { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-command-files.js";
 export {

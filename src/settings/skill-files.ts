@@ -26,8 +26,8 @@ export interface SkillDefinition {
   dir: string;
   /** Permission rules the skill's tools need (`allowed-tools`), allowed once the skill is used. */
   allowedTools?: string[];
-  /** `user` or `project` for a skill read from a file. */
-  level?: "user" | "project";
+  /** `user`, `project` or `plugin` for a skill read from a file. */
+  level?: "user" | "project" | "plugin";
 }
 
 /** Most skill folders read from one root: a stray huge tree costs a bounded walk. */
@@ -45,21 +45,36 @@ export function readSkillFiles(
 ): Record<string, SkillDefinition> {
   const skills: Record<string, SkillDefinition> = {};
   for (const folder of definitionFolders("skills", cwd, env, sources)) {
-    for (const dir of skillDirs(folder.path)) {
-      const file = join(dir.path, "SKILL.md");
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (error) {
-        // A folder without SKILL.md is not a skill (a shared scripts folder, say): nothing to say.
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-          warn(`${file}: cannot be read (${(error as Error).message}); left out`);
-        }
-        continue;
+    Object.assign(skills, readSkillFolder(folder.path, folder.level, warn));
+  }
+  return skills;
+}
+
+/**
+ * The skills of one folder of skill folders (`.claude/skills/`, a plugin's `skills/`), by name;
+ * `prefix` goes before each name (a plugin's `<plugin>:`). Never throws: problems go to `warn`.
+ */
+export function readSkillFolder(
+  root: string,
+  level: SkillDefinition["level"],
+  warn: (message: string) => void,
+  prefix = "",
+): Record<string, SkillDefinition> {
+  const skills: Record<string, SkillDefinition> = {};
+  for (const dir of skillDirs(root)) {
+    const file = join(dir.path, "SKILL.md");
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      // A folder without SKILL.md is not a skill (a shared scripts folder, say): nothing to say.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+        warn(`${file}: cannot be read (${(error as Error).message}); left out`);
       }
-      const parsed = skillFromFile(file, dir.name, dir.path, text, folder.level, warn);
-      if (parsed) skills[parsed.name] = parsed.skill;
+      continue;
     }
+    const parsed = skillFromFile(file, dir.name, dir.path, text, level, warn);
+    if (parsed) skills[prefix + parsed.name] = parsed.skill;
   }
   return skills;
 }
@@ -85,7 +100,7 @@ function skillFromFile(
   folderName: string,
   dir: string,
   text: string,
-  level: "user" | "project",
+  level: SkillDefinition["level"],
   warn: (message: string) => void,
 ): { name: string; skill: SkillDefinition } | undefined {
   const { fields, body, problems } = parseFrontMatter(text);

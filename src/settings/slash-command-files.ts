@@ -26,7 +26,7 @@ export interface SlashCommandDefinition {
    * session's deny and ask rules, hooks and plan mode still come first. A bare `Bash` approves nothing.
    */
   allowedTools?: string[];
-  /** The model its prompt is meant for; recorded, not switched to (Goat keeps the session's model). */
+  /** The model its turn runs on (the session's model again after it). */
   model?: string;
   /**
    * The prompt: `$ARGUMENTS` (everything after the name), `$1`…`$9` (the words), `@path` (the file's
@@ -52,21 +52,49 @@ export function readSlashCommandFiles(
   const commands: Record<string, SlashCommandDefinition> = {};
   for (const folder of definitionFolders("commands", cwd, env, sources)) {
     for (const { file, subfolders, text } of readMarkdownFiles(folder.path, true, warn)) {
-      const name = basename(file, ".md");
-      if (!/^[\w.-]+$/.test(name)) {
-        warn(`${file}: "${name}" cannot be a command name (letters, digits, ".", "_" and "-"); left out`);
-        continue;
-      }
-      commands[name] = commandFromFile(file, text, folder.level, subfolders.join(":"), warn);
+      const name = commandName(file, warn);
+      if (name) commands[name] = commandFromFile(file, text, folder.level, subfolders.join(":"), warn);
     }
   }
   return commands;
 }
 
+/**
+ * The commands of a plugin's `commands/` folder, named as Claude Code names them:
+ * `<plugin>:<name>` (`<plugin>:<subfolder>:<name>` below a subfolder), described "(plugin:<plugin>)".
+ */
+export function readPluginCommands(
+  root: string,
+  plugin: string,
+  warn: (message: string) => void,
+): Record<string, SlashCommandDefinition> {
+  const commands: Record<string, SlashCommandDefinition> = {};
+  for (const { file, subfolders, text } of readMarkdownFiles(root, true, warn)) {
+    const name = commandName(file, warn);
+    if (name)
+      commands[[plugin, ...subfolders, name].join(":")] = commandFromFile(
+        file,
+        text,
+        `plugin:${plugin}`,
+        "",
+        warn,
+      );
+  }
+  return commands;
+}
+
+/** The command a file defines (`fix.md` is `fix`), or undefined with a warning when it cannot be a name. */
+function commandName(file: string, warn: (message: string) => void): string | undefined {
+  const name = basename(file, ".md");
+  if (/^[\w.-]+$/.test(name)) return name;
+  warn(`${file}: "${name}" cannot be a command name (letters, digits, ".", "_" and "-"); left out`);
+  return undefined;
+}
+
 function commandFromFile(
   file: string,
   text: string,
-  level: "user" | "project",
+  level: string,
   namespace: string,
   warn: (message: string) => void,
 ): SlashCommandDefinition {

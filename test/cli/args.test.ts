@@ -116,12 +116,23 @@ describe("the TypeScript SDK's argv", () => {
     );
   });
 
+  it("--plugin-dir and --plugin-dir-no-mcp name local plugins, the second without their MCP servers", () => {
+    const args = parseCliArgs([...SDK, "--plugin-dir", "/a", "--plugin-dir-no-mcp=/b", "--plugin-dir=/c"]);
+    expect(args.plugins).toEqual([
+      { type: "local", path: "/a" },
+      { type: "local", path: "/c" },
+      { type: "local", path: "/b", skipMcpDiscovery: true },
+    ]);
+    expect(args.ignoredFlags).toEqual([]);
+    expect(() => parseCliArgs(["-p", "x", "--plugin-dir="])).toThrow(/--plugin-dir needs a non-empty value/);
+  });
+
   it("flags with no counterpart, and flags Goat does not know, are set aside for one warning; --betas is taken", () => {
     const args = parseCliArgs([
       ...SDK,
       "--betas=context-1m-2025-08-07",
       "--thinking-display=highlights",
-      "--plugin-dir=/p",
+      "--channels=x",
       "--session-mirror",
       "--some-future-flag",
       "value-of-it",
@@ -133,7 +144,7 @@ describe("the TypeScript SDK's argv", () => {
     expect(args.betas).toEqual(["context-1m-2025-08-07"]);
     expect(args.sessionMirror).toBe(true);
     expect(args.ignoredFlags).toEqual([
-      "--plugin-dir",
+      "--channels",
       "--some-future-flag",
       "--another-one",
       "--thinking-display highlights",

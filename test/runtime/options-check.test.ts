@@ -65,9 +65,9 @@ describe("options Goat does not implement fail loudly", () => {
   });
 
   it("a refused Claude Agent SDK option throws naming it, before any model call", () => {
-    const error = refusal({ plugins: [] });
-    expect(error.option).toBe("plugins");
-    expect(error.message).toMatch(/^Option "plugins" of the Claude Agent SDK is not supported by Goat: /);
+    const error = refusal({ taskBudget: { total: 1000 } });
+    expect(error.option).toBe("taskBudget");
+    expect(error.message).toMatch(/^Option "taskBudget" of the Claude Agent SDK is not supported by Goat: /);
     expect(mock.requests).toHaveLength(0);
   });
 

@@ -3,15 +3,19 @@
  * deny rules hold with `settingSources` (its allow rules wait for the folder's trust, said on
  * stderr); the host's `sessionStore` receives every transcript entry Goat writes (the SDK passes
  * `--session-mirror` and reads `transcript_mirror` frames); `continue: true` with nothing to continue
- * starts a new session, as with Claude Code.
+ * starts a new session, as with Claude Code. The whole fixture project (test/support/claude-project-fixture.ts)
+ * with the `review-kit` plugin (the SDK's `plugins` option, sent as `--plugin-dir`): each piece is
+ * offered (system/init, supportedCommands(), supportedAgents(), reloadSkills(), reloadPlugins()),
+ * invoked and obeyed.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useCliFixture } from "../cli/helpers.js";
+import { trustWorkFolder, useCliFixture } from "../cli/helpers.js";
+import { PLUGIN, PROJECT, writeClaudeProject } from "../support/claude-project-fixture.js";
 import { reply } from "../support/mock-provider.js";
 import { type ClaudeSdk, loadClaudeSdk } from "./claude-sdk.js";
-import { collect, results, sdkOptions, toolResults } from "./helpers.js";
+import { collect, inits, results, sdkOptions, toolResults } from "./helpers.js";
 
 const fx = useCliFixture("goat-sdk-edges");
 let sdk: ClaudeSdk;
@@ -82,6 +86,83 @@ describe("a Claude Code project's settings under the SDK", () => {
     expect(existsSync(join(fx.work.path, "victim.txt"))).toBe(true);
     expect(existsSync(join(fx.work.path, "made.txt"))).toBe(false);
     expect(stderr.join("")).toContain("allow rule Bash(touch:*) (.claude/settings.json)");
+  });
+});
+
+describe("a whole Claude Code project under the SDK", () => {
+  it("settings, agent, namespaced command, skill and plugin are offered, invoked and obeyed", async () => {
+    const { helper, pluginDir } = writeClaudeProject(
+      fx.work.path,
+      join(fx.home.path, "plugins", "review-kit"),
+    );
+    trustWorkFolder(fx);
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Bash", id: "rm", input: { command: "rm victim.txt" } },
+        { name: "Skill", id: "s1", input: { skill: PROJECT.skill } },
+        { name: "Skill", id: "s2", input: { skill: PLUGIN.skill } },
+        { name: PLUGIN.echoTool, id: "e1", input: { msg: "plugged" } },
+      ]),
+      reply.toolCalls([
+        { name: "Read", id: "r1", input: { file_path: helper } },
+        {
+          name: "Task",
+          id: "t1",
+          input: { subagent_type: PROJECT.agent, description: "review", prompt: "look" },
+        },
+      ]),
+      reply.text("looks fine"),
+      reply.text("all done"),
+    );
+    const q = sdk.query({
+      prompt: `/${PROJECT.namespacedCommand} 42 urgent`,
+      options: sdkOptions(fx, {
+        settingSources: ["user", "project", "local"],
+        plugins: [{ type: "local", path: pluginDir }],
+        canUseTool: async (_name: string, input: Record<string, unknown>) => ({
+          behavior: "allow",
+          updatedInput: input,
+        }),
+      }),
+    });
+    const lists = q.supportedCommands().then(async (commands) => ({
+      commands,
+      agents: await q.supportedAgents(),
+      skills: await q.reloadSkills(),
+      plugins: await q.reloadPlugins(),
+    }));
+    const run = await collect(q);
+    expect(run.error).toBeUndefined();
+    const [result] = results(run) as any[];
+    expect(result.result).toBe("all done");
+    const [init] = inits(run) as any[];
+    expect(init.skills).toEqual([PROJECT.skill, PLUGIN.skill]);
+    expect(init.plugins).toEqual([{ name: PLUGIN.name, path: pluginDir, version: PLUGIN.version }]);
+    expect(init.mcp_servers).toContainEqual(
+      expect.objectContaining({ name: PLUGIN.server, status: "connected" }),
+    );
+    const { commands, agents, skills, plugins } = await lists;
+    expect(commands.map((c: any) => c.name)).toEqual(
+      expect.arrayContaining([PROJECT.command, PLUGIN.command]),
+    );
+    expect(commands.find((c: any) => c.name === PROJECT.command).argumentHint).toBe("<issue> [note]");
+    expect(agents.map((a: any) => a.name)).toEqual(expect.arrayContaining([PROJECT.agent, PLUGIN.agent]));
+    expect(skills.skills.map((s: any) => s.name)).toEqual([PROJECT.skill, PLUGIN.skill]);
+    expect(plugins.plugins).toEqual([{ name: PLUGIN.name, path: pluginDir, version: PLUGIN.version }]);
+
+    const prompt = JSON.stringify(fx.mock.requests[0].body.messages[0]);
+    expect(prompt).toContain(`${PROJECT.commandMarker} issue 42, all: 42 urgent`);
+    expect(prompt).toContain("Probe: probe-42");
+    expect(JSON.stringify(fx.mock.requests[0].body)).not.toContain(PROJECT.skillMarker);
+    const [rm, pdf, style, echo, read] = toolResults(run).map((r) => JSON.stringify(r.content));
+    expect(rm).toMatch(/denied by the rule Bash\(rm:\*\)/);
+    expect(readFileSync(join(fx.work.path, "victim.txt"), "utf8")).toBe("keep me");
+    expect(pdf).toContain(PROJECT.skillMarker);
+    expect(style).toContain(PLUGIN.skillMarker);
+    expect(echo).toContain("echo: plugged");
+    expect(readFileSync(join(pluginDir, "hook.log"), "utf8")).toBe("hooked\n");
+    expect(read).toContain(PROJECT.helperText);
+    expect(JSON.stringify(fx.mock.requests[2].body.system)).toContain(PROJECT.agentMarker);
   });
 });
 

@@ -14,11 +14,11 @@ import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   claudeConfigDir,
+  type DefinitionSet,
   describeMcpServer,
   goatHomeDir,
-  readAgentFiles,
-  readSkillFiles,
-  readSlashCommandFiles,
+  type ProjectDescription,
+  readProjectDescription,
   restrictUntrustedSettings,
   settingsFiles,
 } from "../../settings/index.js";
@@ -56,6 +56,7 @@ export function readProjectConfig(
   cwd: string,
   env: Record<string, string | undefined>,
   sources?: readonly string[],
+  description: ProjectDescription = readProjectDescription({ cwd, env, sources: ["project"] }),
 ): ProjectConfig {
   const projectFiles = projectSettingsFiles(cwd, env, sources);
   const declaring: DeclaringFile[] = [];
@@ -65,40 +66,31 @@ export function readProjectConfig(
     if (items.length > 0) declaring.push({ file: relative(cwd, file), items });
   }
   const readsProject = sources === undefined || sources.includes("project");
-  if (readsProject) declaring.push(...projectDefinitions(cwd, env));
+  if (readsProject) declaring.push(...projectDefinitions(cwd, description.project));
   const mcpjsonServers = readsProject ? readMcpjsonServers(join(cwd, ".mcp.json")) : [];
   return { cwd, settingsFiles: projectFiles, declaring, mcpjsonServers };
 }
 
 /**
- * The folder's subagents and slash commands (`.claude/agents/`, `.claude/commands/`, Goat's
- * `.goat/…`): a command's `!` lines run commands and an agent's prompt steers the model, so they
+ * The folder's subagents, slash commands and skills (`.claude/agents/`, `.claude/commands/`,
+ * `.claude/skills/`, Goat's `.goat/…`), as the project loader read them: a command's `!` lines run
+ * commands, an agent's prompt steers the model and a skill's allowed-tools approve calls, so they
  * wait for trust. None when the folder's `.claude` or `.goat` is the user's own (started at home).
  */
-function projectDefinitions(cwd: string, env: Record<string, string | undefined>): DeclaringFile[] {
-  const own = [join(cwd, ".claude"), join(cwd, ".goat")];
-  if (own.includes(claudeConfigDir(env)) || own.includes(goatHomeDir(env))) return [];
-  const quiet = () => {};
+function projectDefinitions(cwd: string, project: DefinitionSet): DeclaringFile[] {
   const out: DeclaringFile[] = [];
-  const commands = Object.entries(readSlashCommandFiles(cwd, env, ["project"], quiet)).sort(([a], [b]) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  );
-  for (const folder of [".claude/commands", ".goat/commands"]) {
-    const names = commands
-      .filter(([, c]) => c.file?.startsWith(join(cwd, folder) + sep))
-      .map(([n]) => `/${n}`);
-    if (names.length > 0) out.push({ file: folder, items: [`slash commands ${names.join(", ")}`] });
-  }
-  const agents = Object.entries(readAgentFiles(cwd, env, ["project"], quiet));
-  for (const folder of [".claude/agents", ".goat/agents"]) {
-    const names = agents.filter(([, a]) => a.file.startsWith(join(cwd, folder) + sep)).map(([n]) => n);
-    if (names.length > 0) out.push({ file: folder, items: [`subagents ${names.join(", ")}`] });
-  }
-  // A skill's instructions steer the model and its allowed-tools approve calls: they wait for trust too.
-  const skills = Object.entries(readSkillFiles(cwd, env, ["project"], quiet));
-  for (const folder of [".claude/skills", ".goat/skills"]) {
-    const names = skills.filter(([, s]) => s.dir.startsWith(join(cwd, folder) + sep)).map(([n]) => n);
-    if (names.length > 0) out.push({ file: folder, items: [`skills ${names.join(", ")}`] });
+  const byName = <T>(record: Record<string, T>) =>
+    Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const groups: Array<[string, string, Array<[string, string | undefined]>]> = [
+    ["commands", "slash commands", byName(project.commands).map(([n, c]) => [`/${n}`, c.file])],
+    ["agents", "subagents", Object.entries(project.agents).map(([n, a]) => [n, a.file])],
+    ["skills", "skills", Object.entries(project.skills).map(([n, s]) => [n, s.dir])],
+  ];
+  for (const [kind, label, items] of groups) {
+    for (const folder of [`.claude/${kind}`, `.goat/${kind}`]) {
+      const names = items.filter(([, file]) => file?.startsWith(join(cwd, folder) + sep)).map(([n]) => n);
+      if (names.length > 0) out.push({ file: folder, items: [`${label} ${names.join(", ")}`] });
+    }
   }
   return out;
 }

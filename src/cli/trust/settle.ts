@@ -23,6 +23,7 @@
  * `.mcp.json`), plus `trust.json` when the folder declares something.
  */
 import { relative, resolve } from "node:path";
+import { type PluginConfig, type ProjectDescription, readProjectDescription } from "../../settings/index.js";
 import type { CliArgs } from "../args.js";
 import { terminalSafe } from "../terminal/safe-text.js";
 import type { McpjsonApprovals } from "./mcp-approvals.js";
@@ -50,6 +51,11 @@ export interface ProjectTrust {
    * (they do when absent).
    */
   readProjectDefinitions?: boolean;
+  /**
+   * The definitions and plugins read to decide (the user's and the folder's agents, commands and
+   * skills, the plugins), which the session then applies: the files are read once.
+   */
+  description?: ProjectDescription;
 }
 
 /** What deciding needs. */
@@ -65,6 +71,8 @@ export interface TrustContext {
   interactive: boolean;
   /** Where headless notices go. */
   stderr: { write(text: string): unknown };
+  /** The `--plugin-dir` plugins, read with the rest (they need no trust: the user named them). */
+  plugins?: readonly PluginConfig[];
   /** Opens the terminal questions; called only when there is something to ask. */
   openQuestions: () => Promise<TrustQuestions>;
 }
@@ -74,7 +82,17 @@ const ALL: ProjectTrust = { restrictedFiles: [], readMcpjson: true, readProjectD
 
 /** Decides; resolves "quit" when the user pressed Ctrl-C at a question. */
 export async function settleProjectTrust(ctx: TrustContext): Promise<ProjectTrust | "quit"> {
-  const project = readProjectConfig(ctx.cwd, ctx.env, ctx.settingSources);
+  const description = readProjectDescription({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    sources: ctx.settingSources ?? ["user", "project"],
+    plugins: ctx.plugins,
+  });
+  const trust = await decide(ctx, readProjectConfig(ctx.cwd, ctx.env, ctx.settingSources, description));
+  return trust === "quit" ? trust : { ...trust, description };
+}
+
+async function decide(ctx: TrustContext, project: ProjectConfig): Promise<ProjectTrust | "quit"> {
   if (!needsTrust(project)) return ALL;
   const approvals = readMcpjsonApprovals(ctx.cwd, ctx.env, ctx.settingsFlag);
   if (!ctx.interactive) return headless(project, approvals, ctx);
@@ -226,6 +244,7 @@ export function settleCliTrust(args: CliArgs, interactive: boolean): Promise<Pro
     env: process.env,
     settingSources: args.settingSources,
     settingsFlag: args.settings,
+    plugins: args.plugins,
     interactive,
     stderr: process.stderr,
     openQuestions: async () =>

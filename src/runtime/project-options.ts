@@ -1,0 +1,33 @@
+/**
+ * The project description (`settings/project-description.ts`: the user's and the folder's agents,
+ * slash commands and skills, and the plugins, each read once) applied to a session's options. An
+ * option's own entry wins over a file's of the same name; the folder's items apply only when it is
+ * trusted; a plugin's parts come last, under the plugin's name.
+ */
+import { definitionsInForce, type ProjectDescription } from "../settings/project-description.js";
+import type { SessionOptions } from "./options.js";
+import { applyPlugins } from "./plugin-options.js";
+
+/**
+ * The options with the description's definitions added below their own; what could not be used of
+ * the files in force goes to `warn`.
+ */
+export function withProjectDescription<Options extends SessionOptions>(
+  options: Options,
+  description: ProjectDescription,
+  projectTrusted: boolean,
+  warn: (message: string) => void,
+): Options {
+  const files = definitionsInForce(description, projectTrusted);
+  for (const message of [...files.warnings, ...description.pluginWarnings]) warn(message);
+  const out: Options = { ...options };
+  if (Object.keys(files.agents).length > 0) {
+    const agents = Object.entries(files.agents).map(([name, { file: _, ...agent }]) => [name, agent]);
+    out.agents = { ...Object.fromEntries(agents), ...options.agents };
+  }
+  if (Object.keys(files.commands).length > 0)
+    out.slashCommands = { ...files.commands, ...options.slashCommands };
+  if (Object.keys(files.skills).length > 0)
+    out.skillDefinitions = { ...files.skills, ...options.skillDefinitions };
+  return applyPlugins(out, description.plugins, warn) as Options;
+}
