@@ -5,7 +5,10 @@ import type { CliSettings } from "../settings/files.js";
 import type { SessionOptions } from "./options.js";
 
 /** Settings hooks first, then the options' own, per event. */
-export function mergeHooks(files: CliSettings["hooks"], own: SessionOptions["hooks"]): SessionOptions["hooks"] {
+export function mergeHooks(
+  files: CliSettings["hooks"],
+  own: SessionOptions["hooks"],
+): SessionOptions["hooks"] {
   const events = new Set([...Object.keys(files), ...Object.keys(own ?? {})]) as Set<keyof typeof files>;
   if (events.size === 0) return own;
   const merged: NonNullable<SessionOptions["hooks"]> = {};

@@ -5,6 +5,7 @@
  * `result` per user message, until the input ends.
  */
 import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
+import { withPlugins } from "../runtime/plugin-options.js";
 import {
   type AgentEvent,
   type AgentMessage,
@@ -14,7 +15,6 @@ import {
   type RunOutcome,
   type Session,
 } from "../runtime/session.js";
-import { withPlugins } from "../runtime/plugin-options.js";
 import { withSettings } from "../runtime/settings-options.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { createAsyncQueue } from "./async-queue.js";
