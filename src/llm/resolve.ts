@@ -9,11 +9,17 @@
 
 import { InvalidOptionError } from "../errors.js";
 import { createAnthropicProvider } from "./anthropic.js";
+import { createBedrockProvider } from "./bedrock.js";
+import { envFlag } from "./cloud-http.js";
 import { createOpenAIProvider } from "./openai.js";
 import type { Provider, ProviderOptions } from "./types.js";
+import { createVertexProvider } from "./vertex.js";
 
-/** The wire formats Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible gateways. */
-export type ProviderType = "anthropic" | "openai";
+/**
+ * The wire formats Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible
+ * gateways; `bedrock` and `vertex` are Claude (and Bedrock's other models) on Amazon's and Google's clouds.
+ */
+export type ProviderType = "anthropic" | "openai" | "bedrock" | "vertex";
 
 /** A provider described by its wire format and how to reach it; `name` defaults to `type`. */
 export interface ProviderConfig extends ProviderOptions {
@@ -50,7 +56,19 @@ export interface ProviderRegistry {
 const FACTORIES: Record<ProviderType, (options: ProviderOptions) => Provider> = {
   anthropic: createAnthropicProvider,
   openai: createOpenAIProvider,
+  bedrock: createBedrockProvider,
+  vertex: createVertexProvider,
 };
+
+/**
+ * Claude Code's switches that send every Claude call through a cloud: `CLAUDE_CODE_USE_BEDROCK=1` or
+ * `CLAUDE_CODE_USE_VERTEX=1` (Bedrock wins when both are set, as in Claude Code).
+ */
+export function claudeCloud(env: Record<string, string | undefined>): "bedrock" | "vertex" | undefined {
+  if (envFlag(env.CLAUDE_CODE_USE_BEDROCK)) return "bedrock";
+  if (envFlag(env.CLAUDE_CODE_USE_VERTEX)) return "vertex";
+  return undefined;
+}
 
 /** Claude Code's short model names, so `model: "sonnet"` works as it does there. */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
@@ -88,10 +106,17 @@ export function createProviderRegistry(
   specs: readonly ProviderSpec[] = [],
   defaults: ProviderDefaults = {},
 ): ProviderRegistry {
+  const builtInAnthropic: ProviderSpec = { type: "anthropic" };
   const specByName = new Map<string, ProviderSpec>([
-    ["anthropic", { type: "anthropic" }],
+    ["anthropic", builtInAnthropic],
     ["openai", { type: "openai" }],
+    ["bedrock", { type: "bedrock" }],
+    ["vertex", { type: "vertex" }],
   ]);
+  // With Claude Code's cloud switch on, the built-in Anthropic provider's models go to the cloud.
+  const cloud = claudeCloud(defaults.env ?? process.env);
+  const routed = (name: string): string =>
+    cloud && name === "anthropic" && specByName.get("anthropic") === builtInAnthropic ? cloud : name;
   const seen = new Set<string>();
   for (const spec of specs) {
     const name = specName(spec);
@@ -104,7 +129,7 @@ export function createProviderRegistry(
     if (!isProvider(spec) && !(spec.type in FACTORIES)) {
       throw new InvalidOptionError(
         "provider",
-        `Provider "${name}" has unknown type "${spec.type}"; use "anthropic" or "openai".`,
+        `Provider "${name}" has unknown type "${spec.type}"; use one of ${Object.keys(FACTORIES).join(", ")}.`,
       );
     }
     if (seen.has(name))
@@ -148,7 +173,7 @@ export function createProviderRegistry(
       );
     const slash = trimmed.indexOf("/");
     if (slash >= 0) {
-      const name = trimmed.slice(0, slash);
+      const name = routed(trimmed.slice(0, slash));
       const modelId = trimmed.slice(slash + 1);
       const provider = get(name);
       if (!provider) {
@@ -163,7 +188,8 @@ export function createProviderRegistry(
         throw new InvalidOptionError("model", `Model "${trimmed}" names no model after "${name}/".`);
       return { provider, modelId, id: `${name}/${modelId}` };
     }
-    const guess = GUESSES.find(([pattern]) => pattern.test(trimmed))?.[1];
+    const pattern = GUESSES.find(([p]) => p.test(trimmed))?.[1];
+    const guess = pattern && routed(pattern);
     const provider = guess && get(guess);
     if (!guess || !provider) {
       throw new InvalidOptionError(
@@ -185,9 +211,17 @@ export function createProviderRegistry(
   return { get, names, resolve, close };
 }
 
-/** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */
+/**
+ * Picks the default model: `GOAT_MODEL`; with Claude Code's Bedrock or Vertex switch on,
+ * `ANTHROPIC_MODEL` (else Sonnet) on that cloud; else the provider whose key is set, else Anthropic.
+ */
 export function defaultModel(env: Record<string, string | undefined>): string {
   if (env.GOAT_MODEL) return env.GOAT_MODEL;
+  const cloud = claudeCloud(env);
+  if (cloud) {
+    const model = env.ANTHROPIC_MODEL ? expandModelAlias(env.ANTHROPIC_MODEL) : "claude-sonnet-4-5";
+    return model.includes("/") && !model.startsWith("arn:") ? model : `${cloud}/${model}`;
+  }
   if (!env.ANTHROPIC_API_KEY && env.OPENAI_API_KEY) return "openai/gpt-4.1";
   return "anthropic/claude-sonnet-4-5";
 }

@@ -5,7 +5,7 @@
  */
 import type { HttpTransport } from "./http.js";
 import type { SseEvent } from "./sse.js";
-import { openSse, type SseReader, streamError } from "./sse-reader.js";
+import { type Framing, openSse, type SseReader, streamError } from "./sse-reader.js";
 import type { ModelRequest, StreamEvent } from "./types.js";
 
 /** Turns one provider's SSE events into neutral stream events. */
@@ -39,6 +39,7 @@ export function streamCall(
   request: ModelRequest,
   prepare: () => WireCall | Promise<WireCall>,
   decoder: WireDecoder,
+  framing?: Framing,
 ): AsyncIterableIterator<StreamEvent> {
   let out: StreamEvent[] = [];
   let pos = 0;
@@ -66,6 +67,7 @@ export function streamCall(
         request.signal,
         () => decoder.afterFirstDelta,
         transport.timeouts.idleMs,
+        framing,
       );
     }
     out = [];
