@@ -86,7 +86,7 @@ export function createVertexProvider(options: VertexOptions = {}): Provider {
         ? "https://aiplatform.googleapis.com"
         : `https://${region}-aiplatform.googleapis.com`;
     const base = (options.baseURL ?? env.ANTHROPIC_VERTEX_BASE_URL ?? `${host}/v1`).replace(/\/+$/, "");
-    const url = `${base}/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/publishers/anthropic/models/${encodeURIComponent(modelId)}:streamRawPredict`;
+    const url = `${base}/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/publishers/anthropic/models/${encodeURIComponent(modelId).replace("%40", "@")}:streamRawPredict`;
     const headers: Record<string, string> = {
       accept: "text/event-stream",
       ...options.headers,

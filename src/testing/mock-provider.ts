@@ -13,6 +13,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { MessageReply, MockRequest, Reply } from "./mock-replies.js";
 import { anthropicEvents, errorBody, jsonBody, openaiEvents } from "./mock-wire.js";
+import { bedrockError, bedrockInvokeFrames, converseFrames, vertexError } from "./mock-wire-cloud.js";
 
 export type { MessageReply, MockBlock, MockRequest, MockToolCall, Reply } from "./mock-replies.js";
 export { reply } from "./mock-replies.js";
@@ -23,6 +24,10 @@ export interface MockProvider {
   readonly anthropicBaseURL: string;
   /** Base URL for `createOpenAIProvider` (`http://127.0.0.1:PORT/v1`). */
   readonly openaiBaseURL: string;
+  /** Base URL for `createBedrockProvider` / `ANTHROPIC_BEDROCK_BASE_URL` (`http://127.0.0.1:PORT`). */
+  readonly bedrockBaseURL: string;
+  /** Base URL for `createVertexProvider` / `ANTHROPIC_VERTEX_BASE_URL` (`http://127.0.0.1:PORT/v1`). */
+  readonly vertexBaseURL: string;
   /** Every request received, in order. */
   readonly requests: MockRequest[];
   /** Adds replies to the end of the queue; each request takes the first. */
@@ -61,11 +66,7 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
         body = undefined;
       }
       const path = (req.url ?? "/").split("?")[0];
-      const format = path.endsWith("/messages")
-        ? "anthropic"
-        : path.endsWith("/chat/completions")
-          ? "openai"
-          : undefined;
+      const format = formatOf(path);
       if (!format) {
         res.writeHead(404, { "content-type": "application/json" });
         res.end(
@@ -79,6 +80,7 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
         method: req.method ?? "POST",
         headers: req.headers,
         body,
+        rawBody: raw,
         format,
         connection,
       };
@@ -102,6 +104,8 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
   return {
     anthropicBaseURL: origin,
     openaiBaseURL: `${origin}/v1`,
+    bedrockBaseURL: origin,
+    vertexBaseURL: `${origin}/v1`,
     requests,
     enqueue: (...replies) => {
       queue.push(...replies);
@@ -116,6 +120,22 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
         server.close(() => resolve());
       }),
   };
+}
+
+/** The wire a request speaks, from its path. */
+function formatOf(path: string): MockRequest["format"] | undefined {
+  if (path.endsWith("/messages")) return "anthropic";
+  if (path.endsWith("/chat/completions")) return "openai";
+  if (path.endsWith("/invoke-with-response-stream")) return "bedrock";
+  if (path.endsWith("/converse-stream")) return "bedrock-converse";
+  if (path.endsWith(":streamRawPredict")) return "vertex";
+  return undefined;
+}
+
+/** The model a cloud request names in its path (`/model/{id}/…`, `/models/{id}:…`). */
+function modelInPath(path: string): string | undefined {
+  const match = /\/models?\/([^/:]+)(?::[A-Za-z]+)?(?:\/[a-z-]+)?$/.exec(path);
+  return match ? decodeURIComponent(match[1]) : undefined;
 }
 
 /** Responses whose connection the mock cut on purpose (a scripted hang-up or drop), not the client. */
@@ -136,8 +156,18 @@ async function answer(r: Reply, request: MockRequest, res: http.ServerResponse):
       cutConnection(res);
       return;
     case "error": {
+      if (format === "bedrock" || format === "bedrock-converse") {
+        const e = bedrockError(resolved);
+        res.writeHead(resolved.status, {
+          "content-type": "application/json",
+          ...e.headers,
+          ...resolved.headers,
+        });
+        res.end(e.body);
+        return;
+      }
       res.writeHead(resolved.status, { "content-type": "application/json", ...resolved.headers });
-      res.end(errorBody(format, resolved));
+      res.end(format === "vertex" ? vertexError(resolved) : errorBody(format, resolved));
       return;
     }
     case "raw":
@@ -150,22 +180,31 @@ async function answer(r: Reply, request: MockRequest, res: http.ServerResponse):
 }
 
 async function answerMessage(r: MessageReply, request: MockRequest, res: http.ServerResponse): Promise<void> {
-  const model: string = request.body?.model ?? "mock-model";
-  if (request.body?.stream !== true) {
+  const model: string = request.body?.model ?? modelInPath(request.path) ?? "mock-model";
+  const format = request.format;
+  const binary = format === "bedrock" || format === "bedrock-converse";
+  // Bedrock's streaming endpoints stream whatever the body says; the others stream on `stream: true`.
+  if (!binary && request.body?.stream !== true) {
     res.writeHead(200, { "content-type": "application/json", ...r.headers });
-    res.end(JSON.stringify(jsonBody(request.format, r, model)));
+    res.end(JSON.stringify(jsonBody(format === "vertex" ? "anthropic" : format, r, model)));
     return;
   }
-  const events =
-    request.format === "anthropic"
-      ? anthropicEvents(r, model)
-      : openaiEvents(r, model, request.body?.stream_options?.include_usage === true);
-  if (r.malformedAfterEvents !== undefined) events.splice(r.malformedAfterEvents, 0, "data: {broken\n\n");
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...r.headers });
+  let events: Array<string | Buffer>;
+  if (format === "bedrock") events = bedrockInvokeFrames(r, model);
+  else if (format === "bedrock-converse") events = converseFrames(r);
+  else {
+    events =
+      format === "anthropic" || format === "vertex"
+        ? anthropicEvents(r, model)
+        : openaiEvents(r, model, request.body?.stream_options?.include_usage === true);
+    if (r.malformedAfterEvents !== undefined) events.splice(r.malformedAfterEvents, 0, "data: {broken\n\n");
+  }
+  const contentType = binary ? "application/vnd.amazon.eventstream" : "text/event-stream";
+  res.writeHead(200, { "content-type": contentType, "cache-control": "no-cache", ...r.headers });
   const drop = r.dropAfterEvents;
   const delay = r.delayMs ?? 0;
   if (delay === 0 && drop === undefined) {
-    res.end(events.join("")); // instant: one write
+    res.end(binary ? Buffer.concat(events as Buffer[]) : events.join("")); // instant: one write
     return;
   }
   const count = drop === undefined ? events.length : Math.min(drop, events.length);

@@ -12,7 +12,10 @@ export interface MockRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (undefined when it was not JSON). */
   body: any;
-  format: "anthropic" | "openai";
+  /** The body as received (to check a signature over it). */
+  rawBody?: string;
+  /** The wire: Anthropic or OpenAI, Bedrock's invoke (Claude) or Converse stream, Vertex's Claude. */
+  format: "anthropic" | "openai" | "bedrock" | "bedrock-converse" | "vertex";
   /** Which TCP connection carried it (1, 2, …): equal numbers mean a kept-alive socket was reused. */
   connection: number;
   /**

@@ -39,6 +39,12 @@ export function useMockProvider(): MockProvider {
     get openaiBaseURL() {
       return running().openaiBaseURL;
     },
+    get bedrockBaseURL() {
+      return running().bedrockBaseURL;
+    },
+    get vertexBaseURL() {
+      return running().vertexBaseURL;
+    },
     get requests() {
       return running().requests;
     },
