@@ -82,7 +82,13 @@ describe("createProviderRegistry", () => {
   });
 
   it("lets a config named like a built-in replace it, also for guessed bare ids", () => {
-    expect(createProviderRegistry([custom]).names()).toEqual(["anthropic", "openai", "bedrock", "vertex", "scripted"]);
+    expect(createProviderRegistry([custom]).names()).toEqual([
+      "anthropic",
+      "openai",
+      "bedrock",
+      "vertex",
+      "scripted",
+    ]);
     const mine = createProviderRegistry([{ ...custom, name: "openai" }]);
     expect(mine.resolve("gpt-4.1").provider.stream).toBe(custom.stream);
   });
