@@ -51,13 +51,12 @@ export function vertexModelId(model: string): string {
 }
 
 /**
- * The Anthropic-style id inside a cloud id, for catalog lookups: `us.anthropic.claude-x-20250929-v1:0`
- * and `claude-x@20250929` both give `claude-x-20250929`; other ids come back unchanged.
+ * The id a catalog knows a cloud id by: `us.anthropic.claude-x-20250929-v1:0` and `claude-x@20250929`
+ * both give `claude-x-20250929`; a Bedrock inference profile of another vendor's model loses its
+ * geography (`us.amazon.nova-pro-v1:0` → `amazon.nova-pro-v1:0`); other ids come back unchanged.
  */
 export function baseModelId(id: string): string {
-  return id
-    .replace(/^(?:(?:us|eu|apac|global|jp|au|us-gov)\.)?anthropic\./i, "")
-    .replace(/-v\d+(?::\d+)?$/i, "")
-    .replace(/@(\d{8})$/, "-$1")
-    .replace(/@default$/, "");
+  const model = id.replace(/^(?:us|eu|apac|global|jp|au|us-gov)\.(?=[a-z]+\.)/i, "");
+  if (!/^anthropic\./i.test(model)) return model.replace(/@(\d{8})$/, "-$1").replace(/@default$/, "");
+  return model.replace(/^anthropic\./i, "").replace(/-v\d+(?::\d+)?$/i, "");
 }

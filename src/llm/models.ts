@@ -101,6 +101,30 @@ function openai(
   };
 }
 
+/**
+ * A model Bedrock serves through Converse (Claude on Bedrock is priced as Anthropic's entries).
+ * `cacheRead` is the model's own rate where Bedrock caches its prompts (Nova: a quarter of input),
+ * else plain input; Bedrock charges no cache writes for these models.
+ */
+function bedrock(
+  id: string,
+  name: string,
+  prices: [input: number, cachedInput: number, output: number],
+  contextWindow: number,
+  maxOutputTokens: number,
+): ModelInfo {
+  const [input, cacheRead, output] = prices;
+  return {
+    id,
+    provider: "bedrock",
+    name,
+    contextWindow,
+    maxOutputTokens,
+    pricing: { input, output, cacheRead, cacheWrite: input },
+    reasoning: false,
+  };
+}
+
 /** Avoids 0.30000000000000004 in a table people read. */
 function round(n: number): number {
   return Math.round(n * 1e6) / 1e6;
@@ -129,5 +153,10 @@ export const defaultModels: readonly Readonly<ModelInfo>[] = Object.freeze(
     openai("o3-mini", "o3-mini", [1.1, 0.55, 4.4], 200_000, 100_000, true),
     openai("o4-mini", "o4-mini", [1.1, 0.275, 4.4], 200_000, 100_000, true),
     openai("o1", "o1", [15, 7.5, 60], 200_000, 100_000, true),
+    // Bedrock on-demand list prices, us-east-1, 2025-11 (aws.amazon.com/bedrock/pricing).
+    bedrock("amazon.nova-pro-v1:0", "Amazon Nova Pro", [0.8, 0.2, 3.2], 300_000, 10_000),
+    bedrock("amazon.nova-lite-v1:0", "Amazon Nova Lite", [0.06, 0.015, 0.24], 300_000, 10_000),
+    bedrock("amazon.nova-micro-v1:0", "Amazon Nova Micro", [0.035, 0.00875, 0.14], 128_000, 10_000),
+    bedrock("meta.llama3-3-70b-instruct-v1:0", "Llama 3.3 70B Instruct", [0.72, 0.72, 0.72], 128_000, 8_192),
   ].map((m) => Object.freeze({ ...m, pricing: Object.freeze(m.pricing) })),
 );

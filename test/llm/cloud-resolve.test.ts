@@ -34,7 +34,14 @@ describe("cloud model ids", () => {
     expect(catalog.get("bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0")?.pricing).toEqual(sonnet);
     expect(catalog.get("bedrock/claude-sonnet-4-5")?.pricing).toEqual(sonnet);
     expect(catalog.get("vertex/claude-sonnet-4-5@20250929")?.pricing).toEqual(sonnet);
-    expect(catalog.get("bedrock/meta.llama3-3-70b-instruct-v1:0")).toBeUndefined();
+    expect(catalog.get("bedrock/meta.llama3-3-70b-instruct-v1:0")?.pricing.output).toBe(0.72);
+    // A cross-region inference profile of another vendor's model is priced as the model.
+    expect(catalog.get("bedrock/us.amazon.nova-pro-v1:0")?.pricing).toMatchObject({
+      input: 0.8,
+      cacheRead: 0.2,
+      output: 3.2,
+    });
+    expect(catalog.get("bedrock/us.meta.llama4-scout-17b-instruct-v1:0")).toBeUndefined();
   });
 });
 
