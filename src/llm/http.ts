@@ -331,8 +331,15 @@ export function errorDetail(text: string): { type?: string; message: string } {
       : typeof json?.detail === "string"
         ? json.detail
         : text.slice(0, 500);
+  // Google answers {error: {code: 429, status: "RESOURCE_EXHAUSTED", message}}.
   const type =
-    typeof err?.code === "string" ? err.code : typeof err?.type === "string" ? err.type : undefined;
+    typeof err?.code === "string"
+      ? err.code
+      : typeof err?.type === "string"
+        ? err.type
+        : typeof err?.status === "string"
+          ? err.status
+          : undefined;
   return { type, message };
 }
 

@@ -10,11 +10,13 @@ import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
 import { kindForStreamError, missingKeyError } from "./http.js";
 import { openaiRequestJson } from "./openai-request.js";
+import { isOpenAIReasoningModel, openaiResponsesProtocol } from "./openai-responses.js";
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
   ContentBlock,
+  ModelRequest,
   Provider,
   ProviderOptions,
   StopReason,
@@ -25,9 +27,32 @@ import { createWireProvider, trimSlash, type WireContext, type WireProtocol } fr
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
-/** Creates an OpenAI-compatible provider; key and base URL are resolved before each call (options, then env). */
+/**
+ * Creates an OpenAI provider; key and base URL are resolved before each call (options, then env).
+ * On OpenAI's own API a reasoning model (o-series, GPT-5, Codex) is called through the Responses API,
+ * the only OpenAI wire that carries reasoning from one turn to the next (its encrypted reasoning
+ * items); other models, and every other base URL (LiteLLM, vLLM, Ollama…, which speak Chat Completions
+ * and not always Responses), use Chat Completions. `GOAT_OPENAI_WIRE=chat|responses` forces one.
+ */
 export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
-  return createWireProvider("openai", options, openaiChatProtocol);
+  return createWireProvider("openai", options, (context) => {
+    const chat = openaiChatProtocol(context);
+    const responses = openaiResponsesProtocol(context);
+    const wireFor = (request: ModelRequest): WireProtocol =>
+      usesResponses(request.model, context) ? responses : chat;
+    return {
+      prepare: (request, key) => wireFor(request).prepare(request, key),
+      decoder: (request, model) => wireFor(request).decoder(request, model),
+    };
+  });
+}
+
+/** True when `model` on this provider goes through the Responses API (see createOpenAIProvider). */
+export function usesResponses(model: string, { env, options }: Pick<WireContext, "env" | "options">): boolean {
+  const forced = env.GOAT_OPENAI_WIRE;
+  if (forced === "responses" || forced === "chat") return forced === "responses";
+  const baseURL = options.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+  return baseURL.startsWith("https://api.openai.com/") && isOpenAIReasoningModel(model);
 }
 
 /** The Chat Completions wire: `POST {base}/chat/completions`, a bearer key (none for local servers). */

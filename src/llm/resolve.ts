@@ -9,15 +9,24 @@
 
 import { InvalidOptionError } from "../errors.js";
 import { createAnthropicProvider } from "./anthropic.js";
+import { createAzureOpenAIProvider } from "./azure.js";
+import { createGeminiProvider } from "./gemini.js";
 import { createOpenAIProvider } from "./openai.js";
+import { createOpenAIResponsesProvider } from "./openai-responses.js";
 import type { Provider, ProviderOptions } from "./types.js";
 
-/** The wire formats Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible gateways. */
-export type ProviderType = "anthropic" | "openai";
+/**
+ * The APIs Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible gateways
+ * (Chat Completions; Responses for OpenAI's reasoning models on OpenAI's API); `openai-responses`
+ * is always the Responses API; `azure` is Azure OpenAI / AI Foundry; `gemini` the Gemini API.
+ */
+export type ProviderType = "anthropic" | "openai" | "openai-responses" | "azure" | "gemini";
 
 /** A provider described by its wire format and how to reach it; `name` defaults to `type`. */
 export interface ProviderConfig extends ProviderOptions {
   type: ProviderType;
+  /** `azure` only: which OpenAI wire (default `auto`: Responses for reasoning-model deployments). */
+  wire?: "auto" | "chat" | "responses";
 }
 
 /** A provider given either as a config or as a ready instance (a custom or test provider). */
@@ -50,7 +59,20 @@ export interface ProviderRegistry {
 const FACTORIES: Record<ProviderType, (options: ProviderOptions) => Provider> = {
   anthropic: createAnthropicProvider,
   openai: createOpenAIProvider,
+  "openai-responses": createOpenAIResponsesProvider,
+  azure: createAzureOpenAIProvider,
+  gemini: createGeminiProvider,
 };
+
+/** The providers every registry knows by name (`azure-responses` is Azure always on Responses). */
+const BUILT_INS: Array<[string, ProviderConfig]> = [
+  ["anthropic", { type: "anthropic" }],
+  ["openai", { type: "openai" }],
+  ["openai-responses", { type: "openai-responses" }],
+  ["azure", { type: "azure" }],
+  ["azure-responses", { type: "azure", wire: "responses" }],
+  ["gemini", { type: "gemini" }],
+];
 
 /** Claude Code's short model names, so `model: "sonnet"` works as it does there. */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
@@ -68,6 +90,7 @@ export function expandModelAlias(model: string): string {
 const GUESSES: Array<[RegExp, ProviderType]> = [
   [/^claude-/i, "anthropic"],
   [/^(?:gpt-|chatgpt-|o\d(?:-|$)|codex-)/i, "openai"],
+  [/^gemini-/i, "gemini"],
 ];
 
 /** Settings every provider the registry creates starts from (a spec's own fields win). */
@@ -80,7 +103,8 @@ export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "proxy
 };
 
 /**
- * Creates a registry with the built-in `anthropic` and `openai` providers plus `specs`. A spec named
+ * Creates a registry with the built-in providers (`anthropic`, `openai`, `openai-responses`, `azure`,
+ * `azure-responses`, `gemini`) plus `specs`. A spec named
  * like a built-in replaces it; `defaults` apply to every provider created from a config. Example:
  * `createProviderRegistry([{ type: "openai", name: "litellm", baseURL: "http://127.0.0.1:4000" }])`.
  */
@@ -88,10 +112,7 @@ export function createProviderRegistry(
   specs: readonly ProviderSpec[] = [],
   defaults: ProviderDefaults = {},
 ): ProviderRegistry {
-  const specByName = new Map<string, ProviderSpec>([
-    ["anthropic", { type: "anthropic" }],
-    ["openai", { type: "openai" }],
-  ]);
+  const specByName = new Map<string, ProviderSpec>(BUILT_INS);
   const seen = new Set<string>();
   for (const spec of specs) {
     const name = specName(spec);
@@ -104,7 +125,7 @@ export function createProviderRegistry(
     if (!isProvider(spec) && !(spec.type in FACTORIES)) {
       throw new InvalidOptionError(
         "provider",
-        `Provider "${name}" has unknown type "${spec.type}"; use "anthropic" or "openai".`,
+        `Provider "${name}" has unknown type "${spec.type}"; use one of ${Object.keys(FACTORIES).join(", ")}.`,
       );
     }
     if (seen.has(name))
@@ -189,6 +210,7 @@ export function createProviderRegistry(
 export function defaultModel(env: Record<string, string | undefined>): string {
   if (env.GOAT_MODEL) return env.GOAT_MODEL;
   if (!env.ANTHROPIC_API_KEY && env.OPENAI_API_KEY) return "openai/gpt-4.1";
+  if (!env.ANTHROPIC_API_KEY && (env.GEMINI_API_KEY || env.GOOGLE_API_KEY)) return "gemini/gemini-2.5-pro";
   return "anthropic/claude-sonnet-4-5";
 }
 
