@@ -18,8 +18,8 @@ import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { openaiDecoder } from "./openai.js";
 import { openaiRequestJson } from "./openai-request.js";
-import { isOpenAIReasoningModel, responsesRequestJson } from "./openai-responses-request.js";
 import { responsesDecoder } from "./openai-responses.js";
+import { isOpenAIReasoningModel, responsesRequestJson } from "./openai-responses-request.js";
 import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
@@ -56,7 +56,10 @@ export function azureProtocol({ name, env, options }: WireContext, wire: AzureWi
           message: `${name}: no endpoint. Set AZURE_OPENAI_ENDPOINT (https://<resource>.openai.azure.com) or pass baseURL.`,
         });
       }
-      const headers: Record<string, string> = { accept: "text/event-stream", ...credentialHeader(name, key, options.apiKey ?? env.AZURE_OPENAI_API_KEY) };
+      const headers: Record<string, string> = {
+        accept: "text/event-stream",
+        ...credentialHeader(name, key, options.apiKey ?? env.AZURE_OPENAI_API_KEY),
+      };
       Object.assign(headers, options.headers, request.headers);
       if (responsesFor(request)) {
         return {

@@ -44,13 +44,21 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
       content[index] = signature ? { type: "text", text, signature } : { type: "text", text };
       out.push({ type: "text_end", index, text });
     } else {
-      content[index] = signature ? { type: "thinking", thinking: text, signature } : { type: "thinking", thinking: text };
+      content[index] = signature
+        ? { type: "thinking", thinking: text, signature }
+        : { type: "thinking", thinking: text };
       out.push({ type: "thinking_end", index, thinking: text, signature });
     }
     prose = undefined;
   };
 
-  const onProse = (kind: "text" | "thinking", text: string, signature: string | undefined, out: StreamEvent[]): void => {
+  const onProse = (
+    kind: "text" | "thinking",
+    text: string,
+    signature: string | undefined,
+    out: StreamEvent[],
+  ): void => {
+    if (text === "" && !signature) return; // the closing chunk's empty part
     if (prose?.kind !== kind) {
       // A signature alone (an empty part) belongs to the block before it.
       if (text === "" && signature && prose) {
@@ -58,7 +66,10 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
         return;
       }
       closeProse(out);
-      if (text === "" && signature) return attachToLast(signature);
+      if (text === "" && signature) {
+        attachToLast(signature);
+        return;
+      }
       const index = content.length;
       prose = { kind, index, text: "" };
       content.push(kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "" });
@@ -68,18 +79,24 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
     if (text === "") return;
     prose.text += text;
     self.afterFirstDelta = true;
-    out.push(kind === "text" ? { type: "text_delta", index: prose.index, delta: text } : { type: "thinking_delta", index: prose.index, delta: text });
+    out.push(
+      kind === "text"
+        ? { type: "text_delta", index: prose.index, delta: text }
+        : { type: "thinking_delta", index: prose.index, delta: text },
+    );
   };
 
   const attachToLast = (signature: string): void => {
     const last = content[content.length - 1];
-    if (last && (last.type === "text" || last.type === "thinking" || last.type === "tool_use")) last.signature = signature;
+    if (last && (last.type === "text" || last.type === "thinking" || last.type === "tool_use"))
+      last.signature = signature;
   };
 
   const onCall = (call: any, signature: string | undefined, out: StreamEvent[]): void => {
     closeProse(out);
     const index = content.length;
-    const callId = typeof call.id === "string" && call.id !== "" ? call.id : `${GEMINI_SYNTHETIC_ID}${id ?? "x"}_${calls}`;
+    const callId =
+      typeof call.id === "string" && call.id !== "" ? call.id : `${GEMINI_SYNTHETIC_ID}${id ?? "x"}_${calls}`;
     calls++;
     const name = String(call.name ?? "");
     const args = JSON.stringify(call.args ?? {});
@@ -97,7 +114,8 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
     closeProse(out);
     const { stop_reason, truncated } = finalStop(content, FINISH[finishReason ?? "STOP"] ?? "refusal");
     const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
-    if (finishReason && finishReason !== "STOP" && finishReason !== "MAX_TOKENS") message.stop_details = finishReason;
+    if (finishReason && finishReason !== "STOP" && finishReason !== "MAX_TOKENS")
+      message.stop_details = finishReason;
     if (truncated) message.truncated = true;
     out.push({ type: "usage", usage: { ...usage } });
     out.push({ type: "message_end", message });
@@ -131,7 +149,8 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
       for (const part of candidate.content?.parts ?? []) {
         const signature = typeof part.thoughtSignature === "string" ? part.thoughtSignature : undefined;
         if (part.functionCall) onCall(part.functionCall, signature, out);
-        else if (typeof part.text === "string") onProse(part.thought === true ? "thinking" : "text", part.text, signature, out);
+        else if (typeof part.text === "string")
+          onProse(part.thought === true ? "thinking" : "text", part.text, signature, out);
         else if (signature) onProse("text", "", signature, out);
       }
       if (candidate.finishReason && candidate.finishReason !== "FINISH_REASON_UNSPECIFIED")

@@ -60,7 +60,11 @@ function hasTools(request: ModelRequest): request is ModelRequest & { tools: Too
   return request.tools !== undefined && request.tools.length > 0;
 }
 
-function bodyFields(request: ModelRequest, contents: unknown, declarations: unknown): Record<string, unknown> {
+function bodyFields(
+  request: ModelRequest,
+  contents: unknown,
+  declarations: unknown,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { contents };
   if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };
   if (declarations !== undefined) body.tools = [{ functionDeclarations: declarations }];
@@ -200,5 +204,11 @@ function imagePart(image: ImageBlock): Part {
 
 function mimeOfUrl(url: string): string {
   const ext = /\.(png|gif|webp|jpe?g)(?:$|\?)/i.exec(url)?.[1]?.toLowerCase();
-  return ext === "png" ? "image/png" : ext === "gif" ? "image/gif" : ext === "webp" ? "image/webp" : "image/jpeg";
+  return ext === "png"
+    ? "image/png"
+    : ext === "gif"
+      ? "image/gif"
+      : ext === "webp"
+        ? "image/webp"
+        : "image/jpeg";
 }

@@ -28,7 +28,8 @@ export function geminiProtocol({ name, env, options }: WireContext): WireProtoco
     prepare(request, key) {
       const apiKey = key ?? options.apiKey ?? env.GEMINI_API_KEY ?? env.GOOGLE_API_KEY;
       const baseURL = trimSlash(options.baseURL ?? env.GOOGLE_GEMINI_BASE_URL ?? DEFAULT_BASE_URL);
-      if (!apiKey && baseURL === DEFAULT_BASE_URL) throw missingKeyError(name, "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL");
+      if (!apiKey && baseURL === DEFAULT_BASE_URL)
+        throw missingKeyError(name, "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL");
       const headers: Record<string, string> = { accept: "text/event-stream" };
       if (apiKey) headers["x-goog-api-key"] = apiKey;
       Object.assign(headers, options.headers, request.headers);

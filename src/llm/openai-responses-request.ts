@@ -111,7 +111,13 @@ function effortForBudget(budget: number): EffortLevel {
 
 function wireTool(t: ToolDefinition): Item {
   // strict: false, since strict mode rewrites what optional properties mean.
-  return { type: "function", name: t.name, description: t.description, parameters: t.input_schema, strict: false };
+  return {
+    type: "function",
+    name: t.name,
+    description: t.description,
+    parameters: t.input_schema,
+    strict: false,
+  };
 }
 
 const encodeTool = (t: ToolDefinition): string => JSON.stringify(wireTool(t));
@@ -190,7 +196,9 @@ function toolOutput(block: { content: string | Array<TextBlock | ImageBlock>; is
     const text = block.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
     return errorMarked(text, block.is_error);
   }
-  const parts = block.content.map((b) => (b.type === "text" ? { type: "input_text", text: b.text } : inputImage(b)));
+  const parts = block.content.map((b) =>
+    b.type === "text" ? { type: "input_text", text: b.text } : inputImage(b),
+  );
   if (block.is_error) parts.unshift({ type: "input_text", text: "Error:" });
   return parts;
 }

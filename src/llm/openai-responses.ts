@@ -16,7 +16,15 @@ import { kindForStreamError, missingKeyError } from "./http.js";
 import { responsesRequestJson } from "./openai-responses-request.js";
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
-import type { AssistantMessage, ContentBlock, Provider, ProviderOptions, StopReason, StreamEvent, Usage } from "./types.js";
+import type {
+  AssistantMessage,
+  ContentBlock,
+  Provider,
+  ProviderOptions,
+  StopReason,
+  StreamEvent,
+  Usage,
+} from "./types.js";
 import { emptyUsage } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
@@ -97,7 +105,14 @@ export function responsesDecoder(provider: string, model: string): WireDecoder {
       content.push({ type: "thinking", thinking: "" });
       out.push({ type: "thinking_start", index });
     } else if (item?.type === "function_call") {
-      const tool = { kind: "tool" as const, index, id: item.call_id, itemId: item.id, name: item.name, args: "" };
+      const tool = {
+        kind: "tool" as const,
+        index,
+        id: item.call_id,
+        itemId: item.id,
+        name: item.name,
+        args: "",
+      };
       open.set(outputIndex, tool);
       content.push({ type: "tool_use", id: tool.id, name: tool.name, input: {} });
       out.push({ type: "toolcall_start", index, id: tool.id, name: tool.name });

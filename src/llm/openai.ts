@@ -48,7 +48,10 @@ export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
 }
 
 /** True when `model` on this provider goes through the Responses API (see createOpenAIProvider). */
-export function usesResponses(model: string, { env, options }: Pick<WireContext, "env" | "options">): boolean {
+export function usesResponses(
+  model: string,
+  { env, options }: Pick<WireContext, "env" | "options">,
+): boolean {
   const forced = env.GOAT_OPENAI_WIRE;
   if (forced === "responses" || forced === "chat") return forced === "responses";
   const baseURL = options.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;

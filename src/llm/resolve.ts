@@ -176,7 +176,7 @@ export function createProviderRegistry(
         throw new InvalidOptionError(
           "model",
           `Unknown provider "${name}" in model "${trimmed}". Known providers: ${names().join(", ")}. ` +
-            `Add it as { type: "openai" | "anthropic", name: "${name}", baseURL }, or prefix a known ` +
+            `Add it as { type: "openai" | "anthropic" | "gemini", name: "${name}", baseURL }, or prefix a known ` +
             `provider (e.g. openai/${trimmed} for a model served by an OpenAI-compatible endpoint).`,
         );
       }

@@ -95,7 +95,8 @@ export function streamCall(
       } catch (err) {
         // An expired credential (an Entra ID or OAuth token) is asked for again once, as Claude Code
         // re-runs its apiKeyHelper on a 401; the request never reached the model, so nothing repeats.
-        const again = refresh && isProviderError(err) && err.kind === "authentication" ? await refresh() : undefined;
+        const again =
+          refresh && isProviderError(err) && err.kind === "authentication" ? await refresh() : undefined;
         if (!again) throw err;
         res = await transport.post(again.url, again.headers, again.body, request.signal);
       }

@@ -39,6 +39,9 @@ export function useMockProvider(): MockProvider {
     get openaiBaseURL() {
       return running().openaiBaseURL;
     },
+    get geminiBaseURL() {
+      return running().geminiBaseURL;
+    },
     get requests() {
       return running().requests;
     },
