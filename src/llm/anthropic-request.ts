@@ -131,6 +131,7 @@ function wireBlock(block: ContentBlock): Record<string, unknown> {
     if (block.is_error) out.is_error = true;
     return out;
   }
+  if (block.type === "text") return { type: "text", text: block.text };
   return { ...block };
 }
 

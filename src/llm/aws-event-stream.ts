@@ -12,7 +12,8 @@
  * exception becomes a typed `ProviderError` here rather than a thrown SDK class.
  */
 import zlib from "node:zlib";
-import { ProviderError, type ProviderErrorKind } from "./errors.js";
+import { kindForAwsException } from "./aws-errors.js";
+import { ProviderError } from "./errors.js";
 import { kindForStreamError } from "./http.js";
 import type { SseEvent } from "./sse.js";
 import type { Framing, FramingParser } from "./sse-reader.js";
@@ -168,34 +169,6 @@ export function encodeEventStreamFrame(headers: Record<string, string>, payload:
   return frame;
 }
 
-/** Bedrock's exception names (`:exception-type`, or `x-amzn-ErrorType`) → Goat's error kinds. */
-export function kindForAwsException(type: string, message: string): ProviderErrorKind {
-  switch (type.replace(/:.*$/, "").toLowerCase()) {
-    case "throttlingexception":
-    case "toomanyrequestsexception":
-      return "rate_limit";
-    case "serviceunavailableexception":
-    case "modelnotreadyexception":
-      return "overloaded";
-    case "internalserverexception":
-    case "modelstreamerrorexception":
-      return "server";
-    case "modeltimeoutexception":
-      return "timeout";
-    case "validationexception":
-      return kindForStreamError("invalid_request_error", message);
-    case "accessdeniedexception":
-    case "unrecognizedclientexception":
-    case "expiredtokenexception":
-    case "invalidsignatureexception":
-      return "authentication";
-    case "resourcenotfoundexception":
-      return "not_found";
-    default:
-      return kindForStreamError(undefined, message);
-  }
-}
-
 /**
  * The event-stream framing for the providers' SSE-shaped driver: each `event` frame becomes an
  * `SseEvent` named by its `:event-type` with the payload as text; an `exception` or `error` frame
@@ -252,7 +225,7 @@ function inBandError(provider: string, frame: EventStreamFrame, afterFirstDelta:
     message ||= frame.payload.toString("utf8").slice(0, 500);
   }
   return new ProviderError({
-    kind: kindForAwsException(exception, message),
+    kind: kindForAwsException(exception, message) ?? kindForStreamError(undefined, message),
     provider,
     afterFirstDelta,
     message: `${provider} stream error (${exception}): ${message || "no message"}`,

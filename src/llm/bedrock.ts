@@ -19,11 +19,11 @@ import { converseDecoder, converseRequestBody } from "./bedrock-converse.js";
 import { createJsonCache } from "./body-json.js";
 import { envFlag } from "./cloud-http.js";
 import { bedrockModelId, isClaudeModel } from "./cloud-models.js";
-import { isProviderError, ProviderError } from "./errors.js";
-import { createHttpTransport, type HttpTransport } from "./http.js";
-import { parseData } from "./sse-reader.js";
-import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
+import { ProviderError } from "./errors.js";
+import { openSse, parseData } from "./sse-reader.js";
+import type { WireCall, WireDecoder } from "./stream-call.js";
 import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
+import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
 /** Bedrock's own settings beyond the common provider options. */
 export interface BedrockOptions extends ProviderOptions {
@@ -35,33 +35,36 @@ export interface BedrockOptions extends ProviderOptions {
 
 /** Creates a Bedrock provider; credentials are resolved at the first call and refreshed before expiry. */
 export function createBedrockProvider(options: BedrockOptions = {}): Provider {
-  const name = options.name ?? "bedrock";
-  const env = options.env ?? process.env;
+  return createWireProvider("bedrock", options, (context) => bedrockProtocol(context, options));
+}
+
+/** Bedrock's wire: the model's endpoint, the body for Claude or Converse, the event-stream framing. */
+export function bedrockProtocol({ name, env }: WireContext, options: BedrockOptions): WireProtocol {
   const chainOptions = { env, ...options.credentialChain };
   const chain = createAwsCredentialChain(chainOptions);
-  const transport = bedrockErrors(
-    createHttpTransport(name, { timeouts: options.timeouts, proxy: options.proxy, env }),
-    () => chain.invalidate(),
-  );
   const cache = createJsonCache();
   const framing = eventStreamFraming(name);
   const betas = (options.headers?.["anthropic-beta"] ?? "")
     .split(",")
     .map((b) => b.trim())
     .filter(Boolean);
+  let signedWith: AwsCredentials | undefined;
+  const region = (): string => options.region ?? awsRegion(chainOptions);
+  const signs = (key: string | undefined): boolean =>
+    !envFlag(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH) && !(key ?? options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK);
 
-  const prepare = async (request: ModelRequest, claude: boolean, modelId: string): Promise<WireCall> => {
-    const region = options.region ?? awsRegion(chainOptions);
-    const base = (
-      options.baseURL ??
-      env.ANTHROPIC_BEDROCK_BASE_URL ??
-      `https://bedrock-runtime.${region}.amazonaws.com`
-    ).replace(/\/+$/, "");
-    const action = claude ? "invoke-with-response-stream" : "converse-stream";
-    const url = `${base}/model/${encodeURIComponent(modelId)}/${action}`;
+  const prepare = async (request: ModelRequest, key: string | undefined): Promise<WireCall> => {
+    const where = region();
+    const modelId = bedrockModelId(request.model, where);
+    const claude = isClaudeModel(modelId);
+    const base = trimSlash(
+      options.baseURL ?? env.ANTHROPIC_BEDROCK_BASE_URL ?? `https://bedrock-runtime.${where}.amazonaws.com`,
+    );
+    const url = `${base}/model/${encodeURIComponent(modelId)}/${claude ? "invoke-with-response-stream" : "converse-stream"}`;
     const body = claude
       ? anthropicRequestJson(request, cache, { anthropicVersion: "bedrock-2023-05-31", stream: false, betas })
       : JSON.stringify(converseRequestBody(request));
+    // Bedrock takes betas in the body (anthropic_beta), never as a header.
     const { "anthropic-beta": _beta, ...extra } = { ...options.headers, ...request.headers };
     const headers: Record<string, string> = {
       accept: "application/vnd.amazon.eventstream",
@@ -69,10 +72,7 @@ export function createBedrockProvider(options: BedrockOptions = {}): Provider {
       ...extra,
     };
     if (envFlag(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH)) return { url, headers, body };
-    const apiKey =
-      (options.getApiKey ? await options.getApiKey(name) : undefined) ??
-      options.apiKey ??
-      env.AWS_BEARER_TOKEN_BEDROCK;
+    const apiKey = key ?? options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK;
     if (apiKey) return { url, headers: { ...headers, authorization: `Bearer ${apiKey}` }, body };
     let credentials: AwsCredentials;
     try {
@@ -85,12 +85,13 @@ export function createBedrockProvider(options: BedrockOptions = {}): Provider {
         cause: err,
       });
     }
+    signedWith = credentials;
     const signed = signRequest({
       method: "POST",
       url: new URL(url),
       headers,
       body,
-      region,
+      region: where,
       service: "bedrock",
       credentials,
     });
@@ -98,15 +99,27 @@ export function createBedrockProvider(options: BedrockOptions = {}): Provider {
   };
 
   return {
-    name,
-    close: () => transport.close(),
-    stream(request) {
-      const region = options.region ?? awsRegion(chainOptions);
-      const modelId = bedrockModelId(request.model, region);
-      const claude = isClaudeModel(modelId);
-      const label = `${name}/${request.model}`;
-      const decoder = claude ? invokeDecoder(name, label) : converseDecoder(name, label);
-      return streamCall(name, transport, request, () => prepare(request, claude, modelId), decoder, framing);
+    prepare,
+    decoder(request, model) {
+      const claude = isClaudeModel(bedrockModelId(request.model, region()));
+      return claude ? invokeDecoder(name, model) : converseDecoder(name, model);
+    },
+    openBody: (provider, res, signal, afterFirstDelta, idleMs) =>
+      openSse(provider, res, signal, afterFirstDelta, idleMs, framing),
+    async renewCredential() {
+      if (!signs(undefined)) return false;
+      const refused = signedWith;
+      chain.invalidate();
+      try {
+        const now = await chain.get();
+        return (
+          now.accessKeyId !== refused?.accessKeyId ||
+          now.secretAccessKey !== refused?.secretAccessKey ||
+          now.sessionToken !== refused?.sessionToken
+        );
+      } catch {
+        return false; // the call's own error (the refusal) is the one to report
+      }
     },
   };
 }
@@ -130,38 +143,6 @@ function invokeDecoder(provider: string, model: string): WireDecoder {
       const wrapper = parseData(provider, sse.data, inner.afterFirstDelta);
       const data = Buffer.from(String(wrapper?.bytes ?? ""), "base64").toString("utf8");
       inner.onEvent({ event: "message", data }, out);
-    },
-  };
-}
-
-/**
- * Bedrock's HTTP errors in Goat's terms: 503 ServiceUnavailableException is an overloaded model, not a
- * server fault; a refused signature (401/403) drops the cached credentials, so the next call (a retry,
- * or the user's next turn) signs with freshly resolved ones, e.g. after `aws sso login` or a rotation.
- */
-function bedrockErrors(transport: HttpTransport, onAuthFailure: () => void): HttpTransport {
-  return {
-    get timeouts() {
-      return transport.timeouts;
-    },
-    close: () => transport.close(),
-    async post(url, headers, body, signal) {
-      try {
-        return await transport.post(url, headers, body, signal);
-      } catch (err) {
-        if (isProviderError(err) && err.kind === "authentication") onAuthFailure();
-        if (isProviderError(err) && err.status === 503) {
-          throw new ProviderError({
-            kind: "overloaded",
-            provider: err.provider,
-            status: 503,
-            retryAfterMs: err.retryAfterMs,
-            message: err.message,
-            cause: err,
-          });
-        }
-        throw err;
-      }
     },
   };
 }

@@ -9,21 +9,35 @@
 
 import { InvalidOptionError } from "../errors.js";
 import { createAnthropicProvider } from "./anthropic.js";
+import { createAzureOpenAIProvider } from "./azure.js";
 import { createBedrockProvider } from "./bedrock.js";
 import { envFlag } from "./cloud-http.js";
+import { createGeminiProvider } from "./gemini.js";
 import { createOpenAIProvider } from "./openai.js";
+import { createOpenAIResponsesProvider } from "./openai-responses.js";
 import type { Provider, ProviderOptions } from "./types.js";
 import { createVertexProvider } from "./vertex.js";
 
 /**
- * The wire formats Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible
- * gateways; `bedrock` and `vertex` are Claude (and Bedrock's other models) on Amazon's and Google's clouds.
+ * The APIs Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible gateways
+ * (Chat Completions; Responses for OpenAI's reasoning models on OpenAI's API); `openai-responses`
+ * is always the Responses API; `azure` is Azure OpenAI / AI Foundry; `gemini` the Gemini API;
+ * `bedrock` and `vertex` are Claude (and Bedrock's other models) on Amazon's and Google's clouds.
  */
-export type ProviderType = "anthropic" | "openai" | "bedrock" | "vertex";
+export type ProviderType =
+  | "anthropic"
+  | "openai"
+  | "openai-responses"
+  | "azure"
+  | "gemini"
+  | "bedrock"
+  | "vertex";
 
 /** A provider described by its wire format and how to reach it; `name` defaults to `type`. */
 export interface ProviderConfig extends ProviderOptions {
   type: ProviderType;
+  /** `azure` only: which OpenAI wire (default `auto`: Responses for reasoning-model deployments). */
+  wire?: "auto" | "chat" | "responses";
 }
 
 /** A provider given either as a config or as a ready instance (a custom or test provider). */
@@ -56,6 +70,9 @@ export interface ProviderRegistry {
 const FACTORIES: Record<ProviderType, (options: ProviderOptions) => Provider> = {
   anthropic: createAnthropicProvider,
   openai: createOpenAIProvider,
+  "openai-responses": createOpenAIResponsesProvider,
+  azure: createAzureOpenAIProvider,
+  gemini: createGeminiProvider,
   bedrock: createBedrockProvider,
   vertex: createVertexProvider,
 };
@@ -69,6 +86,18 @@ export function claudeCloud(env: Record<string, string | undefined>): "bedrock" 
   if (envFlag(env.CLAUDE_CODE_USE_VERTEX)) return "vertex";
   return undefined;
 }
+
+/** The providers every registry knows by name (`azure-responses` is Azure always on Responses). */
+const BUILT_INS: Array<[string, ProviderConfig]> = [
+  ["anthropic", { type: "anthropic" }],
+  ["openai", { type: "openai" }],
+  ["openai-responses", { type: "openai-responses" }],
+  ["azure", { type: "azure" }],
+  ["azure-responses", { type: "azure", wire: "responses" }],
+  ["gemini", { type: "gemini" }],
+  ["bedrock", { type: "bedrock" }],
+  ["vertex", { type: "vertex" }],
+];
 
 /** Claude Code's short model names, so `model: "sonnet"` works as it does there. */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
@@ -86,6 +115,7 @@ export function expandModelAlias(model: string): string {
 const GUESSES: Array<[RegExp, ProviderType]> = [
   [/^claude-/i, "anthropic"],
   [/^(?:gpt-|chatgpt-|o\d(?:-|$)|codex-)/i, "openai"],
+  [/^gemini-/i, "gemini"],
 ];
 
 /** Settings every provider the registry creates starts from (a spec's own fields win). */
@@ -98,7 +128,8 @@ export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "proxy
 };
 
 /**
- * Creates a registry with the built-in `anthropic` and `openai` providers plus `specs`. A spec named
+ * Creates a registry with the built-in providers (`anthropic`, `openai`, `openai-responses`, `azure`,
+ * `azure-responses`, `gemini`) plus `specs`. A spec named
  * like a built-in replaces it; `defaults` apply to every provider created from a config. Example:
  * `createProviderRegistry([{ type: "openai", name: "litellm", baseURL: "http://127.0.0.1:4000" }])`.
  */
@@ -106,13 +137,8 @@ export function createProviderRegistry(
   specs: readonly ProviderSpec[] = [],
   defaults: ProviderDefaults = {},
 ): ProviderRegistry {
-  const builtInAnthropic: ProviderSpec = { type: "anthropic" };
-  const specByName = new Map<string, ProviderSpec>([
-    ["anthropic", builtInAnthropic],
-    ["openai", { type: "openai" }],
-    ["bedrock", { type: "bedrock" }],
-    ["vertex", { type: "vertex" }],
-  ]);
+  const specByName = new Map<string, ProviderSpec>(BUILT_INS);
+  const builtInAnthropic = specByName.get("anthropic");
   // With Claude Code's cloud switch on, the built-in Anthropic provider's models go to the cloud.
   const cloud = claudeCloud(defaults.env ?? process.env);
   const routed = (name: string): string =>
@@ -180,7 +206,7 @@ export function createProviderRegistry(
         throw new InvalidOptionError(
           "model",
           `Unknown provider "${name}" in model "${trimmed}". Known providers: ${names().join(", ")}. ` +
-            `Add it as { type: "openai" | "anthropic", name: "${name}", baseURL }, or prefix a known ` +
+            `Add it as { type: "openai" | "anthropic" | "gemini", name: "${name}", baseURL }, or prefix a known ` +
             `provider (e.g. openai/${trimmed} for a model served by an OpenAI-compatible endpoint).`,
         );
       }
@@ -223,6 +249,7 @@ export function defaultModel(env: Record<string, string | undefined>): string {
     return model.includes("/") && !model.startsWith("arn:") ? model : `${cloud}/${model}`;
   }
   if (!env.ANTHROPIC_API_KEY && env.OPENAI_API_KEY) return "openai/gpt-4.1";
+  if (!env.ANTHROPIC_API_KEY && (env.GEMINI_API_KEY || env.GOOGLE_API_KEY)) return "gemini/gemini-2.5-pro";
   return "anthropic/claude-sonnet-4-5";
 }
 

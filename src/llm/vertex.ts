@@ -15,11 +15,11 @@ import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
 import { envFlag } from "./cloud-http.js";
 import { isClaudeModel, vertexModelId } from "./cloud-models.js";
-import { isProviderError, ProviderError } from "./errors.js";
+import { ProviderError } from "./errors.js";
 import { createGoogleTokenSource, type GoogleAuthOptions, type GoogleToken } from "./google-auth.js";
-import { createHttpTransport, type HttpTransport } from "./http.js";
-import { streamCall, type WireCall } from "./stream-call.js";
+import type { WireCall } from "./stream-call.js";
 import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
+import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
 /** Vertex's own settings beyond the common provider options. */
 export interface VertexOptions extends ProviderOptions {
@@ -33,28 +33,27 @@ export interface VertexOptions extends ProviderOptions {
 
 /** Creates a Vertex provider; the access token is fetched at the first call and refreshed before expiry. */
 export function createVertexProvider(options: VertexOptions = {}): Provider {
-  const name = options.name ?? "vertex";
-  const env = options.env ?? process.env;
-  const tokens = createGoogleTokenSource({ env, proxy: options.proxy, ...options.googleAuth });
-  const transport = vertexErrors(
-    createHttpTransport(name, { timeouts: options.timeouts, proxy: options.proxy, env }),
-    () => tokens.invalidate(),
-  );
-  const cache = createJsonCache();
+  return createWireProvider("vertex", options, (context) => vertexProtocol(context, options));
+}
 
-  const prepare = async (request: ModelRequest, modelId: string): Promise<WireCall> => {
+/** Vertex's wire for Claude: `:streamRawPredict` on the model's publisher path, the Anthropic SSE stream. */
+export function vertexProtocol({ name, env }: WireContext, options: VertexOptions): WireProtocol {
+  const tokens = createGoogleTokenSource({ env, proxy: options.proxy, ...options.googleAuth });
+  const cache = createJsonCache();
+  let sentToken: string | undefined;
+
+  const prepare = async (request: ModelRequest, key: string | undefined): Promise<WireCall> => {
+    const modelId = vertexModelId(request.model);
     if (!isClaudeModel(modelId)) {
       throw new ProviderError({
         kind: "invalid_request",
         provider: name,
-        message: `${name}: "${request.model}" is not a Claude model; Goat speaks Claude on Vertex (Gemini on Vertex is not built yet: use gemini/<model> with GEMINI_API_KEY)`,
+        message: `${name}: "${request.model}" is not a Claude model; Goat speaks Claude on Vertex (for Gemini use gemini/<model> with GEMINI_API_KEY)`,
       });
     }
     const region = options.region ?? env.CLOUD_ML_REGION ?? "us-east5";
     const skipAuth = envFlag(env.CLAUDE_CODE_SKIP_VERTEX_AUTH);
-    const bearer = skipAuth
-      ? undefined
-      : ((options.getApiKey ? await options.getApiKey(name) : undefined) ?? options.apiKey);
+    const bearer = skipAuth ? undefined : (key ?? options.apiKey);
     let token: GoogleToken | undefined;
     if (!skipAuth && !bearer) {
       try {
@@ -67,6 +66,7 @@ export function createVertexProvider(options: VertexOptions = {}): Provider {
           cause: err,
         });
       }
+      sentToken = token.accessToken;
     }
     const project =
       options.project ??
@@ -82,11 +82,11 @@ export function createVertexProvider(options: VertexOptions = {}): Provider {
       });
     }
     const host =
-      region === "global"
-        ? "https://aiplatform.googleapis.com"
-        : `https://${region}-aiplatform.googleapis.com`;
-    const base = (options.baseURL ?? env.ANTHROPIC_VERTEX_BASE_URL ?? `${host}/v1`).replace(/\/+$/, "");
-    const url = `${base}/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/publishers/anthropic/models/${encodeURIComponent(modelId).replace("%40", "@")}:streamRawPredict`;
+      region === "global" ? "https://aiplatform.googleapis.com" : `https://${region}-aiplatform.googleapis.com`;
+    const base = trimSlash(options.baseURL ?? env.ANTHROPIC_VERTEX_BASE_URL ?? `${host}/v1`);
+    // Vertex's model ids carry their release after an "@", which the path keeps as is.
+    const model = encodeURIComponent(modelId).replace("%40", "@");
+    const url = `${base}/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/publishers/anthropic/models/${model}:streamRawPredict`;
     const headers: Record<string, string> = {
       accept: "text/event-stream",
       ...options.headers,
@@ -95,46 +95,20 @@ export function createVertexProvider(options: VertexOptions = {}): Provider {
     const accessToken = bearer ?? token?.accessToken;
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     if (token?.quotaProjectId) headers["x-goog-user-project"] = token.quotaProjectId;
-    const body = anthropicRequestJson(request, cache, {
-      anthropicVersion: "vertex-2023-10-16",
-      stream: true,
-    });
+    const body = anthropicRequestJson(request, cache, { anthropicVersion: "vertex-2023-10-16", stream: true });
     return { url, headers, body };
   };
 
   return {
-    name,
-    close: () => transport.close(),
-    stream(request) {
-      const modelId = vertexModelId(request.model);
-      const label = `${name}/${request.model}`;
-      return streamCall(
-        name,
-        transport,
-        request,
-        () => prepare(request, modelId),
-        anthropicDecoder(name, label),
-      );
-    },
-  };
-}
-
-/**
- * Vertex's errors in Goat's terms: 429 RESOURCE_EXHAUSTED is already `rate_limit` by status; a refused
- * token (401/403) drops the cached one so the next call fetches a new one.
- */
-function vertexErrors(transport: HttpTransport, onAuthFailure: () => void): HttpTransport {
-  return {
-    get timeouts() {
-      return transport.timeouts;
-    },
-    close: () => transport.close(),
-    async post(url, headers, body, signal) {
+    prepare,
+    decoder: (_request, model) => anthropicDecoder(name, model),
+    async renewCredential() {
+      if (envFlag(env.CLAUDE_CODE_SKIP_VERTEX_AUTH) || options.apiKey || sentToken === undefined) return false;
+      tokens.invalidate();
       try {
-        return await transport.post(url, headers, body, signal);
-      } catch (err) {
-        if (isProviderError(err) && err.kind === "authentication") onAuthFailure();
-        throw err;
+        return (await tokens.get()).accessToken !== sentToken;
+      } catch {
+        return false; // the refusal is the error to report
       }
     },
   };

@@ -1,5 +1,5 @@
 /**
- * `goat-agent/testing`: test your agent offline. A scripted mock provider speaking both wire formats
+ * `goat-agent/testing`: test your agent offline. A scripted mock provider speaking every wire Goat speaks
  * (`startMockProvider`, `reply`), and record/replay of a real provider's traffic (`startRecorder`,
  * `startReplayer`).
  */
@@ -26,6 +26,7 @@ export {
   type MessageOptions,
   type MessageReply,
   type MockBlock,
+  type MockFormat,
   type MockRequest,
   type MockStopReason,
   type MockToolCall,

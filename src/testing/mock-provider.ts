@@ -1,7 +1,8 @@
 /**
- * A local model-provider server for tests: one scripted queue of replies, answered in the Anthropic
- * wire format on `/v1/messages` and in the OpenAI format on `/chat/completions` (and
- * `/v1/chat/completions`), streamed or as JSON. It records every request so tests assert on what was sent.
+ * A local model-provider server for tests: one scripted queue of replies, answered in the wire
+ * format the request's path names: Anthropic on `/v1/messages`, OpenAI Chat Completions on
+ * `/chat/completions` (Azure's deployment paths too), OpenAI Responses on `/responses`, Gemini on
+ * `/v1beta/models/<model>:streamGenerateContent` (see MockFormat). It records every request so tests assert on what was sent.
  *
  * ```ts
  * const mock = await startMockProvider();
@@ -11,9 +12,11 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { MessageReply, MockRequest, Reply } from "./mock-replies.js";
+import type { MessageReply, MockFormat, MockRequest, Reply } from "./mock-replies.js";
 import { anthropicEvents, errorBody, jsonBody, openaiEvents } from "./mock-wire.js";
 import { bedrockError, bedrockInvokeFrames, converseFrames, vertexError } from "./mock-wire-cloud.js";
+import { geminiEvents } from "./mock-wire-gemini.js";
+import { responsesEvents } from "./mock-wire-responses.js";
 
 export type { MessageReply, MockBlock, MockRequest, MockToolCall, Reply } from "./mock-replies.js";
 export { reply } from "./mock-replies.js";
@@ -22,8 +25,13 @@ export { reply } from "./mock-replies.js";
 export interface MockProvider {
   /** Base URL for `createAnthropicProvider` (`http://127.0.0.1:PORT`). */
   readonly anthropicBaseURL: string;
-  /** Base URL for `createOpenAIProvider` (`http://127.0.0.1:PORT/v1`). */
+  /**
+   * Base URL for `createOpenAIProvider` and `createOpenAIResponsesProvider` (`http://127.0.0.1:PORT/v1`,
+   * serving `/chat/completions` and `/responses`).
+   */
   readonly openaiBaseURL: string;
+  /** Base URL for `createGeminiProvider` (`GOOGLE_GEMINI_BASE_URL`) and Azure's endpoint: the origin. */
+  readonly geminiBaseURL: string;
   /** Base URL for `createBedrockProvider` / `ANTHROPIC_BEDROCK_BASE_URL` (`http://127.0.0.1:PORT`). */
   readonly bedrockBaseURL: string;
   /** Base URL for `createVertexProvider` / `ANTHROPIC_VERTEX_BASE_URL` (`http://127.0.0.1:PORT/v1`). */
@@ -104,6 +112,7 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
   return {
     anthropicBaseURL: origin,
     openaiBaseURL: `${origin}/v1`,
+    geminiBaseURL: origin,
     bedrockBaseURL: origin,
     vertexBaseURL: `${origin}/v1`,
     requests,
@@ -122,20 +131,58 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
   };
 }
 
-/** The wire a request speaks, from its path. */
-function formatOf(path: string): MockRequest["format"] | undefined {
+/** The wire a path belongs to (see MockFormat). */
+function formatOf(path: string): MockFormat | undefined {
   if (path.endsWith("/messages")) return "anthropic";
   if (path.endsWith("/chat/completions")) return "openai";
+  if (path.endsWith("/responses")) return "openai-responses";
+  if (/:(?:stream)?[gG]enerateContent$/.test(path)) return "gemini";
   if (path.endsWith("/invoke-with-response-stream")) return "bedrock";
   if (path.endsWith("/converse-stream")) return "bedrock-converse";
   if (path.endsWith(":streamRawPredict")) return "vertex";
   return undefined;
 }
 
-/** The model a cloud request names in its path (`/model/{id}/…`, `/models/{id}:…`). */
-function modelInPath(path: string): string | undefined {
-  const match = /\/models?\/([^/:]+)(?::[A-Za-z]+)?(?:\/[a-z-]+)?$/.exec(path);
-  return match ? decodeURIComponent(match[1]) : undefined;
+/** Bedrock's streaming endpoints, which answer in the AWS event-stream framing. */
+function isBinary(format: MockFormat): boolean {
+  return format === "bedrock" || format === "bedrock-converse";
+}
+
+/**
+ * True when the request asks for a streamed answer: Gemini says so in the path, Bedrock's streaming
+ * endpoints always stream, the others say so in the body.
+ */
+function wantsStream(request: MockRequest): boolean {
+  if (isBinary(request.format)) return true;
+  return request.format === "gemini"
+    ? request.path.endsWith(":streamGenerateContent")
+    : request.body?.stream === true;
+}
+
+/** The model a request names (Gemini's, Bedrock's and Vertex's are in the path). */
+function modelOf(request: MockRequest): string {
+  if (request.format === "gemini") return /models\/([^/:]+):/.exec(request.path)?.[1] ?? "mock-model";
+  const inPath = /\/models?\/([^/:]+)(?::[A-Za-z]+)?(?:\/[a-z-]+)?$/.exec(request.path)?.[1];
+  return request.body?.model ?? (inPath ? decodeURIComponent(inPath) : "mock-model");
+}
+
+/** The events of a reply in the request's wire format: SSE text, or event-stream frames for Bedrock. */
+function eventsOf(r: MessageReply, request: MockRequest, model: string): Array<string | Buffer> {
+  switch (request.format) {
+    case "anthropic":
+    case "vertex":
+      return anthropicEvents(r, model);
+    case "openai":
+      return openaiEvents(r, model, request.body?.stream_options?.include_usage === true);
+    case "openai-responses":
+      return responsesEvents(r, model);
+    case "gemini":
+      return geminiEvents(r, model);
+    case "bedrock":
+      return bedrockInvokeFrames(r, model);
+    case "bedrock-converse":
+      return converseFrames(r);
+  }
 }
 
 /** Responses whose connection the mock cut on purpose (a scripted hang-up or drop), not the client. */
@@ -180,25 +227,26 @@ async function answer(r: Reply, request: MockRequest, res: http.ServerResponse):
 }
 
 async function answerMessage(r: MessageReply, request: MockRequest, res: http.ServerResponse): Promise<void> {
-  const model: string = request.body?.model ?? modelInPath(request.path) ?? "mock-model";
-  const format = request.format;
-  const binary = format === "bedrock" || format === "bedrock-converse";
-  // Bedrock's streaming endpoints stream whatever the body says; the others stream on `stream: true`.
-  if (!binary && request.body?.stream !== true) {
+  const model = modelOf(request);
+  if (!wantsStream(request)) {
+    if (request.format !== "anthropic" && request.format !== "openai" && request.format !== "vertex") {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          error: { message: `mock provider: ${request.format} answers streamed calls only` },
+        }),
+      );
+      return;
+    }
     res.writeHead(200, { "content-type": "application/json", ...r.headers });
-    res.end(JSON.stringify(jsonBody(format === "vertex" ? "anthropic" : format, r, model)));
+    res.end(JSON.stringify(jsonBody(request.format === "vertex" ? "anthropic" : request.format, r, model)));
     return;
   }
-  let events: Array<string | Buffer>;
-  if (format === "bedrock") events = bedrockInvokeFrames(r, model);
-  else if (format === "bedrock-converse") events = converseFrames(r);
-  else {
-    events =
-      format === "anthropic" || format === "vertex"
-        ? anthropicEvents(r, model)
-        : openaiEvents(r, model, request.body?.stream_options?.include_usage === true);
-    if (r.malformedAfterEvents !== undefined) events.splice(r.malformedAfterEvents, 0, "data: {broken\n\n");
-  }
+  const binary = isBinary(request.format);
+  const events = eventsOf(r, request, model);
+  // Bedrock's frames script their malformed chunk themselves (mock-wire-cloud.ts).
+  if (r.malformedAfterEvents !== undefined && !binary)
+    events.splice(r.malformedAfterEvents, 0, "data: {broken\n\n");
   const contentType = binary ? "application/vnd.amazon.eventstream" : "text/event-stream";
   res.writeHead(200, { "content-type": contentType, "cache-control": "no-cache", ...r.headers });
   const drop = r.dropAfterEvents;

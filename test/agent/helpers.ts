@@ -45,6 +45,9 @@ export function useMockProvider(): MockProvider {
     get vertexBaseURL() {
       return running().vertexBaseURL;
     },
+    get geminiBaseURL() {
+      return running().geminiBaseURL;
+    },
     get requests() {
       return running().requests;
     },

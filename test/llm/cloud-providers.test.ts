@@ -316,18 +316,29 @@ describe.each(wires)("$format ($model)", (wire) => {
     expect(err.message).toContain("{broken");
   });
 
-  it("reports refused credentials as authentication and fetches fresh ones for the next call", async () => {
+  it("on refused credentials fetches fresh ones: the call is retried once when they changed, else fails as authentication", async () => {
     const provider = wire.make();
     mock.enqueue(reply.text("one"), reply.error(403), reply.text("two"));
     await accumulate(provider.stream(ask(wire.model)));
     const grantsBefore = tokens.grants.length;
-    const err = await failure(accumulate(provider.stream(ask(wire.model))));
-    expect(err.kind).toBe("authentication");
-    const message = await accumulate(provider.stream(ask(wire.model)));
-    expect(message.content).toEqual([{ type: "text", text: "two" }]);
+    const requestsBefore = mock.requests.length;
+    if (wire.name === "vertex") {
+      // A new token from the token endpoint, and the same call made again with it.
+      const message = await accumulate(provider.stream(ask(wire.model)));
+      expect(message.content).toEqual([{ type: "text", text: "two" }]);
+      expect(tokens.grants.length).toBe(grantsBefore + 1);
+      const [refused, retried] = mock.requests.slice(requestsBefore);
+      expect(retried.headers.authorization).not.toBe(refused.headers.authorization);
+    } else {
+      // The environment's keys again: nothing newer to try, so the refusal stands, once.
+      const err = await failure(accumulate(provider.stream(ask(wire.model))));
+      expect(err.kind).toBe("authentication");
+      expect(err.message).toContain("AccessDeniedException");
+      expect(mock.requests.length).toBe(requestsBefore + 1);
+      const message = await accumulate(provider.stream(ask(wire.model)));
+      expect(message.content).toEqual([{ type: "text", text: "two" }]);
+    }
     expect(wire.authProblem(last())).toBeUndefined();
-    // Vertex went back to the token endpoint; Bedrock resolved its chain again (the same env keys).
-    if (wire.name === "vertex") expect(tokens.grants.length).toBe(grantsBefore + 1);
   });
 });
 
@@ -375,6 +386,37 @@ describe("cloud provider switches", () => {
     expect(verifySigV4(request, SECRET)).toBeUndefined();
     expect(request.body.anthropic_beta).toEqual(["context-1m-2025-08-07"]);
     expect(request.headers["anthropic-beta"]).toBeUndefined();
+  });
+
+  it("Bedrock re-reads rotated credentials when the old ones are refused, and retries the call with them", async () => {
+    const home = tempDir("goat-aws-home-");
+    fs.mkdirSync(path.join(home, ".aws"));
+    const credentialsFile = path.join(home, ".aws", "credentials");
+    fs.writeFileSync(
+      credentialsFile,
+      `[default]\naws_access_key_id = AKIDOLD\naws_secret_access_key = ${SECRET}\n`,
+    );
+    const provider = createBedrockProvider({
+      baseURL: mock.bedrockBaseURL,
+      env: { AWS_EC2_METADATA_DISABLED: "true" },
+      credentialChain: { home },
+    });
+    mock.enqueue(reply.text("a"));
+    await accumulate(provider.stream(ask("claude-sonnet-4-5")));
+    fs.writeFileSync(
+      credentialsFile,
+      `[default]\naws_access_key_id = AKIDNEW\naws_secret_access_key = ${SECRET}\n`,
+    );
+    mock.enqueue(
+      reply.error(403, { message: "The security token included in the request is expired" }),
+      reply.text("b"),
+    );
+    const message = await accumulate(provider.stream(ask("claude-sonnet-4-5")));
+    expect(message.content).toEqual([{ type: "text", text: "b" }]);
+    const [refused, retried] = mock.requests.slice(-2);
+    expect(String(refused.headers.authorization)).toContain("Credential=AKIDOLD/");
+    expect(String(retried.headers.authorization)).toContain("Credential=AKIDNEW/");
+    expect(verifySigV4(retried, SECRET)).toBeUndefined();
   });
 
   it("Vertex skips auth with CLAUDE_CODE_SKIP_VERTEX_AUTH=1 and takes project, region and base URL from Claude Code's variables", async () => {

@@ -44,14 +44,14 @@ describe("resolveModel", () => {
 
   it("refuses a bare id it cannot place, listing the known providers", () => {
     expect(() => resolveModel("llama3.1", [{ type: "openai", name: "ollama" }])).toThrow(
-      'Cannot tell which provider serves model "llama3.1". Write it as provider/model; known providers: anthropic, openai, bedrock, vertex, ollama.',
+      'Cannot tell which provider serves model "llama3.1". Write it as provider/model; known providers: anthropic, openai, openai-responses, azure, azure-responses, gemini, bedrock, vertex, ollama.',
     );
     expect(() => resolveModel("o3x")).toThrow(/Cannot tell which provider/);
   });
 
   it("refuses an unknown provider prefix, naming it and the known providers", () => {
     expect(() => resolveModel("mistral/mistral-large")).toThrow(
-      /Unknown provider "mistral" in model "mistral\/mistral-large"\. Known providers: anthropic, openai, bedrock, vertex\./,
+      /Unknown provider "mistral" in model "mistral\/mistral-large"\. Known providers: anthropic, openai, openai-responses, azure, azure-responses, gemini, bedrock, vertex\./,
     );
   });
 
@@ -85,6 +85,10 @@ describe("createProviderRegistry", () => {
     expect(createProviderRegistry([custom]).names()).toEqual([
       "anthropic",
       "openai",
+      "openai-responses",
+      "azure",
+      "azure-responses",
+      "gemini",
       "bedrock",
       "vertex",
       "scripted",
@@ -105,8 +109,8 @@ describe("createProviderRegistry", () => {
       ]),
     ).toThrow('Two providers are named "gw"');
     expect(() => createProviderRegistry([{ type: "openai", name: "a/b" }])).toThrow(/invalid/);
-    expect(() => createProviderRegistry([{ type: "gemini" as "openai", name: "g" }])).toThrow(
-      'Provider "g" has unknown type "gemini"',
+    expect(() => createProviderRegistry([{ type: "bard" as "openai", name: "g" }])).toThrow(
+      'Provider "g" has unknown type "bard"',
     );
   });
 });
