@@ -2,7 +2,8 @@
  * The Google Vertex AI provider (`vertex/<model>`). Claude goes through
  * `POST {base}/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:streamRawPredict`
  * with the Messages body (`anthropic_version: "vertex-2023-10-16"`, no `model`), and answers with the
- * Anthropic SSE stream, read by the Anthropic decoder.
+ * Anthropic SSE stream, read by the Anthropic decoder. Gemini models go through
+ * `…/publishers/google/models/{model}:streamGenerateContent?alt=sse` with the Gemini API's body.
  *
  * Auth: none with `CLAUDE_CODE_SKIP_VERTEX_AUTH=1` (a gateway adds it); a bearer token from `apiKey` /
  * `getApiKey`; else Application Default Credentials (google-auth.ts). Project:
@@ -16,6 +17,8 @@ import { createJsonCache } from "./body-json.js";
 import { envFlag } from "./cloud-http.js";
 import { isClaudeModel, vertexModelId } from "./cloud-models.js";
 import { ProviderError } from "./errors.js";
+import { geminiDecoder } from "./gemini-decoder.js";
+import { createGeminiRequestJson } from "./gemini-request.js";
 import { createGoogleTokenSource, type GoogleAuthOptions, type GoogleToken } from "./google-auth.js";
 import type { WireCall } from "./stream-call.js";
 import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
@@ -36,21 +39,20 @@ export function createVertexProvider(options: VertexOptions = {}): Provider {
   return createWireProvider("vertex", options, (context) => vertexProtocol(context, options));
 }
 
-/** Vertex's wire for Claude: `:streamRawPredict` on the model's publisher path, the Anthropic SSE stream. */
+/**
+ * Vertex's wire: Claude through `:streamRawPredict` (the Anthropic SSE stream), Gemini through
+ * `:streamGenerateContent?alt=sse` with the Gemini API's body and stream (gemini-request.ts,
+ * gemini-decoder.ts), each on its publisher's path.
+ */
 export function vertexProtocol({ name, env }: WireContext, options: VertexOptions): WireProtocol {
   const tokens = createGoogleTokenSource({ env, proxy: options.proxy, ...options.googleAuth });
   const cache = createJsonCache();
+  const geminiBody = createGeminiRequestJson(createJsonCache());
   let sentToken: string | undefined;
 
   const prepare = async (request: ModelRequest, key: string | undefined): Promise<WireCall> => {
     const modelId = vertexModelId(request.model);
-    if (!isClaudeModel(modelId)) {
-      throw new ProviderError({
-        kind: "invalid_request",
-        provider: name,
-        message: `${name}: "${request.model}" is not a Claude model; Goat speaks Claude on Vertex (for Gemini use gemini/<model> with GEMINI_API_KEY)`,
-      });
-    }
+    const claude = isClaudeModel(modelId);
     const region = options.region ?? env.CLOUD_ML_REGION ?? "us-east5";
     const skipAuth = envFlag(env.CLAUDE_CODE_SKIP_VERTEX_AUTH);
     const bearer = skipAuth ? undefined : (key ?? options.apiKey);
@@ -82,11 +84,15 @@ export function vertexProtocol({ name, env }: WireContext, options: VertexOption
       });
     }
     const host =
-      region === "global" ? "https://aiplatform.googleapis.com" : `https://${region}-aiplatform.googleapis.com`;
+      region === "global"
+        ? "https://aiplatform.googleapis.com"
+        : `https://${region}-aiplatform.googleapis.com`;
     const base = trimSlash(options.baseURL ?? env.ANTHROPIC_VERTEX_BASE_URL ?? `${host}/v1`);
     // Vertex's model ids carry their release after an "@", which the path keeps as is.
     const model = encodeURIComponent(modelId).replace("%40", "@");
-    const url = `${base}/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/publishers/anthropic/models/${model}:streamRawPredict`;
+    const publisher = claude ? "anthropic/models" : "google/models";
+    const action = claude ? ":streamRawPredict" : ":streamGenerateContent?alt=sse";
+    const url = `${base}/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/publishers/${publisher}/${model}${action}`;
     const headers: Record<string, string> = {
       accept: "text/event-stream",
       ...options.headers,
@@ -95,15 +101,21 @@ export function vertexProtocol({ name, env }: WireContext, options: VertexOption
     const accessToken = bearer ?? token?.accessToken;
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     if (token?.quotaProjectId) headers["x-goog-user-project"] = token.quotaProjectId;
-    const body = anthropicRequestJson(request, cache, { anthropicVersion: "vertex-2023-10-16", stream: true });
+    const body = claude
+      ? anthropicRequestJson(request, cache, { anthropicVersion: "vertex-2023-10-16", stream: true })
+      : geminiBody(request);
     return { url, headers, body };
   };
 
   return {
     prepare,
-    decoder: (_request, model) => anthropicDecoder(name, model),
+    decoder: (request, model) =>
+      isClaudeModel(vertexModelId(request.model))
+        ? anthropicDecoder(name, model)
+        : geminiDecoder(name, model),
     async renewCredential() {
-      if (envFlag(env.CLAUDE_CODE_SKIP_VERTEX_AUTH) || options.apiKey || sentToken === undefined) return false;
+      if (envFlag(env.CLAUDE_CODE_SKIP_VERTEX_AUTH) || options.apiKey || sentToken === undefined)
+        return false;
       tokens.invalidate();
       try {
         return (await tokens.get()).accessToken !== sentToken;

@@ -437,6 +437,23 @@ describe("cloud provider switches", () => {
     expect(request.headers.authorization).toBeUndefined();
   });
 
+  it("Vertex sends a Gemini model to Google's publisher path with the Gemini body, and reads Gemini's stream", async () => {
+    mock.enqueue(reply.toolCalls([{ name: "Read", input: { file_path: "/g" }, id: "g1" }]));
+    const provider = createVertexProvider({
+      baseURL: mock.vertexBaseURL,
+      env: { GOOGLE_APPLICATION_CREDENTIALS: keyFile, CLOUD_ML_REGION: "europe-west4" },
+    });
+    const message = await accumulate(provider.stream(ask("gemini-2.5-pro")));
+    expect(message.content).toMatchObject([{ type: "tool_use", name: "Read", input: { file_path: "/g" } }]);
+    const request = mock.requests.at(-1)!;
+    expect(request.format).toBe("gemini");
+    expect(request.path).toBe(
+      "/v1/projects/proj-from-key/locations/europe-west4/publishers/google/models/gemini-2.5-pro:streamGenerateContent",
+    );
+    expect(request.body.contents[0].parts[0].text).toBe("hello");
+    expect(request.headers.authorization).toMatch(/^Bearer token-\d+$/);
+  });
+
   it("Vertex without a project says which variable to set", async () => {
     const err = await failure(
       accumulate(

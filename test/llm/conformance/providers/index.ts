@@ -6,7 +6,7 @@ import { bedrockClaude, bedrockConverse } from "./bedrock.js";
 import { gemini } from "./gemini.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
-import { vertex } from "./vertex.js";
+import { vertex, vertexGemini } from "./vertex.js";
 
 export const descriptors: ConformanceDescriptor[] = [
   anthropic,
@@ -18,4 +18,5 @@ export const descriptors: ConformanceDescriptor[] = [
   bedrockClaude,
   bedrockConverse,
   vertex,
+  vertexGemini,
 ];

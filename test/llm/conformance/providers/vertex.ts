@@ -2,6 +2,7 @@
 import { createVertexProvider } from "../../../../src/llm/vertex.js";
 import type { ConformanceDescriptor } from "../descriptor.js";
 import { anthropic } from "./anthropic.js";
+import { gemini } from "./gemini.js";
 
 export const vertex: ConformanceDescriptor = {
   ...anthropic,
@@ -18,4 +19,13 @@ export const vertex: ConformanceDescriptor = {
     }),
   credentialOf: (request) => String(request.headers.authorization ?? "").replace(/^Bearer /, "") || undefined,
   overloadStatus: 529,
+};
+
+/** Gemini on Vertex (`vertex/gemini-…`): the Gemini API's body and stream on Vertex's publisher path. */
+export const vertexGemini: ConformanceDescriptor = {
+  ...gemini,
+  name: "vertex (Gemini)",
+  providerName: "vertex",
+  create: vertex.create,
+  credentialOf: vertex.credentialOf,
 };
