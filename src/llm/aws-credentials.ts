@@ -15,11 +15,9 @@ import { join } from "node:path";
 import type { AwsCredentials } from "./aws-sigv4.js";
 import { cloudRequest } from "./cloud-http.js";
 
-type Env = Record<string, string | undefined>;
-
 /** Where the chain looks; every field has the SDKs' default. */
 export interface AwsChainOptions {
-  env?: Env;
+  env?: Record<string, string | undefined>;
   /** The home directory holding `.aws/` (default: the user's). */
   home?: string;
   /** The container credentials host for `AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` (default 169.254.170.2). */
@@ -32,6 +30,8 @@ export interface AwsChainOptions {
 export interface AwsCredentialSource {
   /** Valid credentials, fetched again when they are within five minutes of expiring. */
   get(): Promise<AwsCredentials>;
+  /** The cached credentials while they are fresh, else undefined (then call `get`). */
+  peek(): AwsCredentials | undefined;
   /** Forgets the cached credentials (the server refused them): the next `get` resolves the chain again. */
   invalidate(): void;
 }
@@ -60,6 +60,7 @@ export function createAwsCredentialChain(options: AwsChainOptions = {}): AwsCred
       );
       return pending;
     },
+    peek: () => (fresh(current) ? current : undefined),
     invalidate() {
       current = undefined;
     },

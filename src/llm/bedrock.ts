@@ -49,18 +49,36 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
     .map((b) => b.trim())
     .filter(Boolean);
   let signedWith: AwsCredentials | undefined;
-  const region = (): string => options.region ?? awsRegion(chainOptions);
+  // The region comes from the environment or the profile's file: read once, not per call.
+  let regionOnce: string | undefined;
+  const region = (): string => {
+    regionOnce ??= options.region ?? awsRegion(chainOptions);
+    return regionOnce;
+  };
   const signs = (key: string | undefined): boolean =>
     !envFlag(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH) && !(key ?? options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK);
-
-  const prepare = async (request: ModelRequest, key: string | undefined): Promise<WireCall> => {
+  // Per model: its Bedrock id, whether it is Claude, its endpoint (the same every turn of a session).
+  const endpoints = new Map<string, { claude: boolean; url: string }>();
+  const endpoint = (model: string): { claude: boolean; url: string } => {
     const where = region();
-    const modelId = bedrockModelId(request.model, where);
-    const claude = isClaudeModel(modelId);
     const base = trimSlash(
       options.baseURL ?? env.ANTHROPIC_BEDROCK_BASE_URL ?? `https://bedrock-runtime.${where}.amazonaws.com`,
     );
-    const url = `${base}/model/${encodeURIComponent(modelId)}/${claude ? "invoke-with-response-stream" : "converse-stream"}`;
+    const key = `${base} ${model}`;
+    let hit = endpoints.get(key);
+    if (!hit) {
+      const modelId = bedrockModelId(model, where);
+      const claude = isClaudeModel(modelId);
+      const action = claude ? "invoke-with-response-stream" : "converse-stream";
+      hit = { claude, url: `${base}/model/${encodeURIComponent(modelId)}/${action}` };
+      endpoints.set(key, hit);
+    }
+    return hit;
+  };
+
+  /** The call, signed with `credentials` when given (else unsigned or with the bearer key). */
+  const build = (request: ModelRequest, key: string | undefined, credentials?: AwsCredentials): WireCall => {
+    const { claude, url } = endpoint(request.model);
     const body = claude
       ? anthropicRequestJson(request, cache, { anthropicVersion: "bedrock-2023-05-31", stream: false, betas })
       : JSON.stringify(converseRequestBody(request));
@@ -71,19 +89,11 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
       "content-type": "application/json",
       ...extra,
     };
-    if (envFlag(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH)) return { url, headers, body };
-    const apiKey = key ?? options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK;
-    if (apiKey) return { url, headers: { ...headers, authorization: `Bearer ${apiKey}` }, body };
-    let credentials: AwsCredentials;
-    try {
-      credentials = await chain.get();
-    } catch (err) {
-      throw new ProviderError({
-        kind: "authentication",
-        provider: name,
-        message: `${name}: ${(err as Error).message}`,
-        cause: err,
-      });
+    if (!credentials) {
+      const apiKey = envFlag(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH)
+        ? undefined
+        : (key ?? options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK);
+      return { url, headers: apiKey ? { ...headers, authorization: `Bearer ${apiKey}` } : headers, body };
     }
     signedWith = credentials;
     const signed = signRequest({
@@ -91,19 +101,36 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
       url: new URL(url),
       headers,
       body,
-      region: where,
+      region: region(),
       service: "bedrock",
       credentials,
     });
     return { url, headers: signed, body };
   };
 
+  // Synchronous while the credentials are cached (every call but the first and those after a
+  // refresh): no promise turn per call.
+  const prepare = (request: ModelRequest, key: string | undefined): WireCall | Promise<WireCall> => {
+    if (!signs(key)) return build(request, key);
+    const cached = chain.peek();
+    if (cached) return build(request, key, cached);
+    return chain.get().then(
+      (credentials) => build(request, key, credentials),
+      (err) => {
+        throw new ProviderError({
+          kind: "authentication",
+          provider: name,
+          message: `${name}: ${(err as Error).message}`,
+          cause: err,
+        });
+      },
+    );
+  };
+
   return {
     prepare,
-    decoder(request, model) {
-      const claude = isClaudeModel(bedrockModelId(request.model, region()));
-      return claude ? invokeDecoder(name, model) : converseDecoder(name, model);
-    },
+    decoder: (request, model) =>
+      endpoint(request.model).claude ? invokeDecoder(name, model) : converseDecoder(name, model),
     openBody: (provider, res, signal, afterFirstDelta, idleMs) =>
       openSse(provider, res, signal, afterFirstDelta, idleMs, framing),
     async renewCredential() {

@@ -16,19 +16,17 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { cloudRequest } from "./cloud-http.js";
-import { type ProxySetting, proxyFor } from "./proxy.js";
-
-type Env = Record<string, string | undefined>;
+import { proxyFor } from "./proxy.js";
 
 /** Where the credentials come from; every field has google-auth-library's default. */
 export interface GoogleAuthOptions {
-  env?: Env;
+  env?: Record<string, string | undefined>;
   /** The home directory holding `.config/gcloud/` (default: the user's). */
   home?: string;
   /** The limit of each token request (default 10 s; the metadata server gets 3 s). */
   timeoutMs?: number;
   /** The proxy setting for token endpoints (the metadata server is always reached directly). */
-  proxy?: ProxySetting;
+  proxy?: string | false;
 }
 
 /** An access token and what it was issued for. */
@@ -43,6 +41,8 @@ export interface GoogleToken {
 /** A cached source of access tokens. */
 export interface GoogleTokenSource {
   get(): Promise<GoogleToken>;
+  /** The cached token while it is fresh, else undefined (then call `get`). */
+  peek(): GoogleToken | undefined;
   /** Forgets the cached token (the server refused it). */
   invalidate(): void;
 }
@@ -56,6 +56,7 @@ export function createGoogleTokenSource(options: GoogleAuthOptions = {}): Google
   let current: { token: GoogleToken; expiresAt: number } | undefined;
   let pending: Promise<GoogleToken> | undefined;
   return {
+    peek: () => (current && current.expiresAt - Date.now() > REFRESH_MARGIN_MS ? current.token : undefined),
     get() {
       if (current && current.expiresAt - Date.now() > REFRESH_MARGIN_MS)
         return Promise.resolve(current.token);

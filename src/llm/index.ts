@@ -14,8 +14,11 @@
 
 export { type AccountInfo, type AccountSources, accountOf } from "./account.js";
 export { createAnthropicProvider } from "./anthropic.js";
+export type { AwsChainOptions } from "./aws-credentials.js";
 export { type AzureWire, createAzureOpenAIProvider } from "./azure.js";
+export { type BedrockOptions, createBedrockProvider } from "./bedrock.js";
 export { createGeminiProvider } from "./gemini.js";
+export type { GoogleAuthOptions } from "./google-auth.js";
 export { createOpenAIProvider } from "./openai.js";
 export { createOpenAIResponsesProvider } from "./openai-responses.js";
 export type {
@@ -34,6 +37,7 @@ export {
   resolveModel,
 } from "./resolve.js";
 export type { ProviderTimeouts } from "./timeouts.js";
+export { createVertexProvider, type VertexOptions } from "./vertex.js";
 
 // ---- Errors ----
 

@@ -50,26 +50,22 @@ export function vertexProtocol({ name, env }: WireContext, options: VertexOption
   const geminiBody = createGeminiRequestJson(createJsonCache());
   let sentToken: string | undefined;
 
-  const prepare = async (request: ModelRequest, key: string | undefined): Promise<WireCall> => {
-    const modelId = vertexModelId(request.model);
-    const claude = isClaudeModel(modelId);
-    const region = options.region ?? env.CLOUD_ML_REGION ?? "us-east5";
-    const skipAuth = envFlag(env.CLAUDE_CODE_SKIP_VERTEX_AUTH);
-    const bearer = skipAuth ? undefined : (key ?? options.apiKey);
-    let token: GoogleToken | undefined;
-    if (!skipAuth && !bearer) {
-      try {
-        token = await tokens.get();
-      } catch (err) {
-        throw new ProviderError({
-          kind: "authentication",
-          provider: name,
-          message: `${name}: ${(err as Error).message}`,
-          cause: err,
-        });
-      }
-      sentToken = token.accessToken;
+  // Per model: its Vertex id and whether it is Claude (the same every turn of a session).
+  const models = new Map<string, { modelId: string; claude: boolean }>();
+  const modelOf = (model: string): { modelId: string; claude: boolean } => {
+    let hit = models.get(model);
+    if (!hit) {
+      const modelId = vertexModelId(model);
+      hit = { modelId, claude: isClaudeModel(modelId) };
+      models.set(model, hit);
     }
+    return hit;
+  };
+
+  /** The call with `bearer` (a key, or ADC's token) or, with CLAUDE_CODE_SKIP_VERTEX_AUTH, none. */
+  const build = (request: ModelRequest, bearer: string | undefined, token?: GoogleToken): WireCall => {
+    const { modelId, claude } = modelOf(request.model);
+    const region = options.region ?? env.CLOUD_ML_REGION ?? "us-east5";
     const project =
       options.project ??
       env.ANTHROPIC_VERTEX_PROJECT_ID ??
@@ -98,8 +94,7 @@ export function vertexProtocol({ name, env }: WireContext, options: VertexOption
       ...options.headers,
       ...request.headers,
     };
-    const accessToken = bearer ?? token?.accessToken;
-    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
     if (token?.quotaProjectId) headers["x-goog-user-project"] = token.quotaProjectId;
     const body = claude
       ? anthropicRequestJson(request, cache, { anthropicVersion: "vertex-2023-10-16", stream: true })
@@ -107,12 +102,36 @@ export function vertexProtocol({ name, env }: WireContext, options: VertexOption
     return { url, headers, body };
   };
 
+  // Synchronous with a key, without auth, or while ADC's token is cached: no promise turn per call.
+  const prepare = (request: ModelRequest, key: string | undefined): WireCall | Promise<WireCall> => {
+    if (envFlag(env.CLAUDE_CODE_SKIP_VERTEX_AUTH)) return build(request, undefined);
+    const bearer = key ?? options.apiKey;
+    if (bearer) return build(request, bearer);
+    const cached = tokens.peek();
+    if (cached) {
+      sentToken = cached.accessToken;
+      return build(request, cached.accessToken, cached);
+    }
+    return tokens.get().then(
+      (token) => {
+        sentToken = token.accessToken;
+        return build(request, token.accessToken, token);
+      },
+      (err) => {
+        throw new ProviderError({
+          kind: "authentication",
+          provider: name,
+          message: `${name}: ${(err as Error).message}`,
+          cause: err,
+        });
+      },
+    );
+  };
+
   return {
     prepare,
     decoder: (request, model) =>
-      isClaudeModel(vertexModelId(request.model))
-        ? anthropicDecoder(name, model)
-        : geminiDecoder(name, model),
+      modelOf(request.model).claude ? anthropicDecoder(name, model) : geminiDecoder(name, model),
     async renewCredential() {
       if (envFlag(env.CLAUDE_CODE_SKIP_VERTEX_AUTH) || options.apiKey || sentToken === undefined)
         return false;
