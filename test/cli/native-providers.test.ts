@@ -71,3 +71,15 @@ describe("goat -p over the native wires", () => {
     expect(results(fx.mock.requests[1].body)).toContain("marmalade");
   });
 });
+
+describe("goat -p without the key of a native provider", () => {
+  it("names the variables to set, before any call", async () => {
+    const r = await runCli(["-p", "hi", "--model", "gemini/gemini-2.5-pro"], {
+      env: fx.env,
+      cwd: fx.work.path,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("GEMINI_API_KEY");
+    expect(fx.mock.requests).toHaveLength(0);
+  });
+});
