@@ -112,7 +112,8 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
 
   const end = (out: StreamEvent[]): void => {
     closeProse(out);
-    const { stop_reason, truncated } = finalStop(content, FINISH[finishReason ?? "STOP"] ?? "refusal");
+    // Other reasons (MALFORMED_FUNCTION_CALL, OTHER…) end the turn, named in stop_details.
+    const { stop_reason, truncated } = finalStop(content, FINISH[finishReason ?? "STOP"] ?? "end_turn");
     const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
     if (finishReason && finishReason !== "STOP" && finishReason !== "MAX_TOKENS")
       message.stop_details = finishReason;

@@ -135,8 +135,19 @@ function wireContent(message: Message, names: Map<string, string>): Part | undef
     return message.content === "" ? undefined : { role, parts: [{ text: message.content }] };
   }
   const parts: Part[] = [];
-  for (const block of message.content) pushPart(parts, block, names);
+  // Signatures another provider wrote (a session that switched models) would be refused: left out.
+  const ownSignatures = message.role !== "assistant" || !message.model || /gemini/i.test(message.model);
+  for (const block of message.content) pushPart(parts, ownSignatures ? block : unsigned(block), names);
   return parts.length > 0 ? { role, parts } : undefined;
+}
+
+/** The block without its signature (a thinking block without one is not sent at all). */
+function unsigned(block: ContentBlock): ContentBlock {
+  if ((block.type === "text" || block.type === "tool_use" || block.type === "thinking") && block.signature) {
+    const { signature: _, ...rest } = block;
+    return rest as ContentBlock;
+  }
+  return block;
 }
 
 function pushPart(parts: Part[], block: ContentBlock, names: Map<string, string>): void {

@@ -163,17 +163,28 @@ export interface ReplayerOptions {
    */
   matchBody?: boolean;
   /**
-   * Applied to the recorded and the received body before they are compared. The default drops the
-   * system prompt (Anthropic `system`, OpenAI `system`/`developer` messages), which carries the date
-   * and the working directory and so differs from run to run; pass `(body) => body` to compare all.
+   * Applied to the recorded and the received body before they are compared. The default
+   * (`withoutSystemPrompt`) drops the system prompt, which carries the date and the working directory
+   * and so differs from run to run, and the per-session `prompt_cache_key`; pass `(body) => body` to
+   * compare all.
    */
   normalize?: (body: unknown) => unknown;
 }
 
-/** The default `normalize`: the request body without its system prompt. */
+/**
+ * The default `normalize`: the request body without its system prompt (Anthropic `system`, Responses
+ * `instructions`, Gemini `systemInstruction`, OpenAI `system`/`developer` messages) and without the
+ * Responses API's `prompt_cache_key`, which is new for every session.
+ */
 export function withoutSystemPrompt(body: unknown): unknown {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  const { system: _, ...rest } = body as Record<string, unknown>;
+  const {
+    system: _system,
+    instructions: _instructions,
+    systemInstruction: _systemInstruction,
+    prompt_cache_key: _cacheKey,
+    ...rest
+  } = body as Record<string, unknown>;
   if (Array.isArray(rest.messages)) {
     rest.messages = rest.messages.filter(
       (m) =>

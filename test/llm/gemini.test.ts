@@ -87,6 +87,31 @@ describe("gemini", () => {
     ]);
   });
 
+  it("leaves out the signatures another provider wrote (a session that switched models)", async () => {
+    mock.enqueue(reply.text("ok"));
+    await accumulate(
+      provider().stream(
+        ask({
+          messages: [
+            { role: "user", content: "hi" },
+            {
+              role: "assistant",
+              model: "anthropic/claude-sonnet-4-5",
+              content: [
+                { type: "thinking", thinking: "Claude's thought", signature: "QW50aHJvcGlj" },
+                { type: "tool_use", id: "toolu_1", name: "Read", input: {} },
+              ],
+            },
+            { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "x" }] },
+          ],
+        }),
+      ),
+    );
+    const parts = mock.requests[0].body.contents.flatMap((c: any) => c.parts);
+    expect(JSON.stringify(parts)).not.toContain("QW50aHJvcGlj");
+    expect(parts.filter((p: any) => p.thought)).toEqual([]);
+  });
+
   it("reports thoughts as output tokens and cached content apart from input", async () => {
     mock.enqueue(
       reply.thinking("hmm", "ok", { usage: { input: 30, cacheRead: 70, output: 12, reasoning: 8 } }),
