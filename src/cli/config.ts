@@ -7,6 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PermissionModeName } from "../index.js";
 import { KNOWN_OPTIONS } from "../index.js";
+import { claudeCloud, expandModelAlias } from "../llm/index.js";
 import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
@@ -298,6 +299,10 @@ export function missingKeyMessage(
 ): string | undefined {
   const has = (name: string) => (env[name] ?? "").trim() !== "";
   const local = (name: string) => isLoopbackUrl(env[name]);
+  // Claude Code's cloud switches send Claude to Bedrock or Vertex, whose credentials (a chain of
+  // files, metadata servers, tokens) are resolved at the first call, which names what is missing.
+  if (claudeCloud(env) && (model === undefined || providerOfModel(expandModelAlias(model)) === "anthropic"))
+    return undefined;
   if (model === undefined) {
     // The runtime's default: Anthropic, or OpenAI when only its key is set.
     if (

@@ -30,6 +30,7 @@ export type {
   ResolvedModel,
 } from "./resolve.js";
 export {
+  claudeCloud,
   createProviderRegistry,
   defaultModel,
   expandModelAlias,

@@ -75,6 +75,7 @@ describe("goat -p on the clouds", () => {
 
   it("CLAUDE_CODE_USE_BEDROCK=1 with ANTHROPIC_MODEL and CLAUDE_CODE_SKIP_BEDROCK_AUTH=1 goes to the gateway unsigned", async () => {
     const requests = await toolLoop([], {
+      ANTHROPIC_API_KEY: "", // a Bedrock user has none: goat must not ask for it
       CLAUDE_CODE_USE_BEDROCK: "1",
       ANTHROPIC_MODEL: "claude-haiku-4-5",
       ANTHROPIC_BEDROCK_BASE_URL: fx.mock.bedrockBaseURL,
@@ -102,8 +103,9 @@ describe("goat -p on the clouds", () => {
     expect(requests[1].headers.authorization).toBe(requests[0].headers.authorization);
   });
 
-  it("CLAUDE_CODE_USE_VERTEX=1 with the project variable and CLAUDE_CODE_SKIP_VERTEX_AUTH=1 sends --model sonnet to Vertex", async () => {
-    const requests = await toolLoop(["--model", "sonnet"], {
+  it("CLAUDE_CODE_USE_VERTEX=1 with the project variable and CLAUDE_CODE_SKIP_VERTEX_AUTH=1 sends --model claude-sonnet-4-5 to Vertex, asking no Anthropic key", async () => {
+    const requests = await toolLoop(["--model", "claude-sonnet-4-5"], {
+      ANTHROPIC_API_KEY: "",
       CLAUDE_CODE_USE_VERTEX: "1",
       ANTHROPIC_VERTEX_BASE_URL: fx.mock.vertexBaseURL,
       ANTHROPIC_VERTEX_PROJECT_ID: "gw-proj",
