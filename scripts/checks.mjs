@@ -10,6 +10,8 @@
  * is 1 when any check failed; every group still runs to its end, so one run reports every failure.
  */
 import { spawn } from "node:child_process";
+import { ensureOfficialClientsInstalled } from "../test/llm/official/install.mjs";
+import { ensureOfficialCloudClients } from "../test/llm/official-cloud/install.mjs";
 import { ensureClaudeSdkInstalled } from "../test/sdk/install.mjs";
 
 /**
@@ -28,8 +30,38 @@ const installTestSdk = {
     ),
 };
 
+/** The providers' official clients test/llm/official checks the mock wires with (as the SDK's). */
+const installOfficialClients = {
+  name: "the official provider clients of test/llm/official",
+  run: () =>
+    ensureOfficialClientsInstalled().then(
+      () => ({ code: 0, output: "" }),
+      (error) => ({
+        code: 0,
+        output: `warning: could not install the official clients of test/llm/official (their tests will try again): ${error.message}\n`,
+      }),
+    ),
+};
+
+/** The official Bedrock and Vertex clients test/llm/official-cloud checks the mocks with (same rules). */
+const installCloudClients = {
+  name: "the official cloud clients of test/llm/official-cloud",
+  run: () =>
+    ensureOfficialCloudClients().then(
+      () => ({ code: 0, output: "" }),
+      (error) => ({
+        code: 0,
+        output: `warning: could not install the official cloud clients of test/llm/official-cloud (their tests will try again): ${error.message}\n`,
+      }),
+    ),
+};
+
 /** npm scripts (or set-up steps); the steps of one group run in order, the groups at the same time. */
-const GROUPS = [["build", "api:check"], ["typecheck"], ["lint", installTestSdk]];
+const GROUPS = [
+  ["build", "api:check"],
+  ["typecheck"],
+  ["lint", installTestSdk, installOfficialClients, installCloudClients],
+];
 
 /** Runs one npm script, resolving with its exit code and everything it printed. */
 function runScript(name) {

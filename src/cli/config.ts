@@ -7,6 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PermissionModeName } from "../index.js";
 import { KNOWN_OPTIONS } from "../index.js";
+import { claudeCloud, expandModelAlias } from "../llm/index.js";
 import { withProjectDescription } from "../runtime/index.js";
 import { readProjectDescription } from "../settings/index.js";
 import { builtinTools } from "../tools/index.js";
@@ -302,18 +303,23 @@ export function providerOfModel(model: string): string | undefined {
   if (slash > 0) return model.slice(0, slash);
   if (/^claude-/i.test(model)) return "anthropic";
   if (/^(?:gpt-|chatgpt-|o\d(?:-|$)|codex-)/i.test(model)) return "openai";
+  if (/^gemini-/i.test(model)) return "gemini";
   return undefined;
 }
 
 const KEY_VARS: Record<string, { key: string; baseURL: string; token?: string }> = {
   anthropic: { key: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", token: "ANTHROPIC_AUTH_TOKEN" },
   openai: { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
+  "openai-responses": { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
+  azure: { key: "AZURE_OPENAI_API_KEY", baseURL: "AZURE_OPENAI_ENDPOINT" },
+  "azure-responses": { key: "AZURE_OPENAI_API_KEY", baseURL: "AZURE_OPENAI_ENDPOINT" },
+  gemini: { key: "GEMINI_API_KEY", baseURL: "GOOGLE_GEMINI_BASE_URL", token: "GOOGLE_API_KEY" },
 };
 
 /**
  * Returns a message naming the variables to set when the model's provider has no key, else undefined.
  * A key is optional when the provider's base URL points at this machine (localhost, 127.x, ::1): a
- * local gateway or model server often needs none. Providers other than the built-in two are not checked.
+ * local gateway or model server often needs none. Providers other than the built-in ones are not checked.
  */
 export function missingKeyMessage(
   model: string | undefined,
@@ -321,6 +327,10 @@ export function missingKeyMessage(
 ): string | undefined {
   const has = (name: string) => (env[name] ?? "").trim() !== "";
   const local = (name: string) => isLoopbackUrl(env[name]);
+  // Claude Code's cloud switches send Claude to Bedrock or Vertex, whose credentials (a chain of
+  // files, metadata servers, tokens) are resolved at the first call, which names what is missing.
+  if (claudeCloud(env) && (model === undefined || providerOfModel(expandModelAlias(model)) === "anthropic"))
+    return undefined;
   if (model === undefined) {
     // The runtime's default: Anthropic, or OpenAI when only its key is set.
     if (

@@ -84,6 +84,7 @@ Other:
   -h, --help                  Print this help
 
 Environment: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
+GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL, AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, OPENAI_API_VERSION, GOAT_OPENAI_WIRE,
 GOAT_HOME (default ~/.goat), CLAUDE_CONFIG_DIR (default ~/.claude). Settings files (Claude Code's .claude/ and Goat's .goat/, per level)
 hold model, permissions, hooks, env and mcpServers. A key is optional when the provider's base URL is on this machine.
 A folder's own hooks, MCP servers, allow rules and env apply once the interactive goat has asked and the folder is trusted;

@@ -32,6 +32,10 @@ export interface AccountSources {
 const KEY_VARIABLES: Record<string, string[]> = {
   anthropic: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
   openai: ["OPENAI_API_KEY"],
+  "openai-responses": ["OPENAI_API_KEY"],
+  azure: ["AZURE_OPENAI_API_KEY"],
+  "azure-responses": ["AZURE_OPENAI_API_KEY"],
+  gemini: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 };
 
 /**

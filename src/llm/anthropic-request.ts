@@ -7,11 +7,25 @@ import type { ContentBlock, Message, ModelRequest, ThinkingConfig, ToolDefinitio
 
 const DEFAULT_MAX_TOKENS = 8192;
 
+/**
+ * How a cloud that hosts Claude wants the Messages body: no `model` (it is in the URL), its own
+ * `anthropic_version`, `stream` kept or dropped (Vertex keeps it, Bedrock's endpoint implies it), and
+ * beta features in the body (`anthropic_beta`) instead of a header.
+ */
+export interface CloudBodyVariant {
+  anthropicVersion: string;
+  stream: boolean;
+  betas?: readonly string[];
+}
+
 /** The Messages API body for a neutral request (exported for golden tests). */
-export function anthropicRequestBody(request: ModelRequest): Record<string, unknown> {
+export function anthropicRequestBody(
+  request: ModelRequest,
+  variant?: CloudBodyVariant,
+): Record<string, unknown> {
   const messages = request.messages.map(wireMessage);
   markLastBlockCached(messages);
-  return bodyFields(request, messages, hasTools(request) ? request.tools.map(wireTool) : undefined);
+  return bodyFields(request, messages, hasTools(request) ? request.tools.map(wireTool) : undefined, variant);
 }
 
 /**
@@ -19,10 +33,14 @@ export function anthropicRequestBody(request: ModelRequest): Record<string, unkn
  * messages before the last one and the tools taken from `cache` (see body-json.ts): a long session
  * re-encodes only what changed since its previous call.
  */
-export function anthropicRequestJson(request: ModelRequest, cache: JsonCache): string {
+export function anthropicRequestJson(
+  request: ModelRequest,
+  cache: JsonCache,
+  variant?: CloudBodyVariant,
+): string {
   const n = request.messages.length;
   // A one-message request has nothing to reuse: one JSON.stringify is cheaper than the pieces.
-  if (n <= 1) return JSON.stringify(anthropicRequestBody(request));
+  if (n <= 1) return JSON.stringify(anthropicRequestBody(request, variant));
   let messages = cache.messages(request.messages, Math.max(0, n - 1), encodeMessage);
   // The last message carries the cache breakpoint, which moves every call: encoded fresh, never cached.
   if (n > 0) {
@@ -33,7 +51,7 @@ export function anthropicRequestJson(request: ModelRequest, cache: JsonCache): s
   const tools = hasTools(request)
     ? rawJson(`[${request.tools.map((t) => cache.tool(t, encodeTool)).join(",")}]`)
     : undefined;
-  return objectJson(bodyFields(request, rawJson(`[${messages}]`), tools));
+  return objectJson(bodyFields(request, rawJson(`[${messages}]`), tools, variant));
 }
 
 function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {
@@ -41,12 +59,17 @@ function hasTools(request: ModelRequest): request is ModelRequest & { tools: Too
 }
 
 /** The body's fields in wire order, with messages and tools already converted. */
-function bodyFields(request: ModelRequest, messages: unknown, tools: unknown): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    model: request.model,
-    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-    stream: true,
-  };
+function bodyFields(
+  request: ModelRequest,
+  messages: unknown,
+  tools: unknown,
+  variant?: CloudBodyVariant,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = variant
+    ? { anthropic_version: variant.anthropicVersion, max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS }
+    : { model: request.model, max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS, stream: true };
+  if (variant?.stream) body.stream = true;
+  if (variant?.betas && variant.betas.length > 0) body.anthropic_beta = variant.betas;
   if (request.system)
     body.system = [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }];
   body.messages = messages;
@@ -108,6 +131,7 @@ function wireBlock(block: ContentBlock): Record<string, unknown> {
     if (block.is_error) out.is_error = true;
     return out;
   }
+  if (block.type === "text") return { type: "text", text: block.text };
   return { ...block };
 }
 

@@ -8,19 +8,19 @@ import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import { createHttpTransport, kindForStreamError, missingKeyError } from "./http.js";
+import { kindForStreamError, missingKeyError } from "./http.js";
 import { parseData, streamError } from "./sse-reader.js";
-import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
+import type { WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
   ContentBlock,
-  ModelRequest,
   Provider,
   ProviderOptions,
   StopReason,
   StreamEvent,
   Usage,
 } from "./types.js";
+import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
 export { anthropicRequestBody, anthropicRequestJson } from "./anthropic-request.js";
 
@@ -28,47 +28,31 @@ const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 /** Creates an Anthropic provider; key and base URL are resolved before each call (options, then env). */
 export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
-  const name = options.name ?? "anthropic";
-  const env = options.env ?? process.env;
-  const transport = createHttpTransport(name, { timeouts: options.timeouts, proxy: options.proxy, env });
-  const cache = createJsonCache();
-  const build = (request: ModelRequest, key: string | undefined): WireCall => {
-    const apiKey = key ?? options.apiKey ?? env.ANTHROPIC_API_KEY ?? "";
-    const baseURL = trimSlash(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
-    // Gateways often take a bearer token instead of a key, as Claude Code's ANTHROPIC_AUTH_TOKEN.
-    const authToken = apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN;
-    if (!apiKey && !authToken && baseURL === DEFAULT_BASE_URL)
-      throw missingKeyError(name, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
-    const headers: Record<string, string> = {
-      accept: "text/event-stream",
-      ...(authToken ? { authorization: `Bearer ${authToken}` } : { "x-api-key": apiKey }),
-      "anthropic-version": "2023-06-01",
-      ...options.headers,
-      ...request.headers,
-    };
-    return { url: `${baseURL}/v1/messages`, headers, body: anthropicRequestJson(request, cache) };
-  };
-  const prepare = (request: ModelRequest): WireCall | Promise<WireCall> => {
-    const getApiKey = options.getApiKey;
-    if (!getApiKey) return build(request, undefined);
-    return (async () => build(request, await getApiKey(name)))();
-  };
-  return {
-    name,
-    close: () => transport.close(),
-    stream: (request) =>
-      streamCall(
-        name,
-        transport,
-        request,
-        () => prepare(request),
-        anthropicDecoder(name, `${name}/${request.model}`),
-      ),
-  };
+  return createWireProvider("anthropic", options, anthropicProtocol);
 }
 
-function trimSlash(url: string): string {
-  return url.endsWith("/") ? url.replace(/\/+$/, "") : url;
+/** The Messages API wire: `POST /v1/messages`, `x-api-key` (or a gateway's bearer token). */
+export function anthropicProtocol({ name, env, options }: WireContext): WireProtocol {
+  const cache = createJsonCache();
+  return {
+    prepare(request, key) {
+      const apiKey = key ?? options.apiKey ?? env.ANTHROPIC_API_KEY ?? "";
+      const baseURL = trimSlash(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL);
+      // Gateways often take a bearer token instead of a key, as Claude Code's ANTHROPIC_AUTH_TOKEN.
+      const authToken = apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN;
+      if (!apiKey && !authToken && baseURL === DEFAULT_BASE_URL)
+        throw missingKeyError(name, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
+      const headers: Record<string, string> = {
+        accept: "text/event-stream",
+        ...(authToken ? { authorization: `Bearer ${authToken}` } : { "x-api-key": apiKey }),
+        "anthropic-version": "2023-06-01",
+        ...options.headers,
+        ...request.headers,
+      };
+      return { url: `${baseURL}/v1/messages`, headers, body: anthropicRequestJson(request, cache) };
+    },
+    decoder: (_request, model) => anthropicDecoder(name, model),
+  };
 }
 
 const STOP_REASONS: Record<string, StopReason> = {

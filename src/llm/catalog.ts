@@ -9,6 +9,7 @@
  * tails, so `o3-pro` does not silently get `o3`'s prices.
  */
 
+import { baseModelId } from "./cloud-models.js";
 import { defaultModels, type ModelInfo } from "./models.js";
 
 /** A per-session, mutable set of known models. */
@@ -92,6 +93,12 @@ export function createModelCatalog(overrides: readonly ModelInfo[] = []): ModelC
       const provider = i > 0 ? parts[i - 1] : undefined;
       const hit = exact(model, provider) ?? exact(model.replace(DATE_SUFFIX, ""), provider);
       if (hit) return hit;
+      // Claude as Bedrock (`us.anthropic.claude-x-20250929-v1:0`) or Vertex (`claude-x@20250929`) names it.
+      const base = baseModelId(model);
+      if (base !== model) {
+        const cloud = exact(base, provider) ?? exact(base.replace(DATE_SUFFIX, ""), provider);
+        if (cloud) return cloud;
+      }
     }
     return undefined;
   }

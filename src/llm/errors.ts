@@ -85,6 +85,7 @@ const OVERFLOW_PATTERNS = [
   /exceeds the (?:model's )?(?:maximum )?context/i,
   /request too large/i,
   /reduce the length of the messages/i,
+  /input token count .*exceeds the maximum/i, // Gemini
 ];
 
 /** True when a provider's error text says the prompt did not fit the model's context window. */

@@ -8,6 +8,7 @@
 import http from "node:http";
 import https from "node:https";
 import { urlToHttpOptions } from "node:url";
+import { kindForAwsException } from "./aws-errors.js";
 import type { ProviderErrorKind } from "./errors.js";
 import {
   isContextOverflowMessage,
@@ -272,9 +273,14 @@ async function errorFromResponse(
     // The status alone is still worth reporting when the body could not be read.
   }
   const detail = errorDetail(text);
-  const kind = kindForStatus(status, text);
+  // AWS names the error in a header, which says more than the status (aws-errors.ts).
+  const awsType = res.headers["x-amzn-errortype"];
+  const kind =
+    (typeof awsType === "string" ? kindForAwsException(awsType, detail.message) : undefined) ??
+    kindForStatus(status, text);
   const retryAfterMs = parseRetryAfter(res.headers);
-  const message = `${provider} API error ${status}${detail.type ? ` (${detail.type})` : ""}: ${detail.message || res.statusMessage || "no error message"}${hintFor(kind, provider)}`;
+  const type = detail.type ?? (typeof awsType === "string" ? awsType.replace(/:.*$/, "") : undefined);
+  const message = `${provider} API error ${status}${type ? ` (${type})` : ""}: ${detail.message || res.statusMessage || "no error message"}${hintFor(kind, provider)}`;
   return new ProviderError({ kind, provider, status, retryAfterMs, message });
 }
 
@@ -331,8 +337,15 @@ export function errorDetail(text: string): { type?: string; message: string } {
       : typeof json?.detail === "string"
         ? json.detail
         : text.slice(0, 500);
+  // Google answers {error: {code: 429, status: "RESOURCE_EXHAUSTED", message}}.
   const type =
-    typeof err?.code === "string" ? err.code : typeof err?.type === "string" ? err.type : undefined;
+    typeof err?.code === "string"
+      ? err.code
+      : typeof err?.type === "string"
+        ? err.type
+        : typeof err?.status === "string"
+          ? err.status
+          : undefined;
   return { type, message };
 }
 

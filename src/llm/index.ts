@@ -1,6 +1,6 @@
 /**
- * `goat-agent/providers`: model providers and what surrounds a model call — the Anthropic and
- * OpenAI-compatible providers, `provider/model` resolution, the model catalog and prices, the retry
+ * `goat-agent/providers`: model providers and what surrounds a model call — the Anthropic,
+ * OpenAI (Chat Completions and Responses), Azure OpenAI and Gemini providers, `provider/model` resolution, the model catalog and prices, the retry
  * strategy, and the provider-neutral message and stream types a custom `Provider` speaks. `query()`
  * builds all of this from its options; import it to call a model directly or to write a provider.
  *
@@ -14,7 +14,13 @@
 
 export { type AccountInfo, type AccountSources, accountOf } from "./account.js";
 export { createAnthropicProvider } from "./anthropic.js";
+export type { AwsChainOptions } from "./aws-credentials.js";
+export { type AzureWire, createAzureOpenAIProvider } from "./azure.js";
+export { type BedrockOptions, createBedrockProvider } from "./bedrock.js";
+export { createGeminiProvider } from "./gemini.js";
+export type { GoogleAuthOptions } from "./google-auth.js";
 export { createOpenAIProvider } from "./openai.js";
+export { createOpenAIResponsesProvider } from "./openai-responses.js";
 export type {
   ProviderConfig,
   ProviderDefaults,
@@ -24,6 +30,7 @@ export type {
   ResolvedModel,
 } from "./resolve.js";
 export {
+  claudeCloud,
   createProviderRegistry,
   defaultModel,
   expandModelAlias,
@@ -31,6 +38,7 @@ export {
   resolveModel,
 } from "./resolve.js";
 export type { ProviderTimeouts } from "./timeouts.js";
+export { createVertexProvider, type VertexOptions } from "./vertex.js";
 
 // ---- Errors ----
 

@@ -4,7 +4,9 @@
  * any entry, so nothing here is ever mutated.
  *
  * Prices are public list prices in USD per million tokens as of 2025-11 (anthropic.com/pricing,
- * openai.com/api/pricing). They ignore batch discounts, Anthropic's 1-hour cache writes and the
+ * openai.com/api/pricing, ai.google.dev/gemini-api/docs/pricing; the Gemini cache-read rates and the
+ * GPT-5.1 / Codex / pro rows were taken from memory of those pages, not re-checked: verify them before
+ * billing on them). They ignore batch discounts, Anthropic's 1-hour cache writes and the
  * long-context (>200k input, 1M beta) surcharge of the Sonnet models. Register your own entry when your
  * contract differs.
  */
@@ -101,6 +103,61 @@ function openai(
   };
 }
 
+/**
+ * A model Bedrock serves through Converse (Claude on Bedrock is priced as Anthropic's entries).
+ * `cacheRead` is the model's own rate where Bedrock caches its prompts (Nova: a quarter of input),
+ * else plain input; Bedrock charges no cache writes for these models.
+ */
+function bedrock(
+  id: string,
+  name: string,
+  prices: [input: number, cachedInput: number, output: number],
+  contextWindow: number,
+  maxOutputTokens: number,
+): ModelInfo {
+  const [input, cacheRead, output] = prices;
+  return {
+    id,
+    provider: "bedrock",
+    name,
+    contextWindow,
+    maxOutputTokens,
+    pricing: { input, output, cacheRead, cacheWrite: input },
+    reasoning: false,
+  };
+}
+
+/**
+ * Gemini API: cached input at its own rate and no write charge (implicit caching; explicit caches bill
+ * storage by the hour, which a per-call cost cannot show); the 2.5 Pro and 3 Pro rates rise for a
+ * prompt over 200,000 tokens (`long`: input, output, cached input).
+ */
+function gemini(
+  id: string,
+  name: string,
+  prices: [input: number, cachedInput: number, output: number],
+  long?: [input: number, cachedInput: number, output: number],
+): ModelInfo {
+  const [input, cacheRead, output] = prices;
+  const pricing: ModelPricing = { input, output, cacheRead, cacheWrite: input };
+  if (long) {
+    const [li, lc, lo] = long;
+    pricing.longContext = { aboveTokens: 200_000, input: li, output: lo, cacheRead: lc, cacheWrite: li };
+  }
+  // Effort reaches Gemini as a thinking budget (gemini-request.ts).
+  const effortLevels: EffortLevel[] = ["low", "medium", "high"];
+  return {
+    id,
+    provider: "gemini",
+    name,
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    pricing,
+    reasoning: true,
+    effortLevels,
+  };
+}
+
 /** Avoids 0.30000000000000004 in a table people read. */
 function round(n: number): number {
   return Math.round(n * 1e6) / 1e6;
@@ -117,7 +174,10 @@ export const defaultModels: readonly Readonly<ModelInfo>[] = Object.freeze(
     anthropic("claude-3-7-sonnet", "Claude Sonnet 3.7", 3, 15, 64_000),
     anthropic("claude-haiku-4-5", "Claude Haiku 4.5", 1, 5, 64_000),
     anthropic("claude-3-5-haiku", "Claude Haiku 3.5", 0.8, 4, 8_192, false),
+    openai("gpt-5.1", "GPT-5.1", [1.25, 0.125, 10], 400_000, 128_000, true),
     openai("gpt-5", "GPT-5", [1.25, 0.125, 10], 400_000, 128_000, true),
+    openai("gpt-5-codex", "GPT-5 Codex", [1.25, 0.125, 10], 400_000, 128_000, true),
+    openai("gpt-5-pro", "GPT-5 pro", [15, 15, 120], 400_000, 272_000, true),
     openai("gpt-5-mini", "GPT-5 mini", [0.25, 0.025, 2], 400_000, 128_000, true),
     openai("gpt-5-nano", "GPT-5 nano", [0.05, 0.005, 0.4], 400_000, 128_000, true),
     openai("gpt-4.1", "GPT-4.1", [2, 0.5, 8], 1_047_576, 32_768, false),
@@ -126,8 +186,19 @@ export const defaultModels: readonly Readonly<ModelInfo>[] = Object.freeze(
     openai("gpt-4o", "GPT-4o", [2.5, 1.25, 10], 128_000, 16_384, false),
     openai("gpt-4o-mini", "GPT-4o mini", [0.15, 0.075, 0.6], 128_000, 16_384, false),
     openai("o3", "o3", [2, 0.5, 8], 200_000, 100_000, true),
+    openai("o3-pro", "o3-pro", [20, 20, 80], 200_000, 100_000, true),
+    openai("codex-mini-latest", "codex-mini", [1.5, 0.375, 6], 200_000, 100_000, true),
     openai("o3-mini", "o3-mini", [1.1, 0.55, 4.4], 200_000, 100_000, true),
     openai("o4-mini", "o4-mini", [1.1, 0.275, 4.4], 200_000, 100_000, true),
     openai("o1", "o1", [15, 7.5, 60], 200_000, 100_000, true),
+    gemini("gemini-3-pro-preview", "Gemini 3 Pro (preview)", [2, 0.2, 12], [4, 0.4, 18]),
+    gemini("gemini-2.5-pro", "Gemini 2.5 Pro", [1.25, 0.125, 10], [2.5, 0.25, 15]),
+    gemini("gemini-2.5-flash", "Gemini 2.5 Flash", [0.3, 0.03, 2.5]),
+    gemini("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", [0.1, 0.01, 0.4]),
+    // Bedrock on-demand list prices, us-east-1, 2025-11 (aws.amazon.com/bedrock/pricing).
+    bedrock("amazon.nova-pro-v1:0", "Amazon Nova Pro", [0.8, 0.2, 3.2], 300_000, 10_000),
+    bedrock("amazon.nova-lite-v1:0", "Amazon Nova Lite", [0.06, 0.015, 0.24], 300_000, 10_000),
+    bedrock("amazon.nova-micro-v1:0", "Amazon Nova Micro", [0.035, 0.00875, 0.14], 128_000, 10_000),
+    bedrock("meta.llama3-3-70b-instruct-v1:0", "Llama 3.3 70B Instruct", [0.72, 0.72, 0.72], 128_000, 8_192),
   ].map((m) => Object.freeze({ ...m, pricing: Object.freeze(m.pricing) })),
 );

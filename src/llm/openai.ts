@@ -8,10 +8,11 @@
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
-import { createHttpTransport, kindForStreamError, missingKeyError } from "./http.js";
+import { kindForStreamError, missingKeyError } from "./http.js";
 import { openaiRequestJson } from "./openai-request.js";
+import { isOpenAIReasoningModel, openaiResponsesProtocol } from "./openai-responses.js";
 import { parseData } from "./sse-reader.js";
-import { streamCall, type WireCall, type WireDecoder } from "./stream-call.js";
+import type { WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -22,48 +23,61 @@ import type {
   StreamEvent,
   Usage,
 } from "./types.js";
+import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
-/** Creates an OpenAI-compatible provider; key and base URL are resolved before each call (options, then env). */
+/**
+ * Creates an OpenAI provider; key and base URL are resolved before each call (options, then env).
+ * On OpenAI's own API a reasoning model (o-series, GPT-5, Codex) is called through the Responses API,
+ * the only OpenAI wire that carries reasoning from one turn to the next (its encrypted reasoning
+ * items); other models, and every other base URL (LiteLLM, vLLM, Ollama…, which speak Chat Completions
+ * and not always Responses), use Chat Completions. `GOAT_OPENAI_WIRE=chat|responses` forces one.
+ */
 export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
-  const name = options.name ?? "openai";
-  const env = options.env ?? process.env;
-  const transport = createHttpTransport(name, { timeouts: options.timeouts, proxy: options.proxy, env });
-  const cache = createJsonCache();
-  const build = (request: ModelRequest, key: string | undefined): WireCall => {
-    const apiKey = key ?? options.apiKey ?? env.OPENAI_API_KEY;
-    let baseURL = options.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
-    if (baseURL.endsWith("/")) baseURL = baseURL.replace(/\/+$/, "");
-    const official = baseURL.startsWith("https://api.openai.com/");
-    if (!apiKey && official) throw missingKeyError(name, "OPENAI_API_KEY", "OPENAI_BASE_URL");
-    const headers: Record<string, string> = { accept: "text/event-stream" };
-    // Local servers (Ollama, llama.cpp) need no key; an empty bearer would confuse some of them.
-    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-    Object.assign(headers, options.headers, request.headers);
+  return createWireProvider("openai", options, (context) => {
+    const chat = openaiChatProtocol(context);
+    const responses = openaiResponsesProtocol(context);
+    const wireFor = (request: ModelRequest): WireProtocol =>
+      usesResponses(request.model, context) ? responses : chat;
     return {
-      url: `${baseURL}/chat/completions`,
-      headers,
-      body: openaiRequestJson(request, official, cache),
+      prepare: (request, key) => wireFor(request).prepare(request, key),
+      decoder: (request, model) => wireFor(request).decoder(request, model),
     };
-  };
-  // Synchronous unless a getApiKey callback is given: one promise turn less per call.
-  const prepare = (request: ModelRequest): WireCall | Promise<WireCall> => {
-    const getApiKey = options.getApiKey;
-    if (!getApiKey) return build(request, undefined);
-    return (async () => build(request, await getApiKey(name)))();
-  };
+  });
+}
+
+/** True when `model` on this provider goes through the Responses API (see createOpenAIProvider). */
+export function usesResponses(
+  model: string,
+  { env, options }: Pick<WireContext, "env" | "options">,
+): boolean {
+  const forced = env.GOAT_OPENAI_WIRE;
+  if (forced === "responses" || forced === "chat") return forced === "responses";
+  const baseURL = options.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+  return baseURL.startsWith("https://api.openai.com/") && isOpenAIReasoningModel(model);
+}
+
+/** The Chat Completions wire: `POST {base}/chat/completions`, a bearer key (none for local servers). */
+export function openaiChatProtocol({ name, env, options }: WireContext): WireProtocol {
+  const cache = createJsonCache();
   return {
-    name,
-    close: () => transport.close(),
-    stream: (request) =>
-      streamCall(
-        name,
-        transport,
-        request,
-        () => prepare(request),
-        openaiDecoder(name, `${name}/${request.model}`),
-      ),
+    prepare(request, key) {
+      const apiKey = key ?? options.apiKey ?? env.OPENAI_API_KEY;
+      const baseURL = trimSlash(options.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL);
+      const official = baseURL.startsWith("https://api.openai.com/");
+      if (!apiKey && official) throw missingKeyError(name, "OPENAI_API_KEY", "OPENAI_BASE_URL");
+      const headers: Record<string, string> = { accept: "text/event-stream" };
+      // Local servers (Ollama, llama.cpp) need no key; an empty bearer would confuse some of them.
+      if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+      Object.assign(headers, options.headers, request.headers);
+      return {
+        url: `${baseURL}/chat/completions`,
+        headers,
+        body: openaiRequestJson(request, official, cache),
+      };
+    },
+    decoder: (_request, model) => openaiDecoder(name, model),
   };
 }
 

@@ -9,15 +9,35 @@
 
 import { InvalidOptionError } from "../errors.js";
 import { createAnthropicProvider } from "./anthropic.js";
+import { createAzureOpenAIProvider } from "./azure.js";
+import { createBedrockProvider } from "./bedrock.js";
+import { envFlag } from "./cloud-http.js";
+import { createGeminiProvider } from "./gemini.js";
 import { createOpenAIProvider } from "./openai.js";
+import { createOpenAIResponsesProvider } from "./openai-responses.js";
 import type { Provider, ProviderOptions } from "./types.js";
+import { createVertexProvider } from "./vertex.js";
 
-/** The wire formats Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible gateways. */
-export type ProviderType = "anthropic" | "openai";
+/**
+ * The APIs Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible gateways
+ * (Chat Completions; Responses for OpenAI's reasoning models on OpenAI's API); `openai-responses`
+ * is always the Responses API; `azure` is Azure OpenAI / AI Foundry; `gemini` the Gemini API;
+ * `bedrock` and `vertex` are Claude (and Bedrock's other models) on Amazon's and Google's clouds.
+ */
+export type ProviderType =
+  | "anthropic"
+  | "openai"
+  | "openai-responses"
+  | "azure"
+  | "gemini"
+  | "bedrock"
+  | "vertex";
 
 /** A provider described by its wire format and how to reach it; `name` defaults to `type`. */
 export interface ProviderConfig extends ProviderOptions {
   type: ProviderType;
+  /** `azure` only: which OpenAI wire (default `auto`: Responses for reasoning-model deployments). */
+  wire?: "auto" | "chat" | "responses";
 }
 
 /** A provider given either as a config or as a ready instance (a custom or test provider). */
@@ -50,7 +70,34 @@ export interface ProviderRegistry {
 const FACTORIES: Record<ProviderType, (options: ProviderOptions) => Provider> = {
   anthropic: createAnthropicProvider,
   openai: createOpenAIProvider,
+  "openai-responses": createOpenAIResponsesProvider,
+  azure: createAzureOpenAIProvider,
+  gemini: createGeminiProvider,
+  bedrock: createBedrockProvider,
+  vertex: createVertexProvider,
 };
+
+/**
+ * Claude Code's switches that send every Claude call through a cloud: `CLAUDE_CODE_USE_BEDROCK=1` or
+ * `CLAUDE_CODE_USE_VERTEX=1` (Bedrock wins when both are set, as in Claude Code).
+ */
+export function claudeCloud(env: Record<string, string | undefined>): "bedrock" | "vertex" | undefined {
+  if (envFlag(env.CLAUDE_CODE_USE_BEDROCK)) return "bedrock";
+  if (envFlag(env.CLAUDE_CODE_USE_VERTEX)) return "vertex";
+  return undefined;
+}
+
+/** The providers every registry knows by name (`azure-responses` is Azure always on Responses). */
+const BUILT_INS: Array<[string, ProviderConfig]> = [
+  ["anthropic", { type: "anthropic" }],
+  ["openai", { type: "openai" }],
+  ["openai-responses", { type: "openai-responses" }],
+  ["azure", { type: "azure" }],
+  ["azure-responses", { type: "azure", wire: "responses" }],
+  ["gemini", { type: "gemini" }],
+  ["bedrock", { type: "bedrock" }],
+  ["vertex", { type: "vertex" }],
+];
 
 /** Claude Code's short model names, so `model: "sonnet"` works as it does there. */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
@@ -68,6 +115,7 @@ export function expandModelAlias(model: string): string {
 const GUESSES: Array<[RegExp, ProviderType]> = [
   [/^claude-/i, "anthropic"],
   [/^(?:gpt-|chatgpt-|o\d(?:-|$)|codex-)/i, "openai"],
+  [/^gemini-/i, "gemini"],
 ];
 
 /** Settings every provider the registry creates starts from (a spec's own fields win). */
@@ -80,7 +128,8 @@ export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "proxy
 };
 
 /**
- * Creates a registry with the built-in `anthropic` and `openai` providers plus `specs`. A spec named
+ * Creates a registry with the built-in providers (`anthropic`, `openai`, `openai-responses`, `azure`,
+ * `azure-responses`, `gemini`) plus `specs`. A spec named
  * like a built-in replaces it; `defaults` apply to every provider created from a config. Example:
  * `createProviderRegistry([{ type: "openai", name: "litellm", baseURL: "http://127.0.0.1:4000" }])`.
  */
@@ -88,10 +137,12 @@ export function createProviderRegistry(
   specs: readonly ProviderSpec[] = [],
   defaults: ProviderDefaults = {},
 ): ProviderRegistry {
-  const specByName = new Map<string, ProviderSpec>([
-    ["anthropic", { type: "anthropic" }],
-    ["openai", { type: "openai" }],
-  ]);
+  const specByName = new Map<string, ProviderSpec>(BUILT_INS);
+  const builtInAnthropic = specByName.get("anthropic");
+  // With Claude Code's cloud switch on, the built-in Anthropic provider's models go to the cloud.
+  const cloud = claudeCloud(defaults.env ?? process.env);
+  const routed = (name: string): string =>
+    cloud && name === "anthropic" && specByName.get("anthropic") === builtInAnthropic ? cloud : name;
   const seen = new Set<string>();
   for (const spec of specs) {
     const name = specName(spec);
@@ -104,7 +155,7 @@ export function createProviderRegistry(
     if (!isProvider(spec) && !(spec.type in FACTORIES)) {
       throw new InvalidOptionError(
         "provider",
-        `Provider "${name}" has unknown type "${spec.type}"; use "anthropic" or "openai".`,
+        `Provider "${name}" has unknown type "${spec.type}"; use one of ${Object.keys(FACTORIES).join(", ")}.`,
       );
     }
     if (seen.has(name))
@@ -148,14 +199,14 @@ export function createProviderRegistry(
       );
     const slash = trimmed.indexOf("/");
     if (slash >= 0) {
-      const name = trimmed.slice(0, slash);
+      const name = routed(trimmed.slice(0, slash));
       const modelId = trimmed.slice(slash + 1);
       const provider = get(name);
       if (!provider) {
         throw new InvalidOptionError(
           "model",
           `Unknown provider "${name}" in model "${trimmed}". Known providers: ${names().join(", ")}. ` +
-            `Add it as { type: "openai" | "anthropic", name: "${name}", baseURL }, or prefix a known ` +
+            `Add it as { type: "openai" | "anthropic" | "gemini", name: "${name}", baseURL }, or prefix a known ` +
             `provider (e.g. openai/${trimmed} for a model served by an OpenAI-compatible endpoint).`,
         );
       }
@@ -163,7 +214,8 @@ export function createProviderRegistry(
         throw new InvalidOptionError("model", `Model "${trimmed}" names no model after "${name}/".`);
       return { provider, modelId, id: `${name}/${modelId}` };
     }
-    const guess = GUESSES.find(([pattern]) => pattern.test(trimmed))?.[1];
+    const pattern = GUESSES.find(([p]) => p.test(trimmed))?.[1];
+    const guess = pattern && routed(pattern);
     const provider = guess && get(guess);
     if (!guess || !provider) {
       throw new InvalidOptionError(
@@ -185,10 +237,19 @@ export function createProviderRegistry(
   return { get, names, resolve, close };
 }
 
-/** Picks the default model: `GOAT_MODEL`, else the provider whose key is set, else Anthropic. */
+/**
+ * Picks the default model: `GOAT_MODEL`; with Claude Code's Bedrock or Vertex switch on,
+ * `ANTHROPIC_MODEL` (else Sonnet) on that cloud; else the provider whose key is set, else Anthropic.
+ */
 export function defaultModel(env: Record<string, string | undefined>): string {
   if (env.GOAT_MODEL) return env.GOAT_MODEL;
+  const cloud = claudeCloud(env);
+  if (cloud) {
+    const model = env.ANTHROPIC_MODEL ? expandModelAlias(env.ANTHROPIC_MODEL) : "claude-sonnet-4-5";
+    return model.includes("/") && !model.startsWith("arn:") ? model : `${cloud}/${model}`;
+  }
   if (!env.ANTHROPIC_API_KEY && env.OPENAI_API_KEY) return "openai/gpt-4.1";
+  if (!env.ANTHROPIC_API_KEY && (env.GEMINI_API_KEY || env.GOOGLE_API_KEY)) return "gemini/gemini-2.5-pro";
   return "anthropic/claude-sonnet-4-5";
 }
 

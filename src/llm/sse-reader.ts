@@ -5,10 +5,34 @@
  * JSON (`stream`).
  */
 import type http from "node:http";
-import { ProviderError } from "./errors.js";
+import { isProviderError, ProviderError } from "./errors.js";
 import { createSseParser, type SseEvent } from "./sse.js";
 import { startStallTimer } from "./stall-timer.js";
 import { describeMs, TIMEOUT_ENV } from "./timeouts.js";
+
+/**
+ * How a response body is cut into events. SSE is the default; a binary framing (AWS event-stream,
+ * aws-event-stream.ts) brings its own parser. `push` may throw a `ProviderError` (a corrupt frame, an
+ * error the server sent in-band), which ends the read with that error.
+ */
+export interface Framing {
+  /** True when the parser takes raw bytes (`Buffer`); false for text (the body is decoded as UTF-8). */
+  readonly binary: boolean;
+  /** Creates the parser for one body; `afterFirstDelta` says whether content was already yielded. */
+  create(onEvent: (event: SseEvent) => void, afterFirstDelta: () => boolean): FramingParser;
+}
+
+/** One body's parser (see `Framing`). */
+export interface FramingParser {
+  push(chunk: any): void;
+  end(): void;
+}
+
+/** Server-Sent Events, the framing of every provider but Bedrock. */
+export const SSE_FRAMING: Framing = {
+  binary: false,
+  create: (onEvent) => createSseParser(onEvent),
+};
 
 /** Pulls the events of an SSE response, a batch at a time. */
 export interface SseReader {
@@ -33,16 +57,17 @@ export function openSse(
   signal: AbortSignal | undefined,
   afterFirstDelta: () => boolean,
   idleMs = 0,
+  framing: Framing = SSE_FRAMING,
 ): SseReader {
   let ready: SseEvent[] = [];
   let done = false;
   let count = 0;
   let failure: ProviderError | undefined;
   let waiter: { resolve: (v: SseEvent[] | undefined) => void; reject: (e: unknown) => void } | undefined;
-  const parser = createSseParser((e) => {
+  const parser = framing.create((e) => {
     count++;
     ready.push(e);
-  });
+  }, afterFirstDelta);
 
   const wake = (): void => {
     const w = waiter;
@@ -89,13 +114,24 @@ export function openSse(
           res.destroy(error);
         })
       : undefined;
-  const onData = (chunk: string): void => {
+  const onData = (chunk: string | Buffer): void => {
     idle?.refresh();
-    parser.push(chunk);
+    try {
+      parser.push(chunk);
+    } catch (err) {
+      // A corrupt frame or an in-band error: the events before it are still delivered first.
+      settle(isProviderError(err) ? err : streamError(provider, String(err), afterFirstDelta(), err));
+      res.destroy();
+    }
     wake();
   };
   const onEnd = (): void => {
-    parser.end();
+    try {
+      parser.end();
+    } catch (err) {
+      settle(isProviderError(err) ? err : streamError(provider, String(err), afterFirstDelta(), err));
+      return;
+    }
     done = true;
     idle?.clear();
     // The other listeners stay: after the end they do nothing, and a late socket error still finds one.
@@ -119,7 +155,7 @@ export function openSse(
     signal?.removeEventListener("abort", onAbort);
   };
 
-  res.setEncoding("utf8");
+  if (!framing.binary) res.setEncoding("utf8");
   res.on("data", onData);
   res.on("end", onEnd);
   res.on("error", fail);

@@ -3,6 +3,8 @@
  * the provider's wire decoder and yield the neutral events it produces. The decoders are synchronous
  * state machines, so one streamed token costs one async hop (this generator), not one per layer.
  */
+import type http from "node:http";
+import { isProviderError } from "./errors.js";
 import type { HttpTransport } from "./http.js";
 import type { SseEvent } from "./sse.js";
 import { openSse, type SseReader, streamError } from "./sse-reader.js";
@@ -28,6 +30,33 @@ export interface WireCall {
 }
 
 /**
+ * Reads a 2xx answer as events (default: SSE, `openSse`). A wire with another framing (AWS event
+ * stream) gives its own reader that turns each frame into an `SseEvent`-shaped `{ event, data }`.
+ */
+export type BodyOpener = (
+  provider: string,
+  res: http.IncomingMessage,
+  signal: AbortSignal | undefined,
+  afterFirstDelta: () => boolean,
+  idleMs: number,
+) => SseReader;
+
+/** One streamed call: what `streamCall` needs besides the transport. */
+export interface StreamCallParts {
+  /** Builds the request (synchronously unless a key must be awaited). */
+  prepare: () => WireCall | Promise<WireCall>;
+  /** Reads the answer. */
+  decoder: WireDecoder;
+  /** Reads the body as events; default SSE. */
+  openBody?: BodyOpener;
+  /**
+   * Called once when the server refused the credentials (401/403): builds the request again with a
+   * fresh credential, or answers undefined when there is none newer (the refusal then stands).
+   */
+  refresh?: () => Promise<WireCall | undefined>;
+}
+
+/**
  * Runs one streamed call: `prepare` builds the request, `decoder` reads the answer. Nothing is sent
  * until the first `next()`. A hand-written iterator rather than an async generator: a generator's
  * `yield` costs several microtask turns per token, this costs one resolved promise while events are
@@ -37,9 +66,10 @@ export function streamCall(
   provider: string,
   transport: HttpTransport,
   request: ModelRequest,
-  prepare: () => WireCall | Promise<WireCall>,
-  decoder: WireDecoder,
+  parts: StreamCallParts,
 ): AsyncIterableIterator<StreamEvent> {
+  const { prepare, decoder, refresh } = parts;
+  const openBody = parts.openBody ?? openSse;
   let out: StreamEvent[] = [];
   let pos = 0;
   let reader: SseReader | undefined;
@@ -59,8 +89,18 @@ export function streamCall(
       const call = prepare();
       // Most calls are prepared synchronously (no getApiKey): no promise turn for them.
       const { url, headers, body } = call instanceof Promise ? await call : call;
-      const res = await transport.post(url, headers, body, request.signal);
-      reader = openSse(
+      let res: http.IncomingMessage;
+      try {
+        res = await transport.post(url, headers, body, request.signal);
+      } catch (err) {
+        // An expired credential (an Entra ID or OAuth token) is asked for again once, as Claude Code
+        // re-runs its apiKeyHelper on a 401; the request never reached the model, so nothing repeats.
+        const again =
+          refresh && isProviderError(err) && err.kind === "authentication" ? await refresh() : undefined;
+        if (!again) throw err;
+        res = await transport.post(again.url, again.headers, again.body, request.signal);
+      }
+      reader = openBody(
         provider,
         res,
         request.signal,

@@ -13,6 +13,11 @@ import type { ProviderTimeouts } from "./timeouts.js";
 export interface TextBlock {
   type: "text";
   text: string;
+  /**
+   * Opaque data the provider that wrote this text needs back on it (Gemini's thought signature).
+   * Sent back only by that wire; others leave it out.
+   */
+  signature?: string;
 }
 
 /** The model's visible reasoning. `signature` must be sent back unchanged on the next request. */
@@ -41,6 +46,11 @@ export interface ToolUseBlock {
    */
   parse_error?: string;
   raw_input?: string;
+  /**
+   * Opaque data the provider that wrote this call needs back on it: Gemini's thought signature, the
+   * Responses API's function-call item id. Sent back only by that wire; others leave it out.
+   */
+  signature?: string;
 }
 
 /** An image, inline (base64) or by URL. */
@@ -90,6 +100,11 @@ export interface Usage {
   output_tokens: number;
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
+  /**
+   * Of `output_tokens`, how many the model spent reasoning (OpenAI `reasoning_tokens`, Gemini
+   * `thoughtsTokenCount`); informational, already counted and priced in `output_tokens`.
+   */
+  reasoning_tokens?: number;
 }
 
 /** A message written by the model, with what the provider said about it. */
@@ -102,6 +117,11 @@ export interface AssistantMessage {
   model?: string;
   stop_reason?: StopReason;
   stop_sequence?: string | null;
+  /**
+   * The provider's own word for why it stopped, when it says more than `stop_reason`: Gemini's
+   * `SAFETY` or `RECITATION` behind a `refusal`, the Responses API's `max_output_tokens`.
+   */
+  stop_details?: string;
   usage?: Usage;
   /**
    * True when the message was cut off by `max_tokens` while a tool call was being written. Its tool
@@ -244,6 +264,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
   a.output_tokens += b.output_tokens;
   a.cache_read_input_tokens += b.cache_read_input_tokens;
   a.cache_creation_input_tokens += b.cache_creation_input_tokens;
+  if (b.reasoning_tokens !== undefined) a.reasoning_tokens = (a.reasoning_tokens ?? 0) + b.reasoning_tokens;
   return a;
 }
 

@@ -23,9 +23,9 @@ import type { Tool } from "../tools/types.js";
 import type { WebSearchOption } from "../tools/web/search-backend.js";
 import type { OutputFormat } from "./structured-output.js";
 import type { AgentDefinition } from "./subagents.js";
+import type { SystemPromptOption } from "./system-prompt.js";
 
-/** A system prompt: plain text, or the built-in coding-agent prompt with text appended. */
-export type SystemPromptOption = string | { type: "preset"; preset: "goat" | "claude_code"; append?: string };
+export type { SystemPromptOption } from "./system-prompt.js";
 
 /**
  * One matcher group of the `hooks` option. A bare callback (or command entry) stands for a group

@@ -6,7 +6,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { memoryHeading, memorySection } from "./memory-files.js";
-import type { SystemPromptOption } from "./options.js";
+
+/** A system prompt: plain text, or the built-in coding-agent prompt with text appended. */
+export type SystemPromptOption = string | { type: "preset"; preset: "goat" | "claude_code"; append?: string };
 
 /** The prompt used when none is given, as in the Claude Agent SDK: minimal, not the coding preset. */
 export const MINIMAL_SYSTEM_PROMPT =

@@ -36,7 +36,16 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "ho
 /** One request and the answer it got. */
 export interface CassetteInteraction {
   request: { method: string; path: string; headers: Record<string, string>; body: unknown };
-  response: { status: number; headers: Record<string, string>; body: string };
+  /**
+   * The answer. `body` is its text, or base64 when `encoding` is `"base64"`: a binary stream (Bedrock's
+   * AWS event-stream frames) would not survive a round trip through UTF-8.
+   */
+  response: { status: number; headers: Record<string, string>; body: string; encoding?: "base64" };
+}
+
+/** Answers whose bytes are not text (Bedrock's `application/vnd.amazon.eventstream`). */
+function isBinaryAnswer(headers: Record<string, string | string[] | undefined>): boolean {
+  return String(headers["content-type"] ?? "").startsWith("application/vnd.amazon.eventstream");
 }
 
 /** A cassette file's content. */
@@ -112,7 +121,9 @@ export async function startRecorder(options: RecorderOptions): Promise<CassetteR
               response: {
                 status: answer.statusCode ?? 502,
                 headers: redactHeaders(answerHeaders, redact),
-                body: Buffer.concat(parts).toString("utf8"),
+                ...(isBinaryAnswer(answer.headers)
+                  ? { body: Buffer.concat(parts).toString("base64"), encoding: "base64" as const }
+                  : { body: Buffer.concat(parts).toString("utf8") }),
               },
             });
           });
@@ -163,17 +174,28 @@ export interface ReplayerOptions {
    */
   matchBody?: boolean;
   /**
-   * Applied to the recorded and the received body before they are compared. The default drops the
-   * system prompt (Anthropic `system`, OpenAI `system`/`developer` messages), which carries the date
-   * and the working directory and so differs from run to run; pass `(body) => body` to compare all.
+   * Applied to the recorded and the received body before they are compared. The default
+   * (`withoutSystemPrompt`) drops the system prompt, which carries the date and the working directory
+   * and so differs from run to run, and the per-session `prompt_cache_key`; pass `(body) => body` to
+   * compare all.
    */
   normalize?: (body: unknown) => unknown;
 }
 
-/** The default `normalize`: the request body without its system prompt. */
+/**
+ * The default `normalize`: the request body without its system prompt (Anthropic `system`, Responses
+ * `instructions`, Gemini `systemInstruction`, OpenAI `system`/`developer` messages) and without the
+ * Responses API's `prompt_cache_key`, which is new for every session.
+ */
 export function withoutSystemPrompt(body: unknown): unknown {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  const { system: _, ...rest } = body as Record<string, unknown>;
+  const {
+    system: _system,
+    instructions: _instructions,
+    systemInstruction: _systemInstruction,
+    prompt_cache_key: _cacheKey,
+    ...rest
+  } = body as Record<string, unknown>;
   if (Array.isArray(rest.messages)) {
     rest.messages = rest.messages.filter(
       (m) =>
@@ -224,7 +246,9 @@ export async function startReplayer(options: ReplayerOptions): Promise<CassetteR
       }
       queue.shift();
       res.writeHead(next.response.status, next.response.headers);
-      res.end(next.response.body);
+      res.end(
+        next.response.encoding === "base64" ? Buffer.from(next.response.body, "base64") : next.response.body,
+      );
     }, res.destroy.bind(res));
   });
   const baseURL = await listen(server);

@@ -1,6 +1,6 @@
 /**
  * `goat-agent/testing`: test your agent offline. A scripted model in memory (`scriptedModel`: no HTTP,
- * for tests of what the agent does), a scripted mock provider speaking both wire formats over HTTP
+ * for tests of what the agent does), a scripted mock provider speaking every wire Goat speaks over HTTP
  * (`startMockProvider`: for tests of what goes on the wire), both scripted with the same `reply`
  * builders, and record/replay of a real provider's traffic (`startRecorder`, `startReplayer`).
  */
@@ -27,6 +27,7 @@ export {
   type MessageOptions,
   type MessageReply,
   type MockBlock,
+  type MockFormat,
   type MockRequest,
   type MockStopReason,
   type MockToolCall,

@@ -5,6 +5,20 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 
+/**
+ * The wire a request came in on, from its path: `anthropic` (`…/messages`), `openai`
+ * (`…/chat/completions`, Azure's deployments path too), `openai-responses` (`…/responses`), `gemini`
+ * (`…:streamGenerateContent`, `…:generateContent`).
+ */
+export type MockFormat =
+  | "anthropic"
+  | "openai"
+  | "openai-responses"
+  | "gemini"
+  | "bedrock"
+  | "bedrock-converse"
+  | "vertex";
+
 /** A request the mock received. */
 export interface MockRequest {
   path: string;
@@ -12,7 +26,9 @@ export interface MockRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (undefined when it was not JSON). */
   body: any;
-  format: "anthropic" | "openai";
+  /** The body as received (to check a signature over it). */
+  rawBody?: string;
+  format: MockFormat;
   /** Which TCP connection carried it (1, 2, …): equal numbers mean a kept-alive socket was reused. */
   connection: number;
   /**
@@ -25,10 +41,17 @@ export interface MockRequest {
 
 /** One content block of a scripted answer. */
 export type MockBlock =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; signature?: string }
   | { type: "thinking"; thinking: string; signature?: string }
   | { type: "redacted_thinking"; data: string }
-  | { type: "tool_use"; name: string; input?: unknown; id?: string; rawArguments?: string };
+  | {
+      type: "tool_use";
+      name: string;
+      input?: unknown;
+      id?: string;
+      rawArguments?: string;
+      signature?: string;
+    };
 
 /** How a streamed answer is delivered. */
 export interface DeliveryOptions {
@@ -55,11 +78,13 @@ export interface MessageOptions extends DeliveryOptions {
   /** Overrides the OpenAI `finish_reason` on the wire, e.g. `"stop"` with tool calls like LiteLLM. */
   openaiFinishReason?: string | null;
   /** Token counts to report (input excludes cache reads, as Anthropic counts). */
-  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
   /** OpenAI tool-call ids on the first chunk only (OpenAI) or on every chunk (some gateways). */
   toolCallIds?: "first" | "every";
   /** OpenAI: send thinking signatures in `thinking_blocks`, as LiteLLM does for Anthropic models. */
   litellmThinkingBlocks?: boolean;
+  /** Overrides Gemini's `finishReason`, e.g. `"RECITATION"`. */
+  geminiFinishReason?: string;
   /** OpenAI: end without `data: [DONE]` (some gateways). */
   omitDone?: boolean;
   /** An error event in the stream after this many events (Anthropic `event: error`, OpenAI `{error}`). */
@@ -88,6 +113,7 @@ export interface ErrorReply {
   /** Per-format bodies, when the two providers word the error differently. */
   anthropicBody?: object;
   openaiBody?: object;
+  geminiBody?: object;
 }
 
 /** Bytes sent as is with a 200 (and `text/event-stream` unless told otherwise). */
@@ -116,6 +142,8 @@ export interface MockToolCall {
   name: string;
   input?: unknown;
   id?: string;
+  /** Gemini: the thought signature on the call's part. */
+  signature?: string;
   /** Arguments text sent instead of `JSON.stringify(input)` (to script invalid JSON). */
   rawArguments?: string;
 }
@@ -177,6 +205,13 @@ export const reply = {
         type: "invalid_request_error",
         param: "messages",
         code: "context_length_exceeded",
+      },
+    },
+    geminiBody: {
+      error: {
+        code: 400,
+        message: "The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).",
+        status: "INVALID_ARGUMENT",
       },
     },
   }),

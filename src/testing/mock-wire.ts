@@ -4,30 +4,11 @@
  * Chat Completions chunks (role chunk, deltas, finish chunk, usage chunk, `[DONE]`), plus the
  * non-streaming JSON bodies and each provider's error bodies.
  */
-import type { ErrorReply, MessageReply, MockBlock, MockStopReason } from "./mock-replies.js";
+import type { ErrorReply, MessageReply, MockFormat, MockStopReason } from "./mock-replies.js";
+import { geminiErrorBody } from "./mock-wire-gemini.js";
+import { argumentsOf, pieces, stopOf, toolId, usageOf } from "./reply-parts.js";
 
-function pieces(text: string, size: number): string[] {
-  if (text === "") return [];
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
-
-function argumentsOf(block: Extract<MockBlock, { type: "tool_use" }>): string {
-  return block.rawArguments ?? JSON.stringify(block.input ?? {});
-}
-
-function toolId(block: Extract<MockBlock, { type: "tool_use" }>, i: number, prefix: string): string {
-  return block.id ?? `${prefix}_${String(i).padStart(2, "0")}`;
-}
-
-function stopOf(r: MessageReply): MockStopReason {
-  return r.stopReason ?? (r.content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
-}
-
-function usageOf(r: MessageReply) {
-  return { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, ...r.usage };
-}
+export { argumentsOf, pieces, stopOf, toolId, usageOf } from "./reply-parts.js";
 
 const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 const chunk = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`;
@@ -284,11 +265,12 @@ const DEFAULT_MESSAGES: Record<number, string> = {
 };
 
 /** The error body a provider sends for a status (its real shape and wording). */
-export function errorBody(format: "anthropic" | "openai", e: ErrorReply): string {
+export function errorBody(format: MockFormat, e: ErrorReply): string {
   if (e.body !== undefined) return typeof e.body === "string" ? e.body : JSON.stringify(e.body);
-  const own = format === "anthropic" ? e.anthropicBody : e.openaiBody;
+  const own = format === "anthropic" ? e.anthropicBody : format === "gemini" ? e.geminiBody : e.openaiBody;
   if (own) return JSON.stringify(own);
   const message = e.message ?? DEFAULT_MESSAGES[e.status] ?? `HTTP ${e.status}`;
+  if (format === "gemini") return geminiErrorBody(e, message);
   if (format === "anthropic") {
     const type =
       e.type ?? ANTHROPIC_TYPES[e.status] ?? (e.status >= 500 ? "api_error" : "invalid_request_error");

@@ -43,7 +43,7 @@ export interface CliRun {
 export function cleanEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(ANTHROPIC_|OPENAI_|GOAT_|NO_COLOR)/.test(k)) continue;
+    if (v === undefined || /^(ANTHROPIC_|OPENAI_|GOAT_|GEMINI_|GOOGLE_|AZURE_|NO_COLOR)/.test(k)) continue;
     env[k] = v;
   }
   return { ...env, ...extra };

@@ -59,7 +59,7 @@ describe("model catalog lookup", () => {
   });
 
   it("does not guess a price for an undated variant it does not list", () => {
-    expect(catalog.get("o3-pro")).toBeUndefined();
+    expect(catalog.get("o3-deep-research")).toBeUndefined();
     expect(catalog.get("gpt-4o-audio-preview")).toBeUndefined();
     expect(catalog.get("claude-sonnet-9")).toBeUndefined();
     expect(catalog.get("")).toBeUndefined();

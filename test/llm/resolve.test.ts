@@ -44,14 +44,14 @@ describe("resolveModel", () => {
 
   it("refuses a bare id it cannot place, listing the known providers", () => {
     expect(() => resolveModel("llama3.1", [{ type: "openai", name: "ollama" }])).toThrow(
-      'Cannot tell which provider serves model "llama3.1". Write it as provider/model; known providers: anthropic, openai, ollama.',
+      'Cannot tell which provider serves model "llama3.1". Write it as provider/model; known providers: anthropic, openai, openai-responses, azure, azure-responses, gemini, bedrock, vertex, ollama.',
     );
     expect(() => resolveModel("o3x")).toThrow(/Cannot tell which provider/);
   });
 
   it("refuses an unknown provider prefix, naming it and the known providers", () => {
     expect(() => resolveModel("mistral/mistral-large")).toThrow(
-      /Unknown provider "mistral" in model "mistral\/mistral-large"\. Known providers: anthropic, openai\./,
+      /Unknown provider "mistral" in model "mistral\/mistral-large"\. Known providers: anthropic, openai, openai-responses, azure, azure-responses, gemini, bedrock, vertex\./,
     );
   });
 
@@ -82,7 +82,17 @@ describe("createProviderRegistry", () => {
   });
 
   it("lets a config named like a built-in replace it, also for guessed bare ids", () => {
-    expect(createProviderRegistry([custom]).names()).toEqual(["anthropic", "openai", "scripted"]);
+    expect(createProviderRegistry([custom]).names()).toEqual([
+      "anthropic",
+      "openai",
+      "openai-responses",
+      "azure",
+      "azure-responses",
+      "gemini",
+      "bedrock",
+      "vertex",
+      "scripted",
+    ]);
     const mine = createProviderRegistry([{ ...custom, name: "openai" }]);
     expect(mine.resolve("gpt-4.1").provider.stream).toBe(custom.stream);
   });
@@ -99,8 +109,8 @@ describe("createProviderRegistry", () => {
       ]),
     ).toThrow('Two providers are named "gw"');
     expect(() => createProviderRegistry([{ type: "openai", name: "a/b" }])).toThrow(/invalid/);
-    expect(() => createProviderRegistry([{ type: "gemini" as "openai", name: "g" }])).toThrow(
-      'Provider "g" has unknown type "gemini"',
+    expect(() => createProviderRegistry([{ type: "bard" as "openai", name: "g" }])).toThrow(
+      'Provider "g" has unknown type "bard"',
     );
   });
 });

@@ -40,6 +40,15 @@ export function useMockProvider(): MockProvider {
     get openaiBaseURL() {
       return running().openaiBaseURL;
     },
+    get bedrockBaseURL() {
+      return running().bedrockBaseURL;
+    },
+    get vertexBaseURL() {
+      return running().vertexBaseURL;
+    },
+    get geminiBaseURL() {
+      return running().geminiBaseURL;
+    },
     get requests() {
       return running().requests;
     },

@@ -1,0 +1,175 @@
+/**
+ * The Amazon Bedrock provider (`bedrock/<model>`). Claude goes through
+ * `POST /model/{id}/invoke-with-response-stream` with the Messages body (every Claude feature: thinking
+ * signatures, cache breakpoints, betas), decoded by the Anthropic decoder; other models through
+ * `POST /model/{id}/converse-stream` (bedrock-converse.ts). Both answers arrive in the AWS event-stream
+ * framing (aws-event-stream.ts).
+ *
+ * Auth, in order: none with `CLAUDE_CODE_SKIP_BEDROCK_AUTH=1` (a gateway signs); a Bedrock API key as a
+ * bearer token (`AWS_BEARER_TOKEN_BEDROCK`, or `apiKey` / `getApiKey`); else SigV4 with credentials from
+ * the standard chain (aws-credentials.ts). Region: `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's,
+ * else `us-east-1`; `ANTHROPIC_BEDROCK_BASE_URL` replaces the regional endpoint.
+ */
+import { anthropicDecoder } from "./anthropic.js";
+import { anthropicRequestJson } from "./anthropic-request.js";
+import { type AwsChainOptions, awsRegion, createAwsCredentialChain } from "./aws-credentials.js";
+import { eventStreamFraming } from "./aws-event-stream.js";
+import { type AwsCredentials, signRequest } from "./aws-sigv4.js";
+import { converseDecoder, converseRequestBody } from "./bedrock-converse.js";
+import { createJsonCache } from "./body-json.js";
+import { envFlag } from "./cloud-http.js";
+import { bedrockModelId, isClaudeModel } from "./cloud-models.js";
+import { ProviderError } from "./errors.js";
+import { openSse, parseData } from "./sse-reader.js";
+import type { WireCall, WireDecoder } from "./stream-call.js";
+import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
+import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
+
+/** Bedrock's own settings beyond the common provider options. */
+export interface BedrockOptions extends ProviderOptions {
+  /** The AWS region (default: the environment's, see the module comment). */
+  region?: string;
+  /** Where the credential chain looks (home directory, metadata timeouts); mostly for tests. */
+  credentialChain?: AwsChainOptions;
+}
+
+/** Creates a Bedrock provider; credentials are resolved at the first call and refreshed before expiry. */
+export function createBedrockProvider(options: BedrockOptions = {}): Provider {
+  return createWireProvider("bedrock", options, (context) => bedrockProtocol(context, options));
+}
+
+/** Bedrock's wire: the model's endpoint, the body for Claude or Converse, the event-stream framing. */
+export function bedrockProtocol({ name, env }: WireContext, options: BedrockOptions): WireProtocol {
+  const chainOptions = { env, ...options.credentialChain };
+  const chain = createAwsCredentialChain(chainOptions);
+  const cache = createJsonCache();
+  const framing = eventStreamFraming(name);
+  const betas = (options.headers?.["anthropic-beta"] ?? "")
+    .split(",")
+    .map((b) => b.trim())
+    .filter(Boolean);
+  let signedWith: AwsCredentials | undefined;
+  // The region comes from the environment or the profile's file: read once, not per call.
+  let regionOnce: string | undefined;
+  const region = (): string => {
+    regionOnce ??= options.region ?? awsRegion(chainOptions);
+    return regionOnce;
+  };
+  const signs = (key: string | undefined): boolean =>
+    !envFlag(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH) && !(key ?? options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK);
+  // Per model: its Bedrock id, whether it is Claude, its endpoint (the same every turn of a session).
+  const endpoints = new Map<string, { claude: boolean; url: string }>();
+  const endpoint = (model: string): { claude: boolean; url: string } => {
+    const where = region();
+    const base = trimSlash(
+      options.baseURL ?? env.ANTHROPIC_BEDROCK_BASE_URL ?? `https://bedrock-runtime.${where}.amazonaws.com`,
+    );
+    const key = `${base} ${model}`;
+    let hit = endpoints.get(key);
+    if (!hit) {
+      const modelId = bedrockModelId(model, where);
+      const claude = isClaudeModel(modelId);
+      const action = claude ? "invoke-with-response-stream" : "converse-stream";
+      hit = { claude, url: `${base}/model/${encodeURIComponent(modelId)}/${action}` };
+      endpoints.set(key, hit);
+    }
+    return hit;
+  };
+
+  /** The call, signed with `credentials` when given (else unsigned or with the bearer key). */
+  const build = (request: ModelRequest, key: string | undefined, credentials?: AwsCredentials): WireCall => {
+    const { claude, url } = endpoint(request.model);
+    const body = claude
+      ? anthropicRequestJson(request, cache, { anthropicVersion: "bedrock-2023-05-31", stream: false, betas })
+      : JSON.stringify(converseRequestBody(request));
+    // Bedrock takes betas in the body (anthropic_beta), never as a header.
+    const { "anthropic-beta": _beta, ...extra } = { ...options.headers, ...request.headers };
+    const headers: Record<string, string> = {
+      accept: "application/vnd.amazon.eventstream",
+      "content-type": "application/json",
+      ...extra,
+    };
+    if (!credentials) {
+      const apiKey = envFlag(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH)
+        ? undefined
+        : (key ?? options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK);
+      return { url, headers: apiKey ? { ...headers, authorization: `Bearer ${apiKey}` } : headers, body };
+    }
+    signedWith = credentials;
+    const signed = signRequest({
+      method: "POST",
+      url: new URL(url),
+      headers,
+      body,
+      region: region(),
+      service: "bedrock",
+      credentials,
+    });
+    return { url, headers: signed, body };
+  };
+
+  // Synchronous while the credentials are cached (every call but the first and those after a
+  // refresh): no promise turn per call.
+  const prepare = (request: ModelRequest, key: string | undefined): WireCall | Promise<WireCall> => {
+    if (!signs(key)) return build(request, key);
+    const cached = chain.peek();
+    if (cached) return build(request, key, cached);
+    return chain.get().then(
+      (credentials) => build(request, key, credentials),
+      (err) => {
+        throw new ProviderError({
+          kind: "authentication",
+          provider: name,
+          message: `${name}: ${(err as Error).message}`,
+          cause: err,
+        });
+      },
+    );
+  };
+
+  return {
+    prepare,
+    decoder: (request, model) =>
+      endpoint(request.model).claude ? invokeDecoder(name, model) : converseDecoder(name, model),
+    openBody: (provider, res, signal, afterFirstDelta, idleMs) =>
+      openSse(provider, res, signal, afterFirstDelta, idleMs, framing),
+    async renewCredential() {
+      if (!signs(undefined)) return false;
+      const refused = signedWith;
+      chain.invalidate();
+      try {
+        const now = await chain.get();
+        return (
+          now.accessKeyId !== refused?.accessKeyId ||
+          now.secretAccessKey !== refused?.secretAccessKey ||
+          now.sessionToken !== refused?.sessionToken
+        );
+      } catch {
+        return false; // the call's own error (the refusal) is the one to report
+      }
+    },
+  };
+}
+
+/**
+ * InvokeModelWithResponseStream wraps each Anthropic stream event in a `chunk` event whose payload is
+ * `{"bytes": base64(event JSON)}`: unwrapped here and handed to the Anthropic decoder.
+ */
+function invokeDecoder(provider: string, model: string): WireDecoder {
+  const inner = anthropicDecoder(provider, model);
+  return {
+    get ended() {
+      return inner.ended;
+    },
+    get afterFirstDelta() {
+      return inner.afterFirstDelta;
+    },
+    finish: (out) => inner.finish(out),
+    onEvent(sse, out) {
+      if (sse.event !== "chunk") return;
+      const wrapper = parseData(provider, sse.data, inner.afterFirstDelta);
+      const data = Buffer.from(String(wrapper?.bytes ?? ""), "base64").toString("utf8");
+      inner.onEvent({ event: "message", data }, out);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Claude's model ids on the clouds that host it. Anthropic's `claude-sonnet-4-5` is
+ * `us.anthropic.claude-sonnet-4-5-20250929-v1:0` on Bedrock (an inference profile of the region's
+ * geography; the newer models take only those) and `claude-sonnet-4-5@20250929` on Vertex. Users can
+ * write either form after `bedrock/` or `vertex/`; the catalog finds prices for both.
+ */
+
+/** The release each short Claude name stands for. */
+const RELEASES: Readonly<Record<string, string>> = {
+  "claude-opus-4-5": "20251101",
+  "claude-opus-4-1": "20250805",
+  "claude-opus-4": "20250514",
+  "claude-sonnet-4-5": "20250929",
+  "claude-sonnet-4": "20250514",
+  "claude-3-7-sonnet": "20250219",
+  "claude-haiku-4-5": "20251001",
+  "claude-3-5-haiku": "20241022",
+};
+
+/** True for a Claude model id in any of its forms (Anthropic, Bedrock, Vertex). */
+export function isClaudeModel(id: string): boolean {
+  return /(?:^|\.)(?:anthropic\.)?claude-/i.test(id);
+}
+
+/** The Bedrock geography prefix for a region: `us`, `eu` or `apac`. */
+function bedrockGeography(region: string): string {
+  if (region.startsWith("eu-")) return "eu";
+  if (region.startsWith("ap-")) return "apac";
+  return "us";
+}
+
+/**
+ * The Bedrock model id for what the user wrote: a short or dated Claude name becomes the region's
+ * cross-region inference profile; anything else (a full Bedrock id, an ARN, another vendor's model)
+ * is sent as written.
+ */
+export function bedrockModelId(model: string, region: string): string {
+  const dated = /^(claude-[a-z0-9-]+?)(?:-(\d{8}))?$/i.exec(model);
+  if (!dated) return model;
+  const release = dated[2] ?? RELEASES[dated[1].toLowerCase()];
+  if (!release) return model;
+  return `${bedrockGeography(region)}.anthropic.${dated[1]}-${release}-v1:0`;
+}
+
+/** The Vertex model id: `claude-sonnet-4-5` → `claude-sonnet-4-5@20250929`; other ids unchanged. */
+export function vertexModelId(model: string): string {
+  const dated = /^(claude-[a-z0-9-]+?)(?:-(\d{8}))?$/i.exec(model);
+  if (!dated) return model;
+  const release = dated[2] ?? RELEASES[dated[1].toLowerCase()];
+  return release ? `${dated[1]}@${release}` : model;
+}
+
+/**
+ * The id a catalog knows a cloud id by: `us.anthropic.claude-x-20250929-v1:0` and `claude-x@20250929`
+ * both give `claude-x-20250929`; a Bedrock inference profile of another vendor's model loses its
+ * geography (`us.amazon.nova-pro-v1:0` → `amazon.nova-pro-v1:0`); other ids come back unchanged.
+ */
+export function baseModelId(id: string): string {
+  const model = id.replace(/^(?:us|eu|apac|global|jp|au|us-gov)\.(?=[a-z]+\.)/i, "");
+  if (!/^anthropic\./i.test(model)) return model.replace(/@(\d{8})$/, "-$1").replace(/@default$/, "");
+  return model.replace(/^anthropic\./i, "").replace(/-v\d+(?::\d+)?$/i, "");
+}
