@@ -189,7 +189,7 @@ describe("azure", () => {
     await accumulate(entra.stream(ask({ model: "my-4o" })));
     await accumulate(keyed.stream(ask({ model: "o4-mini" })));
     const [a, b, c] = mock.requests;
-    expect(a.path).toBe("/openai/deployments/my-4o/chat/completions");
+    expect(a.url).toBe("/openai/deployments/my-4o/chat/completions?api-version=2025-01-01-preview");
     expect(a.headers["api-key"]).toBe("azk");
     expect(a.headers.authorization).toBeUndefined();
     expect(b.headers.authorization).toBe(`Bearer ${jwt}`);
