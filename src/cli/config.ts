@@ -332,11 +332,13 @@ export function missingKeyMessage(
   if (claudeCloud(env) && (model === undefined || providerOfModel(expandModelAlias(model)) === "anthropic"))
     return undefined;
   if (model === undefined) {
-    // The runtime's default: Anthropic, or OpenAI when only its key is set.
+    // The runtime's default: Anthropic, or OpenAI or Gemini when only its key is set.
     if (
       has("ANTHROPIC_API_KEY") ||
       has("ANTHROPIC_AUTH_TOKEN") ||
       has("OPENAI_API_KEY") ||
+      has("GEMINI_API_KEY") ||
+      has("GOOGLE_API_KEY") ||
       local("ANTHROPIC_BASE_URL")
     )
       return undefined;

@@ -148,7 +148,10 @@ function pushItems(out: Item[], message: Message): void {
     return;
   }
   if (message.role === "assistant") {
-    for (const block of message.content) pushAssistantBlock(out, block);
+    // A call's item id names its pairing with the reasoning before it: sent only with that reasoning
+    // (the API refuses a paired call whose reasoning item is missing, e.g. after compaction).
+    const reasoned = message.content.some((b) => b.type === "thinking" && reasoningItem(b) !== undefined);
+    for (const block of message.content) pushAssistantBlock(out, block, reasoned);
     return;
   }
   const parts: Item[] = [];
@@ -161,7 +164,7 @@ function pushItems(out: Item[], message: Message): void {
   if (parts.length > 0) out.push({ role: "user", content: parts });
 }
 
-function pushAssistantBlock(out: Item[], block: ContentBlock): void {
+function pushAssistantBlock(out: Item[], block: ContentBlock, reasoned: boolean): void {
   if (block.type === "text") {
     if (block.text !== "") out.push({ role: "assistant", content: block.text });
   } else if (block.type === "thinking") {
@@ -169,8 +172,7 @@ function pushAssistantBlock(out: Item[], block: ContentBlock): void {
     if (item) out.push(item);
   } else if (block.type === "tool_use") {
     const call: Item = { type: "function_call" };
-    // The item id pairs the call with the reasoning item before it; only ids this wire wrote go back.
-    if (block.signature?.startsWith("fc")) call.id = block.signature;
+    if (reasoned && block.signature?.startsWith("fc")) call.id = block.signature;
     call.call_id = block.id;
     call.name = block.name;
     call.arguments = block.raw_input ?? JSON.stringify(block.input);

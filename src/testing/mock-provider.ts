@@ -85,6 +85,7 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
       const connection = connections.get(req.socket) ?? 0;
       const request: MockRequest = {
         path,
+        url: req.url ?? path,
         method: req.method ?? "POST",
         headers: req.headers,
         body,

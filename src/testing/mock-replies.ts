@@ -22,6 +22,8 @@ export type MockFormat =
 /** A request the mock received. */
 export interface MockRequest {
   path: string;
+  /** The path with its query string, as sent (Azure's `api-version`, Gemini's `alt=sse`). */
+  url: string;
   method: string;
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (undefined when it was not JSON). */

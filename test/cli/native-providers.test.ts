@@ -83,3 +83,15 @@ describe("goat -p without the key of a native provider", () => {
     expect(fx.mock.requests).toHaveLength(0);
   });
 });
+
+describe("goat -p with only GEMINI_API_KEY set", () => {
+  it("defaults to a Gemini model", async () => {
+    fx.mock.enqueue(reply.text("Hello from Gemini."));
+    const env = { ...fx.env, GOOGLE_GEMINI_BASE_URL: fx.mock.geminiBaseURL, GEMINI_API_KEY: "k" };
+    delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+    delete (env as Record<string, string | undefined>).ANTHROPIC_BASE_URL;
+    const r = await runCli(["-p", "hi"], { env, cwd: fx.work.path });
+    expect(r.stdout).toBe("Hello from Gemini.\n");
+    expect(fx.mock.requests[0].path).toBe("/v1beta/models/gemini-2.5-pro:streamGenerateContent");
+  });
+});

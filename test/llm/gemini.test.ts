@@ -31,7 +31,7 @@ describe("gemini", () => {
       provider().stream(ask({ thinking: { type: "enabled", budgetTokens: 2048 }, maxTokens: 500 })),
     );
     const seen = mock.requests[0];
-    expect(seen.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent");
+    expect(seen.url).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     expect(seen.headers["x-goog-api-key"]).toBe("gk");
     expect(seen.body).toEqual({
       contents: [{ role: "user", parts: [{ text: "hi" }] }],

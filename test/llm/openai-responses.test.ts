@@ -117,6 +117,29 @@ describe("openai-responses", () => {
     expect(input[3]).toEqual({ type: "function_call_output", call_id: "call_1", output: "Error: boom" });
   });
 
+  it("sends a call's item id only beside its reasoning item (thinking dropped by compaction)", async () => {
+    const provider = createOpenAIResponsesProvider({ baseURL: mock.openaiBaseURL, apiKey: "k" });
+    mock.enqueue(reply.text("ok"));
+    const call = { type: "tool_use" as const, id: "call_9", name: "Read", input: {}, signature: "fc_9" };
+    await accumulate(
+      provider.stream(
+        ask({
+          messages: [
+            { role: "user", content: "hi" },
+            { role: "assistant", content: [call] },
+            { role: "user", content: [{ type: "tool_result", tool_use_id: "call_9", content: "x" }] },
+          ],
+        }),
+      ),
+    );
+    expect(mock.requests[0].body.input[1]).toEqual({
+      type: "function_call",
+      call_id: "call_9",
+      name: "Read",
+      arguments: "{}",
+    });
+  });
+
   it("maps a content-filter stop to refusal with the reason in stop_details", async () => {
     const provider = createOpenAIResponsesProvider({ baseURL: mock.openaiBaseURL, apiKey: "k" });
     mock.enqueue(reply.text("I can", { stopReason: "refusal" }));
@@ -166,7 +189,7 @@ describe("azure", () => {
     await accumulate(entra.stream(ask({ model: "my-4o" })));
     await accumulate(keyed.stream(ask({ model: "o4-mini" })));
     const [a, b, c] = mock.requests;
-    expect(a.path).toBe("/openai/deployments/my-4o/chat/completions");
+    expect(a.url).toBe("/openai/deployments/my-4o/chat/completions?api-version=2025-01-01-preview");
     expect(a.headers["api-key"]).toBe("azk");
     expect(a.headers.authorization).toBeUndefined();
     expect(b.headers.authorization).toBe(`Bearer ${jwt}`);

@@ -5,6 +5,7 @@
  * scenario a test of our own misunderstanding.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { geminiRequestBody } from "../../../src/llm/gemini-request.js";
 import { type MockProvider, reply, startMockProvider } from "../../../src/testing/mock-provider.js";
 import { loadOfficialClient } from "./install.mjs";
 
@@ -145,6 +146,65 @@ describe("@google/genai (official client) on the mock", () => {
     const seen = mock.requests.at(-1)!;
     expect(seen.path).toBe("/v1beta/models/gemini-2.5-pro:streamGenerateContent");
     expect(seen.headers["x-goog-api-key"]).toBe("gk");
+  });
+
+  it("sends the request body our mapper sends for the same conversation", async () => {
+    const ai = await client();
+    mock.enqueue(reply.text("a"));
+    const schema = { type: "object", properties: { file_path: { type: "string" } } };
+    const stream = await ai.models.generateContentStream({
+      model: "gemini-2.5-pro",
+      contents: [
+        { role: "user", parts: [{ text: "read /a" }] },
+        {
+          role: "model",
+          parts: [
+            { functionCall: { id: "c1", name: "Read", args: { file_path: "/a" } }, thoughtSignature: "c2ln" },
+          ],
+        },
+        {
+          role: "user",
+          parts: [{ functionResponse: { id: "c1", name: "Read", response: { output: "A" } } }],
+        },
+      ],
+      config: {
+        systemInstruction: "Be brief.",
+        maxOutputTokens: 256,
+        thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
+        tools: [
+          {
+            functionDeclarations: [
+              { name: "Read", description: "Read a file", parametersJsonSchema: schema },
+            ],
+          },
+        ],
+      },
+    });
+    for await (const _ of stream);
+    const official = mock.requests.at(-1)!.body;
+    const ours = geminiRequestBody({
+      model: "gemini-2.5-pro",
+      system: "Be brief.",
+      maxTokens: 256,
+      thinking: { type: "enabled", budgetTokens: 1024 },
+      tools: [{ name: "Read", description: "Read a file", input_schema: schema }],
+      messages: [
+        { role: "user", content: "read /a" },
+        {
+          role: "assistant",
+          model: "gemini/gemini-2.5-pro",
+          content: [
+            { type: "tool_use", id: "c1", name: "Read", input: { file_path: "/a" }, signature: "c2ln" },
+          ],
+        },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: "A" }] },
+      ],
+    });
+    expect(ours.contents).toEqual(official.contents);
+    expect(ours.tools).toEqual(official.tools);
+    expect(ours.generationConfig).toEqual(official.generationConfig);
+    // The SDK marks the system instruction's role; the API takes it either way.
+    expect(ours.systemInstruction).toEqual({ parts: official.systemInstruction.parts });
   });
 
   it("reads the mock's error body as Google's (status and code)", async () => {
