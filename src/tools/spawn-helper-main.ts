@@ -10,7 +10,8 @@
  *   "stderr" }` with the stderr pipe, `{ id, init }` once the launcher's status fd names the sandbox's
  *   init, `{ id, exit: { code, signal } }`; or `{ id, error }` when the process could not start.
  * The pipes are handed over (SCM_RIGHTS) and closed here, so the host reads the command's output
- * straight from them and a helper that dies does not cut it. The helper exits when its channel closes.
+ * straight from them and a helper that dies does not cut it. The helper exits when its channel closes,
+ * killing the process groups of the commands still running: they do not outlive their host.
  */
 
 /** One request, as the host sends it. */
@@ -58,6 +59,8 @@ export function spawnHelperMain(
     path: error.path,
   });
 
+  // The process groups of the commands running, each led by the command this process started.
+  const running = new Set<number>();
   const start = (request: SpawnRequest) => {
     const { id } = request;
     let child: import("node:child_process").ChildProcess;
@@ -79,6 +82,9 @@ export function spawnHelperMain(
       return;
     }
     child.on("error", () => {});
+    const group = child.pid;
+    running.add(group);
+    child.once("exit", () => running.delete(group));
     // Node starts reading a child's pipes at once, and a handle waits in Node's queue until the host
     // acknowledged the one before it: whatever this process read meanwhile would be lost to the host.
     // So these pipes are never read here (`readStop` on the pipe handle, before the event loop runs).
@@ -114,6 +120,17 @@ export function spawnHelperMain(
   };
 
   proc.on("message", (request: SpawnRequest) => start(request));
-  proc.on("disconnect", () => proc.exit(0));
+  // The host is gone, however it ended (a SIGKILL included): its commands go with it, as a process
+  // manager expects of a program's children, and a durable worker's takeover may say "interrupted".
+  proc.on("disconnect", () => {
+    for (const group of running) {
+      try {
+        proc.kill(-group, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    proc.exit(0);
+  });
   send({ ready: true });
 }

@@ -3,7 +3,7 @@
  * process, not forked from the host, so a large host does not stall on each call. What is checked
  * here: the command's parent is the helper (the host did not fork), a stop asked before the pid is
  * known still kills the command, a helper that dies is replaced, the helper never keeps its host
- * alive, and the host spawns directly when the helper is turned off or cannot start. The Bash and
+ * alive, a host killed with SIGKILL takes its running commands with it, and the host spawns directly when the helper is turned off or cannot start. The Bash and
  * sandbox tests (test/tools/bash*.test.ts, test/sandbox/) check that output, exit codes, signals and
  * kills behave as with a direct spawn.
  */
@@ -141,5 +141,32 @@ describe.skipIf(process.platform !== "linux")("the spawn helper in a host proces
     );
     expect(result.parent).toBe(result.host);
     expect(result.exitCode).toBe(0);
+  });
+});
+
+/** A host that starts a long command through the helper, says the command's pid, then waits. */
+const START_LONG = `
+const { spawnShell, whenSpawned } = await import("./dist/tools/process-tree.js");
+const child = spawnShell("sleep 60", "/tmp");
+await whenSpawned(child);
+console.log(JSON.stringify({ pid: child.pid }));
+setInterval(() => {}, 1000);
+`;
+
+describe.skipIf(process.platform !== "linux")("a host killed with SIGKILL", () => {
+  it("takes its running commands with it: the helper kills their process groups", async () => {
+    const host = spawn(process.execPath, ["--input-type=module", "-e", START_LONG], {
+      cwd: path.join(import.meta.dirname, "../.."),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    host.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+    });
+    await waitFor(() => out.includes("}"), 15_000);
+    const { pid } = JSON.parse(out.trim()) as { pid: number };
+    expect(isProcessAlive(pid)).toBe(true);
+    host.kill("SIGKILL");
+    await waitFor(() => !isProcessAlive(pid), 5_000);
   });
 });
