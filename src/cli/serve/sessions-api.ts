@@ -7,6 +7,8 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { JsonlSessionStore, SessionEntry } from "../../session/index.js";
+import { withMarkdownTrees } from "./markdown-tree.js";
+import { type SessionStatus, sessionStatus } from "./session-status.js";
 
 /** One row of the session list. */
 export interface SessionSummary {
@@ -17,6 +19,8 @@ export interface SessionSummary {
   messageCount: number;
   totalCostUsd: number;
   model?: string;
+  /** How the last run ended, or that it is still running. */
+  status: SessionStatus;
 }
 
 /** One session as the viewer shows it. */
@@ -38,7 +42,7 @@ export async function listSessionSummaries(
 ): Promise<SessionSummary[]> {
   const needle = options.search?.trim().toLowerCase();
   const sessions = await store.list(options.cwd ? { cwd: options.cwd } : undefined);
-  return sessions
+  const rows = sessions
     .filter((s) => !s.sessionId.includes(SUBAGENT_MARK))
     .filter(
       (s) =>
@@ -47,16 +51,22 @@ export async function listSessionSummaries(
         s.cwd.toLowerCase().includes(needle) ||
         s.sessionId.toLowerCase().includes(needle),
     )
-    .sort((a, b) => b.lastModified - a.lastModified)
-    .map((s) => ({
-      sessionId: s.sessionId,
-      cwd: s.cwd,
-      firstPrompt: s.firstPrompt,
-      lastModified: s.lastModified,
-      messageCount: s.messageCount,
-      totalCostUsd: s.totalCostUsd,
-      model: s.model,
-    }));
+    .sort((a, b) => b.lastModified - a.lastModified);
+  return Promise.all(
+    rows.map(async (s) => {
+      const path = await store.pathOf(s.sessionId);
+      return {
+        sessionId: s.sessionId,
+        cwd: s.cwd,
+        firstPrompt: s.firstPrompt,
+        lastModified: s.lastModified,
+        messageCount: s.messageCount,
+        totalCostUsd: s.totalCostUsd,
+        model: s.model,
+        status: path ? await sessionStatus(path, s.lastModified) : "interrupted",
+      };
+    }),
+  );
 }
 
 /** One session with its subagents, or undefined when there is no such session. */
@@ -70,10 +80,12 @@ export async function loadSessionView(
   // The size first: entries written after it are sent again by the live stream (the page keeps one
   // copy of each by uuid), never lost between the read and the follow.
   const offset = (await stat(path)).size;
-  const entries = (await store.load(sessionId)) ?? [];
+  const entries = ((await store.load(sessionId)) ?? []).map(withMarkdownTrees);
   const subagents: Record<string, SessionEntry[]> = {};
   for (const childId of await subagentIds(path, sessionId)) {
-    subagents[childId.slice(sessionId.length + SUBAGENT_MARK.length)] = (await store.load(childId)) ?? [];
+    subagents[childId.slice(sessionId.length + SUBAGENT_MARK.length)] = ((await store.load(childId)) ?? []).map(
+      withMarkdownTrees,
+    );
   }
   return { sessionId, entries, subagents, offset };
 }

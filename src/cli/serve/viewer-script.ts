@@ -53,58 +53,77 @@ export const VIEWER_SCRIPT = String.raw`
   function usd(n) { return "$" + (n || 0).toFixed(n >= 1 ? 2 : 4); }
 
   // ---- Markdown, as DOM nodes ----------------------------------------------------------------
-  function inline(text) {
-    var frag = document.createDocumentFragment();
-    var pattern = /(\x60[^\x60]+\x60)|(\*\*[^*]+\*\*)|(\[[^\]]+\]\([^)\s]+\))/g;
-    var last = 0, m;
-    while ((m = pattern.exec(text))) {
-      if (m.index > last) frag.appendChild(textNode(text.slice(last, m.index)));
-      var t = m[0];
-      if (m[1]) frag.appendChild(el("code", "", [t.slice(1, -1)]));
-      else if (m[2]) frag.appendChild(el("strong", "", [t.slice(2, -2)]));
-      else {
-        var close = t.indexOf("](");
-        frag.appendChild(safeLink(t.slice(1, close), t.slice(close + 2, -1)));
-      }
-      last = m.index + t.length;
-    }
-    if (last < text.length) frag.appendChild(textNode(text.slice(last)));
-    return frag;
+  // The server parses markdown with the terminal's parser (marked) and sends a tree of known element
+  // kinds and strings (markdown-tree.ts); here each kind becomes one element and each string a text
+  // node. Unknown kinds become a span: nothing in the tree picks a tag name or an attribute freely.
+  var INLINE_TAGS = { em: "em", strong: "strong", del: "del", code: "code", span: "span" };
+  var ALIGNS = { left: "left", right: "right", center: "center" };
+  function mdChildren(nodes, parent) {
+    (nodes || []).forEach(function (n) { parent.appendChild(mdNode(n)); });
+    return parent;
   }
-  function markdown(text) {
-    var root = el("div", "md");
-    var lines = String(text).split("\n");
-    var list = null, para = [];
-    function flushPara() {
-      if (para.length) { var p = el("p"); p.appendChild(inline(para.join(" "))); root.appendChild(p); }
-      para = [];
+  function mdNode(n) {
+    if (typeof n === "string") return textNode(n);
+    if (!n || typeof n !== "object") return textNode("");
+    switch (n.t) {
+      case "p": return mdChildren(n.c, el("p"));
+      case "h": return mdChildren(n.c, el("h" + Math.min(6, Math.max(1, (n.d | 0) + 1))));
+      case "pre":
+        var lang = String(n.lang || "").replace(/[^\w+-]/g, "");
+        return el("pre", "code", [el("code", lang ? "lang-" + lang : "", [String((n.c || [""])[0])])]);
+      case "quote": return mdChildren(n.c, el("blockquote"));
+      case "ul": return mdChildren(n.c, el("ul"));
+      case "ol":
+        var ol = mdChildren(n.c, el("ol"));
+        if (n.start !== undefined) ol.start = Number(n.start) | 0;
+        return ol;
+      case "li":
+        var li = el("li", n.checked === undefined ? "" : "task");
+        if (n.checked !== undefined) li.appendChild(textNode(n.checked ? "\u2611 " : "\u2610 "));
+        return mdChildren(n.c, li);
+      case "table": return mdTable(n);
+      case "hr": return el("hr");
+      case "br": return el("br");
+      case "a": return mdLink(n);
+      default: return mdChildren(n.c, el(INLINE_TAGS[n.t] || "span"));
     }
-    for (var i = 0; i < lines.length; i++) {
-      var line = lines[i];
-      var fence = /^\x60\x60\x60\s*([\w+-]*)/.exec(line);
-      if (fence) {
-        flushPara(); list = null;
-        var code = [];
-        for (i++; i < lines.length && !/^\x60\x60\x60/.test(lines[i]); i++) code.push(lines[i]);
-        var pre = el("pre", "code", [el("code", fence[1] ? "lang-" + fence[1] : "", [code.join("\n")])]);
-        root.appendChild(pre);
-        continue;
-      }
-      var heading = /^(#{1,6})\s+(.*)$/.exec(line);
-      var item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
-      if (heading) {
-        flushPara(); list = null;
-        var h = el("h" + Math.min(6, heading[1].length + 1)); h.appendChild(inline(heading[2])); root.appendChild(h);
-      } else if (item) {
-        flushPara();
-        if (!list) { list = el(/^\s*\d/.test(line) ? "ol" : "ul"); root.appendChild(list); }
-        var li = el("li"); li.appendChild(inline(item[1])); list.appendChild(li);
-      } else if (!line.trim()) { flushPara(); list = null; }
-      else { list = null; para.push(line); }
-    }
-    flushPara();
-    return root;
   }
+  function mdTable(n) {
+    var align = n.align || [];
+    function row(cells, tag) {
+      var tr = el("tr");
+      (cells || []).forEach(function (cell, i) {
+        var td = mdChildren(cell, el(tag));
+        if (ALIGNS[align[i]]) td.style.textAlign = ALIGNS[align[i]];
+        tr.appendChild(td);
+      });
+      return tr;
+    }
+    var table = el("table", "md-table", [el("thead", "", [row(n.head, "th")])]);
+    var body = el("tbody");
+    (n.rows || []).forEach(function (r) { body.appendChild(row(r, "td")); });
+    table.appendChild(body);
+    return table;
+  }
+  function mdLink(n) {
+    var href = String(n.href || "");
+    if (/^https?:\/\//i.test(href)) {
+      var a = mdChildren(n.c, el("a"));
+      a.href = href; a.rel = "noopener noreferrer nofollow"; a.target = "_blank";
+      return a;
+    }
+    // Any other scheme (javascript:, data:, file:) is shown, never followed.
+    var span = mdChildren(n.c, el("span", "link"));
+    span.appendChild(textNode(" (" + href + ")"));
+    return span;
+  }
+  // Markdown text with its server-made tree; without one (too long, or an old server), the text.
+  function markdown(text, tree) {
+    if (!Array.isArray(tree)) return el("div", "md", [el("p", "plain", [String(text)])]);
+    return mdChildren(tree, el("div", "md"));
+  }
+  // What a person typed: shown as typed, line breaks kept.
+  function prompt(text) { return el("div", "prompt", [String(text)]); }
 
   // ---- Tool calls ----------------------------------------------------------------------------
   var LIMIT = 2000;
@@ -115,12 +134,73 @@ export const VIEWER_SCRIPT = String.raw`
     more.addEventListener("click", function () { pre.textContent = shown(text); more.remove(); });
     return el("div", "", [pre, more]);
   }
-  function diff(oldText, newText) {
-    var box = el("pre", "diff");
-    String(oldText || "").split("\n").forEach(function (l) { if (oldText !== undefined) box.appendChild(el("span", "del", ["- " + l + "\n"])); });
-    String(newText || "").split("\n").forEach(function (l) { box.appendChild(el("span", "add", ["+ " + l + "\n"])); });
+  // ---- Diffs --------------------------------------------------------------------------------
+  // Line operations turning lines a into lines b, by longest common subsequence: snippets are small,
+  // and a pair too large for the table is shown as all removed then all added.
+  function lineOps(a, b) {
+    if (a.length * b.length > 250000) {
+      return a.map(function (t) { return { mark: "-", text: t }; }).concat(b.map(function (t) { return { mark: "+", text: t }; }));
+    }
+    var rows = a.length + 1, cols = b.length + 1, len = new Array(rows * cols).fill(0);
+    for (var i = a.length - 1; i >= 0; i--)
+      for (var j = b.length - 1; j >= 0; j--)
+        len[i * cols + j] = a[i] === b[j] ? len[(i + 1) * cols + j + 1] + 1 : Math.max(len[(i + 1) * cols + j], len[i * cols + j + 1]);
+    var ops = [], x = 0, y = 0;
+    while (x < a.length || y < b.length) {
+      if (x < a.length && y < b.length && a[x] === b[y]) { ops.push({ mark: " ", text: a[x] }); x++; y++; }
+      else if (y < b.length && (x === a.length || len[x * cols + y + 1] >= len[(x + 1) * cols + y])) { ops.push({ mark: "+", text: b[y] }); y++; }
+      else { ops.push({ mark: "-", text: a[x] }); x++; }
+    }
+    return ops;
+  }
+  var CONTEXT = 3;
+  // A unified diff: changed lines with CONTEXT unchanged lines around them, each with its line number
+  // (of the old file for removed lines, of the new one otherwise) when the first one is known.
+  function unifiedDiff(before, after, firstLine) {
+    var ops = lineOps(lines(before), lines(after));
+    var near = ops.map(function () { return false; });
+    ops.forEach(function (op, i) {
+      if (op.mark === " ") return;
+      for (var k = Math.max(0, i - CONTEXT); k <= Math.min(ops.length - 1, i + CONTEXT); k++) near[k] = true;
+    });
+    var box = el("pre", "diff"), oldLine = firstLine, newLine = firstLine, gap = false;
+    ops.forEach(function (op, i) {
+      var number = op.mark === "-" ? oldLine : newLine;
+      if (op.mark !== "+") oldLine++;
+      if (op.mark !== "-") newLine++;
+      if (!near[i]) { gap = true; return; }
+      if (gap) box.appendChild(el("span", "gap", ["      \u22ef\n"]));
+      gap = false;
+      var label = firstLine ? String(number) : "";
+      box.appendChild(el("span", op.mark === "+" ? "add" : op.mark === "-" ? "del" : "ctx", [("     " + label).slice(-5) + " " + op.mark + " " + op.text + "\n"]));
+    });
     return box;
   }
+  // A text's lines; the newline that ends the last line does not start another.
+  function lines(text) {
+    var t = String(text || "");
+    if (t === "") return [];
+    return t.replace(/\r?\n$/, "").split(/\r?\n/);
+  }
+  // The Edit tool answers with the edited file's lines around the change, numbered as cat -n does:
+  // with them, the diff has the file's line numbers and context. Without them (no result yet, a
+  // failed edit), the diff is of the two snippets.
+  function editDiff(input, resultText) {
+    var oldText = String(input.old_string || ""), newText = String(input.new_string || "");
+    var numbered = String(resultText || "").split("\n").map(function (l) { return /^\s*(\d+)\t(.*)$/.exec(l); }).filter(Boolean);
+    if (numbered.length && !input.replace_all) {
+      var after = numbered.map(function (m) { return m[2]; }).join("\n");
+      var at = newText ? after.indexOf(newText.replace(/\r?\n$/, "")) : -1;
+      if (at >= 0) {
+        var shownNew = newText.replace(/\r?\n$/, "");
+        var before = after.slice(0, at) + oldText.replace(/\r?\n$/, "") + after.slice(at + shownNew.length);
+        return unifiedDiff(before, after, Number(numbered[0][1]));
+      }
+    }
+    return unifiedDiff(oldText, newText, 0);
+  }
+  function writeDiff(content) { return unifiedDiff("", content, 1); }
+
   function summarize(name, input) {
     input = input || {};
     var s = input.command || input.file_path || input.pattern || input.description || input.url || "";
@@ -135,12 +215,14 @@ export const VIEWER_SCRIPT = String.raw`
     card.dataset.toolUseId = block.id;
     var status = el("span", "status pending", ["running"]);
     card.appendChild(el("summary", "", [el("b", "", [block.name]), " ", el("span", "arg", [summarize(block.name, block.input)]), " ", status]));
-    if (block.name === "Edit") card.appendChild(diff(block.input.old_string, block.input.new_string));
-    else if (block.name === "Write") card.appendChild(diff(undefined, block.input.content));
-    else card.appendChild(longText(JSON.stringify(block.input, null, 2), "input"));
+    var input = block.input || {};
+    var diffSlot = null;
+    if (block.name === "Edit") card.appendChild(diffSlot = el("div", "", [editDiff(input, "")]));
+    else if (block.name === "Write") card.appendChild(writeDiff(input.content));
+    else card.appendChild(longText(JSON.stringify(input, null, 2), "input"));
     var slot = el("div", "result");
     card.appendChild(slot);
-    ctx.tools[block.id] = { card: card, status: status, slot: slot, block: block };
+    ctx.tools[block.id] = { card: card, status: status, slot: slot, block: block, diffSlot: diffSlot };
     if (block.name === "Task" && ctx.subagents) {
       var child = findSubagent(ctx.subagents, block.input && block.input.prompt);
       if (child) {
@@ -167,6 +249,7 @@ export const VIEWER_SCRIPT = String.raw`
     tool.status.className = "status " + (interrupted ? "interrupted" : block.is_error ? "error" : "ok");
     tool.status.textContent = interrupted ? "interrupted" : block.is_error ? "error" : "ok";
     if (block.is_error) tool.card.classList.add("failed");
+    if (tool.diffSlot && !block.is_error) { clear(tool.diffSlot); tool.diffSlot.appendChild(editDiff(tool.block.input || {}, text)); }
     clear(tool.slot);
     tool.slot.appendChild(longText(text));
   }
@@ -178,18 +261,18 @@ export const VIEWER_SCRIPT = String.raw`
       container.appendChild(el("div", "meta", ["Started " + when(Date.parse(entry.createdAt)) + " in " + entry.cwd + (entry.model ? " · " + entry.model : "")]));
     } else if (entry.type === "user") {
       var content = entry.message.content;
-      if (typeof content === "string") { container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), markdown(content)])); return; }
+      if (typeof content === "string") { container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), prompt(content)])); return; }
       var texts = [];
       content.forEach(function (b) {
         if (b.type === "tool_result") attachResult(b, ctx);
         else if (b.type === "text") texts.push(b.text);
       });
-      if (texts.length) container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), markdown(texts.join("\n"))]));
+      if (texts.length) container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), prompt(texts.join("\n"))]));
     } else if (entry.type === "assistant") {
       var m = entry.message;
       var box = el("div", "msg assistant", [el("div", "who", ["Assistant" + (m.model ? " · " + m.model : "")])]);
       (m.content || []).forEach(function (b) {
-        if (b.type === "text") box.appendChild(markdown(b.text));
+        if (b.type === "text") box.appendChild(markdown(b.text, b.md));
         else if (b.type === "thinking") box.appendChild(el("details", "thinking", [el("summary", "", ["Thinking"]), el("pre", "", [b.thinking])]));
         else if (b.type === "tool_use") box.appendChild(toolCard(b, ctx));
       });
@@ -197,9 +280,13 @@ export const VIEWER_SCRIPT = String.raw`
       container.appendChild(box);
       ctx.turns.push({ time: Date.parse(entry.timestamp), usage: m.usage || {}, stop: m.stop_reason, cost: typeof entry.cost_usd === "number" ? entry.cost_usd : undefined });
     } else if (entry.type === "compact_boundary") {
-      container.appendChild(el("details", "boundary", [el("summary", "", ["Compacted (" + entry.trigger + "): " + entry.pre_tokens + " → " + entry.post_tokens + " tokens"]), markdown(entry.summary)]));
+      container.appendChild(el("details", "boundary", [el("summary", "", ["Compacted (" + entry.trigger + "): " + entry.pre_tokens + " → " + entry.post_tokens + " tokens"]), markdown(entry.summary, entry.summary_md)]));
     } else if (entry.type === "result") {
       container.appendChild(el("div", "run " + (entry.subtype === "success" ? "ok" : "failed"), [entry.subtype + " · " + entry.num_turns + " turns · " + usd(entry.total_cost_usd) + " · " + (entry.duration_ms / 1000).toFixed(1) + " s"]));
+      // Why a run failed: the result's errors (the last one is what stopped it).
+      (Array.isArray(entry.errors) ? entry.errors : []).forEach(function (text) {
+        container.appendChild(el("div", "error run-error", [String(text)]));
+      });
       ctx.cost += entry.total_cost_usd || 0;
     } else if (entry.type === "model_change") {
       container.appendChild(el("div", "meta", ["Model changed to " + entry.model]));
@@ -274,6 +361,7 @@ export const VIEWER_SCRIPT = String.raw`
   function backLink() {
     var a = el("a", "button", ["← Sessions"]); a.href = "#"; return a;
   }
+  var STATES = { running: "running", success: "success", error: "error", interrupted: "interrupted" };
   function showList() {
     clear(app);
     var search = el("input", "search"); search.placeholder = "Search prompts, folders, ids"; search.type = "search";
@@ -283,11 +371,11 @@ export const VIEWER_SCRIPT = String.raw`
     function load() {
       api("/api/sessions", search.value ? { q: search.value } : {}).then(function (sessions) {
         clear(table);
-        table.appendChild(el("tr", "", ["When", "First prompt", "Folder", "Messages", "Cost"].map(function (h) { return el("th", "", [h]); })));
+        table.appendChild(el("tr", "", ["When", "First prompt", "Status", "Model", "Folder", "Messages", "Cost"].map(function (h) { return el("th", "", [h]); })));
         sessions.forEach(function (s) {
           var link = el("a", "", [s.firstPrompt || "(no prompt yet)"]);
           link.href = "#session/" + encodeURIComponent(s.sessionId);
-          table.appendChild(el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]));
+          table.appendChild(el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), el("td", "state " + (STATES[s.status] || ""), [String(s.status || "")]), el("td", "dim model", [s.model || ""]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]));
         });
         if (!sessions.length) table.appendChild(el("tr", "", [el("td", "dim", ["No sessions."])]));
       });
