@@ -22,7 +22,11 @@ const RUNNING_WITHIN_MS = 5 * 60_000;
 const INTERRUPTED = "[Request interrupted by user";
 
 /** The status of the session stored at `path`, last modified at `lastModified` (ms). */
-export async function sessionStatus(path: string, lastModified: number, now = Date.now()): Promise<SessionStatus> {
+export async function sessionStatus(
+  path: string,
+  lastModified: number,
+  now = Date.now(),
+): Promise<SessionStatus> {
   const entries = await tailEntries(path);
   let sinceResult = false;
   let interrupted = false;
@@ -57,8 +61,11 @@ function mentionsInterruption(entry: TailEntry): boolean {
   if (typeof content === "string") return content.includes(INTERRUPTED);
   if (!Array.isArray(content)) return false;
   return content.some((block: { type?: unknown; text?: unknown; content?: unknown }) => {
-    const text = block?.type === "text" ? block.text : block?.type === "tool_result" ? block.content : undefined;
-    return typeof text === "string" ? text.includes(INTERRUPTED) : JSON.stringify(text ?? "").includes(INTERRUPTED);
+    const text =
+      block?.type === "text" ? block.text : block?.type === "tool_result" ? block.content : undefined;
+    return typeof text === "string"
+      ? text.includes(INTERRUPTED)
+      : JSON.stringify(text ?? "").includes(INTERRUPTED);
   });
 }
 

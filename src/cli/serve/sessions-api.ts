@@ -83,9 +83,9 @@ export async function loadSessionView(
   const entries = ((await store.load(sessionId)) ?? []).map(withMarkdownTrees);
   const subagents: Record<string, SessionEntry[]> = {};
   for (const childId of await subagentIds(path, sessionId)) {
-    subagents[childId.slice(sessionId.length + SUBAGENT_MARK.length)] = ((await store.load(childId)) ?? []).map(
-      withMarkdownTrees,
-    );
+    subagents[childId.slice(sessionId.length + SUBAGENT_MARK.length)] = (
+      (await store.load(childId)) ?? []
+    ).map(withMarkdownTrees);
   }
   return { sessionId, entries, subagents, offset };
 }

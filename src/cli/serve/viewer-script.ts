@@ -148,8 +148,9 @@ export const VIEWER_SCRIPT = String.raw`
     var ops = [], x = 0, y = 0;
     while (x < a.length || y < b.length) {
       if (x < a.length && y < b.length && a[x] === b[y]) { ops.push({ mark: " ", text: a[x] }); x++; y++; }
-      else if (y < b.length && (x === a.length || len[x * cols + y + 1] >= len[(x + 1) * cols + y])) { ops.push({ mark: "+", text: b[y] }); y++; }
-      else { ops.push({ mark: "-", text: a[x] }); x++; }
+      // Removals before additions where either keeps the common part as long, as diff tools do.
+      else if (x < a.length && (y === b.length || len[(x + 1) * cols + y] >= len[x * cols + y + 1])) { ops.push({ mark: "-", text: a[x] }); x++; }
+      else { ops.push({ mark: "+", text: b[y] }); y++; }
     }
     return ops;
   }
@@ -169,7 +170,8 @@ export const VIEWER_SCRIPT = String.raw`
       if (op.mark !== "+") oldLine++;
       if (op.mark !== "-") newLine++;
       if (!near[i]) { gap = true; return; }
-      if (gap) box.appendChild(el("span", "gap", ["      \u22ef\n"]));
+      // A mark between hunks only: the lines before the first one are not the file's start anyway.
+      if (gap && box.firstChild) box.appendChild(el("span", "gap", ["      \u22ef\n"]));
       gap = false;
       var label = firstLine ? String(number) : "";
       box.appendChild(el("span", op.mark === "+" ? "add" : op.mark === "-" ? "del" : "ctx", [("     " + label).slice(-5) + " " + op.mark + " " + op.text + "\n"]));
