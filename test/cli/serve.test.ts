@@ -439,13 +439,16 @@ describe.skipIf(!haveChromium)("goat serve", () => {
       }),
     );
     let id: string | undefined;
+    let statusWhileRunning: string | undefined;
     await expect
       .poll(
         async () => {
           const list = JSON.parse(
             (await get(`${new URL(url).origin}/api/sessions${new URL(url).search}`)).body,
           );
-          id = list.find((s: { firstPrompt: string }) => s.firstPrompt === "Take a nap")?.sessionId;
+          const row = list.find((s: { firstPrompt: string }) => s.firstPrompt === "Take a nap");
+          id = row?.sessionId;
+          statusWhileRunning = row?.status;
           return id;
         },
         { timeout: 10_000 },
@@ -454,6 +457,8 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     await page.goto(`${url}#session/${id}`);
     await page.waitForSelector(".msg.user");
     await running;
+    // Seen while the run was in its one-second tool call, before its result was written.
+    expect(statusWhileRunning).toBe("running");
     await expect
       .poll(() => page.locator(".msg.assistant").allTextContents(), { timeout: 10_000 })
       .toEqual(expect.arrayContaining([expect.stringContaining("finished after the nap")]));
