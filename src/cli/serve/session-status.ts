@@ -27,26 +27,36 @@ export async function sessionStatus(
   lastModified: number,
   now = Date.now(),
 ): Promise<SessionStatus> {
-  const entries = await tailEntries(path);
-  let sinceResult = false;
-  let interrupted = false;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i];
-    if (entry.type === "result") {
-      if (sinceResult) break;
-      // The last run's result: look back over its messages for an interruption before deciding.
-      for (let j = i - 1; j >= 0 && entries[j].type !== "result"; j--)
-        interrupted ||= mentionsInterruption(entries[j]);
-      if (interrupted) return "interrupted";
+  // Walking back from the end, a line is parsed only when it may decide the answer: a finished
+  // session's last line is its result, and the lines of its last run are only searched for the
+  // interruption mark (and for the previous result, where the search stops) as text.
+  const lines = await tailLines(path);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const entry = parse(lines[i]);
+    if (entry?.type === "result") {
+      if (lastRunInterrupted(lines, i)) return "interrupted";
       return entry.subtype === "success" ? "success" : "error";
     }
-    if (entry.type === "user" || entry.type === "assistant") {
-      sinceResult = true;
-      interrupted ||= mentionsInterruption(entry);
+    if (entry?.type === "user" || entry?.type === "assistant") {
+      if (lastRunInterrupted(lines, i + 1)) return "interrupted";
+      return now - lastModified < RUNNING_WITHIN_MS ? "running" : "interrupted";
     }
   }
-  if (interrupted) return "interrupted";
   return now - lastModified < RUNNING_WITHIN_MS ? "running" : "interrupted";
+}
+
+/** Whether a user entry of the run that ends before line `end` carries the interruption mark. */
+function lastRunInterrupted(lines: string[], end: number): boolean {
+  for (let j = end - 1; j >= 0; j--) {
+    const line = lines[j];
+    // Entries are JSON.stringify's output: an entry of type result has this text in its line.
+    if (line.includes('"type":"result"') && parse(line)?.type === "result") return false;
+    if (line.includes(INTERRUPTED)) {
+      const entry = parse(line);
+      if (entry && mentionsInterruption(entry)) return true;
+    }
+  }
+  return false;
 }
 
 interface TailEntry {
@@ -69,8 +79,8 @@ function mentionsInterruption(entry: TailEntry): boolean {
   });
 }
 
-/** The whole lines in the last 64 KB of the file, parsed; torn and foreign lines are skipped. */
-async function tailEntries(path: string): Promise<TailEntry[]> {
+/** The whole lines in the last 64 KB of the file (none when it cannot be read). */
+async function tailLines(path: string): Promise<string[]> {
   const handle = await open(path, "r").catch(() => undefined);
   if (!handle) return [];
   try {
@@ -80,18 +90,19 @@ async function tailEntries(path: string): Promise<TailEntry[]> {
     await handle.read(buffer, 0, buffer.length, start);
     const lines = buffer.toString("utf8").split("\n");
     if (start > 0) lines.shift(); // the first line may start mid-entry
-    const entries: TailEntry[] = [];
-    for (const line of lines) {
-      if (!line.trim()) continue;
-      try {
-        const value = JSON.parse(line) as TailEntry;
-        if (value && typeof value === "object") entries.push(value);
-      } catch {
-        // A torn line (a write in progress or a crash): not an entry.
-      }
-    }
-    return entries;
+    return lines;
   } finally {
     await handle.close();
+  }
+}
+
+/** One line as an entry; blank, torn (a write in progress, a crash) and foreign lines are none. */
+function parse(line: string): TailEntry | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const value = JSON.parse(line) as TailEntry;
+    return value && typeof value === "object" ? value : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -6,7 +6,12 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import type { JsonlSessionStore, SessionEntry } from "../../session/index.js";
+import {
+  type JsonlSessionStore,
+  type SessionEntry,
+  type SessionInfo,
+  sessionFilePath,
+} from "../../session/index.js";
 import { withMarkdownTrees } from "./markdown-tree.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
 
@@ -54,7 +59,7 @@ export async function listSessionSummaries(
     .sort((a, b) => b.lastModified - a.lastModified);
   return Promise.all(
     rows.map(async (s) => {
-      const path = await store.pathOf(s.sessionId);
+      const path = await transcriptPath(store, s);
       return {
         sessionId: s.sessionId,
         cwd: s.cwd,
@@ -67,6 +72,19 @@ export async function listSessionSummaries(
       };
     }),
   );
+}
+
+/**
+ * Where a listed session's transcript is: in its project's folder, named by its cwd (one `stat`);
+ * the store's search over every project folder only when it is not there (two cwds can share a key).
+ */
+async function transcriptPath(store: JsonlSessionStore, session: SessionInfo): Promise<string | undefined> {
+  const direct = sessionFilePath(store.home, session.cwd, session.sessionId);
+  const found = await stat(direct).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  return found ? direct : store.pathOf(session.sessionId);
 }
 
 /** One session with its subagents, or undefined when there is no such session. */
