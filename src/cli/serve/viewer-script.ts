@@ -1,9 +1,14 @@
+import { VIEWER_DIFF } from "./viewer-diff.js";
+import { VIEWER_MARKDOWN } from "./viewer-markdown.js";
+
 /**
  * The viewer's browser code, as the text of one script. Plain JavaScript with no build step and no
  * dependency. The one rule it keeps everywhere: transcript content (model output, tool output, file
  * contents) is untrusted, so it only ever reaches the page as text (`textContent`, text nodes),
  * never as markup; links are made only for http(s) URLs. The server's Content-Security-Policy is the
  * second wall: no script but this one runs.
+ *
+ * Its markdown and diff parts live in viewer-markdown.ts and viewer-diff.ts, spliced in below.
  *
  * Two modes: served (it fetches `/api/...` with the page's token and follows running sessions), and
  * exported (the session is embedded in the page as JSON and nothing is fetched).
@@ -52,79 +57,7 @@ export const VIEWER_SCRIPT = String.raw`
   function when(ms) { return new Date(ms).toLocaleString(); }
   function usd(n) { return "$" + (n || 0).toFixed(n >= 1 ? 2 : 4); }
 
-  // ---- Markdown, as DOM nodes ----------------------------------------------------------------
-  // The server parses markdown with the terminal's parser (marked) and sends a tree of known element
-  // kinds and strings (markdown-tree.ts); here each kind becomes one element and each string a text
-  // node. Unknown kinds become a span: nothing in the tree picks a tag name or an attribute freely.
-  var INLINE_TAGS = { em: "em", strong: "strong", del: "del", code: "code", span: "span" };
-  var ALIGNS = { left: "left", right: "right", center: "center" };
-  function mdChildren(nodes, parent) {
-    (nodes || []).forEach(function (n) { parent.appendChild(mdNode(n)); });
-    return parent;
-  }
-  function mdNode(n) {
-    if (typeof n === "string") return textNode(n);
-    if (!n || typeof n !== "object") return textNode("");
-    switch (n.t) {
-      case "p": return mdChildren(n.c, el("p"));
-      case "h": return mdChildren(n.c, el("h" + Math.min(6, Math.max(1, (n.d | 0) + 1))));
-      case "pre":
-        var lang = String(n.lang || "").replace(/[^\w+-]/g, "");
-        return el("pre", "code", [el("code", lang ? "lang-" + lang : "", [String((n.c || [""])[0])])]);
-      case "quote": return mdChildren(n.c, el("blockquote"));
-      case "ul": return mdChildren(n.c, el("ul"));
-      case "ol":
-        var ol = mdChildren(n.c, el("ol"));
-        if (n.start !== undefined) ol.start = Number(n.start) | 0;
-        return ol;
-      case "li":
-        var li = el("li", n.checked === undefined ? "" : "task");
-        if (n.checked !== undefined) li.appendChild(textNode(n.checked ? "\u2611 " : "\u2610 "));
-        return mdChildren(n.c, li);
-      case "table": return mdTable(n);
-      case "hr": return el("hr");
-      case "br": return el("br");
-      case "a": return mdLink(n);
-      default: return mdChildren(n.c, el(INLINE_TAGS[n.t] || "span"));
-    }
-  }
-  function mdTable(n) {
-    var align = n.align || [];
-    function row(cells, tag) {
-      var tr = el("tr");
-      (cells || []).forEach(function (cell, i) {
-        var td = mdChildren(cell, el(tag));
-        if (ALIGNS[align[i]]) td.style.textAlign = ALIGNS[align[i]];
-        tr.appendChild(td);
-      });
-      return tr;
-    }
-    var table = el("table", "md-table", [el("thead", "", [row(n.head, "th")])]);
-    var body = el("tbody");
-    (n.rows || []).forEach(function (r) { body.appendChild(row(r, "td")); });
-    table.appendChild(body);
-    return table;
-  }
-  function mdLink(n) {
-    var href = String(n.href || "");
-    if (/^https?:\/\//i.test(href)) {
-      var a = mdChildren(n.c, el("a"));
-      a.href = href; a.rel = "noopener noreferrer nofollow"; a.target = "_blank";
-      return a;
-    }
-    // Any other scheme (javascript:, data:, file:) is shown, never followed.
-    var span = mdChildren(n.c, el("span", "link"));
-    span.appendChild(textNode(" (" + href + ")"));
-    return span;
-  }
-  // Markdown text with its server-made tree; without one (too long, or an old server), the text.
-  function markdown(text, tree) {
-    if (!Array.isArray(tree)) return el("div", "md", [el("p", "plain", [String(text)])]);
-    return mdChildren(tree, el("div", "md"));
-  }
-  // What a person typed: shown as typed, line breaks kept.
-  function prompt(text) { return el("div", "prompt", [String(text)]); }
-
+${VIEWER_MARKDOWN}
   // ---- Tool calls ----------------------------------------------------------------------------
   var LIMIT = 2000;
   function longText(text, className) {
@@ -134,75 +67,7 @@ export const VIEWER_SCRIPT = String.raw`
     more.addEventListener("click", function () { pre.textContent = shown(text); more.remove(); });
     return el("div", "", [pre, more]);
   }
-  // ---- Diffs --------------------------------------------------------------------------------
-  // Line operations turning lines a into lines b, by longest common subsequence: snippets are small,
-  // and a pair too large for the table is shown as all removed then all added.
-  function lineOps(a, b) {
-    if (a.length * b.length > 250000) {
-      return a.map(function (t) { return { mark: "-", text: t }; }).concat(b.map(function (t) { return { mark: "+", text: t }; }));
-    }
-    var rows = a.length + 1, cols = b.length + 1, len = new Array(rows * cols).fill(0);
-    for (var i = a.length - 1; i >= 0; i--)
-      for (var j = b.length - 1; j >= 0; j--)
-        len[i * cols + j] = a[i] === b[j] ? len[(i + 1) * cols + j + 1] + 1 : Math.max(len[(i + 1) * cols + j], len[i * cols + j + 1]);
-    var ops = [], x = 0, y = 0;
-    while (x < a.length || y < b.length) {
-      if (x < a.length && y < b.length && a[x] === b[y]) { ops.push({ mark: " ", text: a[x] }); x++; y++; }
-      // Removals before additions where either keeps the common part as long, as diff tools do.
-      else if (x < a.length && (y === b.length || len[(x + 1) * cols + y] >= len[x * cols + y + 1])) { ops.push({ mark: "-", text: a[x] }); x++; }
-      else { ops.push({ mark: "+", text: b[y] }); y++; }
-    }
-    return ops;
-  }
-  var CONTEXT = 3;
-  // A unified diff: changed lines with CONTEXT unchanged lines around them, each with its line number
-  // (of the old file for removed lines, of the new one otherwise) when the first one is known.
-  function unifiedDiff(before, after, firstLine) {
-    var ops = lineOps(lines(before), lines(after));
-    var near = ops.map(function () { return false; });
-    ops.forEach(function (op, i) {
-      if (op.mark === " ") return;
-      for (var k = Math.max(0, i - CONTEXT); k <= Math.min(ops.length - 1, i + CONTEXT); k++) near[k] = true;
-    });
-    var box = el("pre", "diff"), oldLine = firstLine, newLine = firstLine, gap = false;
-    ops.forEach(function (op, i) {
-      var number = op.mark === "-" ? oldLine : newLine;
-      if (op.mark !== "+") oldLine++;
-      if (op.mark !== "-") newLine++;
-      if (!near[i]) { gap = true; return; }
-      // A mark between hunks only: the lines before the first one are not the file's start anyway.
-      if (gap && box.firstChild) box.appendChild(el("span", "gap", ["      \u22ef\n"]));
-      gap = false;
-      var label = firstLine ? String(number) : "";
-      box.appendChild(el("span", op.mark === "+" ? "add" : op.mark === "-" ? "del" : "ctx", [("     " + label).slice(-5) + " " + op.mark + " " + op.text + "\n"]));
-    });
-    return box;
-  }
-  // A text's lines; the newline that ends the last line does not start another.
-  function lines(text) {
-    var t = String(text || "");
-    if (t === "") return [];
-    return t.replace(/\r?\n$/, "").split(/\r?\n/);
-  }
-  // The Edit tool answers with the edited file's lines around the change, numbered as cat -n does:
-  // with them, the diff has the file's line numbers and context. Without them (no result yet, a
-  // failed edit), the diff is of the two snippets.
-  function editDiff(input, resultText) {
-    var oldText = String(input.old_string || ""), newText = String(input.new_string || "");
-    var numbered = String(resultText || "").split("\n").map(function (l) { return /^\s*(\d+)\t(.*)$/.exec(l); }).filter(Boolean);
-    if (numbered.length && !input.replace_all) {
-      var after = numbered.map(function (m) { return m[2]; }).join("\n");
-      var at = newText ? after.indexOf(newText.replace(/\r?\n$/, "")) : -1;
-      if (at >= 0) {
-        var shownNew = newText.replace(/\r?\n$/, "");
-        var before = after.slice(0, at) + oldText.replace(/\r?\n$/, "") + after.slice(at + shownNew.length);
-        return unifiedDiff(before, after, Number(numbered[0][1]));
-      }
-    }
-    return unifiedDiff(oldText, newText, 0);
-  }
-  function writeDiff(content) { return unifiedDiff("", content, 1); }
-
+${VIEWER_DIFF}
   function summarize(name, input) {
     input = input || {};
     var s = input.command || input.file_path || input.pattern || input.description || input.url || "";
