@@ -9,6 +9,8 @@ export const VIEWER_MARKDOWN = String.raw`
   // node. Unknown kinds become a span: nothing in the tree picks a tag name or an attribute freely.
   var INLINE_TAGS = { em: "em", strong: "strong", del: "del", code: "code", span: "span" };
   var ALIGNS = { left: "left", right: "right", center: "center" };
+  // Own keys only: "constructor" or "__proto__" must not pick an inherited value.
+  function known(table, key) { return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined; }
   function mdChildren(nodes, parent) {
     (nodes || []).forEach(function (n) { parent.appendChild(mdNode(n)); });
     return parent;
@@ -36,7 +38,7 @@ export const VIEWER_MARKDOWN = String.raw`
       case "hr": return el("hr");
       case "br": return el("br");
       case "a": return mdLink(n);
-      default: return mdChildren(n.c, el(INLINE_TAGS[n.t] || "span"));
+      default: return mdChildren(n.c, el(known(INLINE_TAGS, n.t) || "span"));
     }
   }
   function mdTable(n) {
@@ -45,7 +47,7 @@ export const VIEWER_MARKDOWN = String.raw`
       var tr = el("tr");
       (cells || []).forEach(function (cell, i) {
         var td = mdChildren(cell, el(tag));
-        if (ALIGNS[align[i]]) td.style.textAlign = ALIGNS[align[i]];
+        if (known(ALIGNS, align[i])) td.style.textAlign = known(ALIGNS, align[i]);
         tr.appendChild(td);
       });
       return tr;

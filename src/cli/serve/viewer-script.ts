@@ -242,7 +242,7 @@ ${VIEWER_DIFF}
         sessions.forEach(function (s) {
           var link = el("a", "", [s.firstPrompt || "(no prompt yet)"]);
           link.href = "#session/" + encodeURIComponent(s.sessionId);
-          table.appendChild(el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), el("td", "state " + (STATES[s.status] || ""), [String(s.status || "")]), el("td", "dim model", [s.model || ""]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]));
+          table.appendChild(el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), el("td", "state " + (known(STATES, s.status) || ""), [String(s.status || "")]), el("td", "dim model", [s.model || ""]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]));
         });
         if (!sessions.length) table.appendChild(el("tr", "", [el("td", "dim", ["No sessions."])]));
       });
