@@ -79,6 +79,8 @@ export interface ResultEntry extends EntryBase {
   total_cost_usd: number;
   usage: Usage;
   duration_ms: number;
+  /** A failed run's error texts (the result message's `errors`), the last one what stopped it. */
+  errors?: string[];
 }
 
 /** Free-form data a user or plugin wants in the transcript; never sent to the model. */

@@ -56,6 +56,57 @@ async function session(
   return (messages.find((m) => m.type === "result") as { session_id: string }).session_id;
 }
 
+/** An answer using the markdown the terminal renders: emphasis, a hard break, a quote, nested lists, a table. */
+const MARKDOWN_REPLY = [
+  "Some *italic*, _underscored_ and **bold** text,  ",
+  "after a hard break.",
+  "",
+  "> quoted **wisdom**",
+  "",
+  "1. first",
+  "   - nested a",
+  "   - nested b",
+  "2. second",
+  "",
+  "| Name | Size |",
+  "| :--- | ---: |",
+  "| a.txt | 10 |",
+].join("\n");
+
+/**
+ * A run that fails on a provider error, with the errors of its result in its transcript. The session
+ * recorder (src/runtime/session-binding.ts, `recordResult`) does not copy `errors` into the result
+ * entry yet; until it does, the test writes them there as the recorder would: the entry is the real
+ * one, with the real errors of the run's result message.
+ */
+async function failedSession(prompt: string): Promise<string> {
+  mock.enqueue(reply.error(400, { message: "the prompt is too long: 300000 tokens" }));
+  const messages = await collect(
+    query({
+      prompt,
+      options: mockOptions(mock, "anthropic", {
+        cwd,
+        persistSession: true,
+        env: { ...process.env, GOAT_HOME: home },
+      }),
+    }),
+  );
+  const result = messages.find((m) => m.type === "result") as { session_id: string; errors: string[] };
+  const file = (fs.readdirSync(home, { recursive: true }) as string[]).find((f) =>
+    f.endsWith(`${result.session_id}.jsonl`),
+  )!;
+  const transcript = path.join(home, file);
+  const lines = fs
+    .readFileSync(transcript, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  const entry = lines.findLast((e: { type: string }) => e.type === "result");
+  entry.errors ??= result.errors;
+  fs.writeFileSync(transcript, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+  return result.session_id;
+}
+
 beforeAll(async () => {
   if (!haveChromium) return;
   buildIfStale();
@@ -67,11 +118,32 @@ beforeAll(async () => {
     "Write the notes file",
     ["Write", "Read"],
     reply.toolCalls([
-      { name: "Write", input: { file_path: file, content: "first line\nsecond line" }, id: "w1" },
+      { name: "Write", input: { file_path: file, content: "first line\nsecond line\n" }, id: "w1" },
     ]),
     reply.toolCalls([{ name: "Read", input: { file_path: path.join(cwd, "missing.md") }, id: "r1" }]),
     reply.text("## Done\n\n- wrote **notes.md**\n- `missing.md` is missing"),
   );
+  const edited = path.join(cwd, "twelve.txt");
+  fs.writeFileSync(edited, `${Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
+  sessions.edit = await session(
+    "Edit line six",
+    ["Read", "Edit"],
+    reply.toolCalls([{ name: "Read", input: { file_path: edited }, id: "e0" }]),
+    reply.toolCalls([
+      {
+        name: "Edit",
+        input: { file_path: edited, old_string: "line 6\n", new_string: "line six\nline 6b\n" },
+        id: "e1",
+      },
+    ]),
+    reply.text("edited"),
+  );
+  sessions.markdown = await session(
+    "First line of the prompt\n  second line, indented\nthird line",
+    [],
+    reply.text(MARKDOWN_REPLY),
+  );
+  sessions.failed = await failedSession("Fail please");
   sessions.sub = await session(
     "Ask a helper",
     ["Task"],
@@ -97,7 +169,10 @@ beforeAll(async () => {
       },
     ]),
     reply.text(
-      "[click me](javascript:window.__pwned='link') <iframe src=\"javascript:parent.__pwned='frame'\"></iframe> <b onmouseover=\"window.__pwned='b'\">bold</b>",
+      "[click me](javascript:window.__pwned='link') <iframe src=\"javascript:parent.__pwned='frame'\"></iframe> <b onmouseover=\"window.__pwned='b'\">bold</b>\n\n" +
+        "> <img src=x onerror=\"window.__pwned='quote'\"> *[emphasised](javascript:window.__pwned='em')*\n\n" +
+        "| <script>window.__pwned='cell'</script> | ![pic](javascript:window.__pwned='image') |\n| --- | --- |\n| `<svg onload=\"window.__pwned='svg'\">` | [ok](https://example.com/) |\n\n" +
+        "<details open><summary>block html</summary><img src=x onerror=\"window.__pwned='block'\"></details>\n",
     ),
   );
   server = spawn(process.execPath, [CLI, "serve"], {
@@ -190,12 +265,88 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     const page = await newPage();
     await page.goto(url);
     const rows = page.locator("tr.row");
-    await expect.poll(() => rows.count()).toBe(3);
+    await expect.poll(() => rows.count()).toBe(6);
     expect(await rows.nth(0).textContent()).toContain("<script>"); // the hostile one, last written, as text
-    expect(await rows.nth(2).textContent()).toContain("Write the notes file");
+    expect(await rows.nth(5).textContent()).toContain("Write the notes file");
     await page.fill("input.search", "helper");
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain("Ask a helper");
+  });
+
+  it("shows each session's status and model in the list", async () => {
+    const page = await newPage();
+    await page.goto(url);
+    const rows = page.locator("tr.row");
+    await expect.poll(() => rows.count()).toBe(6);
+    expect(await page.locator("tr th").allTextContents()).toEqual(
+      expect.arrayContaining(["Status", "Model"]),
+    );
+    const row = (prompt: string) => page.locator("tr.row", { hasText: prompt });
+    expect(await row("Write the notes file").locator("td.state").textContent()).toBe("success");
+    expect(await row("Fail please").locator("td.state").textContent()).toBe("error");
+    expect(await row("Write the notes file").locator("td.model").textContent()).toMatch(/\S/);
+  });
+
+  it("renders the terminal's markdown: emphasis, hard breaks, quotes, nested lists, tables; no raw markers", async () => {
+    const page = await newPage();
+    await page.goto(`${url}#session/${sessions.markdown}`);
+    const answer = page.locator(".msg.assistant .md");
+    await answer.waitFor();
+    expect(await answer.locator("em").allTextContents()).toEqual(["italic", "underscored"]);
+    expect(await answer.locator("strong").allTextContents()).toEqual(["bold", "wisdom"]);
+    // biome-ignore lint/performance/useDomNodeTextContent: the hard break as rendered is what is tested
+    expect(await answer.locator("p").first().innerText()).toBe(
+      "Some italic, underscored and bold text,\nafter a hard break.",
+    );
+    expect(await answer.locator("blockquote").textContent()).toBe("quoted wisdom");
+    expect(await answer.locator("ol > li").count()).toBe(2);
+    expect(await answer.locator("ol > li ul > li").allTextContents()).toEqual(["nested a", "nested b"]);
+    expect(await answer.locator("table th").allTextContents()).toEqual(["Name", "Size"]);
+    expect(await answer.locator("table td").allTextContents()).toEqual(["a.txt", "10"]);
+    expect(await answer.locator("table td").nth(1).getAttribute("style")).toContain("text-align: right");
+    const text = await answer.textContent();
+    for (const marker of ["**", "_underscored_", "*italic*", "| ---", "| :---", "---: |", "> ", "   - "])
+      expect(text).not.toContain(marker);
+  });
+
+  it("keeps the line breaks of a multi-line prompt", async () => {
+    const page = await newPage();
+    await page.goto(`${url}#session/${sessions.markdown}`);
+    const prompt = page.locator(".msg.user").first();
+    await prompt.waitFor();
+    // biome-ignore lint/performance/useDomNodeTextContent: the line breaks as rendered are what is tested
+    expect(await prompt.innerText()).toContain(
+      "First line of the prompt\n  second line, indented\nthird line",
+    );
+  });
+
+  it("shows why a failed run failed: the result's error text", async () => {
+    const page = await newPage();
+    await page.goto(`${url}#session/${sessions.failed}`);
+    await page.locator(".run.failed").waitFor();
+    expect(await page.locator(".run.failed").textContent()).toContain("error_during_execution");
+    expect(await page.locator(".conversation").textContent()).toContain(
+      "the prompt is too long: 300000 tokens",
+    );
+  });
+
+  it("shows an Edit as a unified diff with the file's line numbers and context", async () => {
+    const page = await newPage();
+    await page.goto(`${url}#session/${sessions.edit}`);
+    const edit = page.locator("details.tool", { hasText: "Edit" });
+    await edit.locator(".status.ok").waitFor();
+    await edit.locator("summary").click();
+    expect(await edit.locator(".diff span").allTextContents()).toEqual([
+      "    3   line 3\n",
+      "    4   line 4\n",
+      "    5   line 5\n",
+      "    6 - line 6\n",
+      "    6 + line six\n",
+      "    7 + line 6b\n",
+      "    8   line 7\n",
+      "    9   line 8\n",
+      "   10   line 9\n",
+    ]);
   });
 
   it("shows a session: markdown, tool calls with input and result, a diff, an error, the timeline", async () => {
@@ -206,9 +357,10 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     expect(await page.locator(".md strong").first().textContent()).toBe("notes.md");
     const write = page.locator("details.tool").nth(0);
     await write.locator("summary").click();
-    expect(await write.locator(".diff .add").allTextContents()).toEqual([
-      "+ first line\n",
-      "+ second line\n",
+    // Numbered, and no stray "+" line for the newline that ends the file.
+    expect(await write.locator(".diff span").allTextContents()).toEqual([
+      "    1 + first line\n",
+      "    2 + second line\n",
     ]);
     expect(await write.locator(".status").textContent()).toBe("ok");
     const read = page.locator("details.tool").nth(1);
@@ -243,6 +395,22 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator("iframe, img, script:not([nonce])").count()).toBe(0);
     expect(await page.locator("a[href^='javascript']").count()).toBe(0);
+    // The markdown around the markup is rendered (a quote, a table, the one http link) and the markup
+    // in it is text.
+    const answer = page.locator(".msg.assistant .md").last();
+    expect(await answer.locator("blockquote").textContent()).toContain("<img src=x onerror=");
+    expect(await answer.locator("table th").first().textContent()).toBe(
+      "<script>window.__pwned='cell'</script>",
+    );
+    expect(await answer.locator("table code").textContent()).toContain("<svg onload=");
+    expect(
+      await answer.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href"))),
+    ).toEqual(["https://example.com/"]);
+    expect(await answer.textContent()).toContain("javascript:window.__pwned='em'");
+    expect(await answer.textContent()).toContain("<details open><summary>block html</summary>");
+    expect(
+      await page.locator("details:not(.tool):not(.thinking):not(.boundary), svg:not(.chart)").count(),
+    ).toBe(0);
     expect(await page.locator(".msg.user").first().textContent()).toContain(
       "<script>window.__pwned = 'prompt'</script>",
     );
@@ -271,13 +439,16 @@ describe.skipIf(!haveChromium)("goat serve", () => {
       }),
     );
     let id: string | undefined;
+    let statusWhileRunning: string | undefined;
     await expect
       .poll(
         async () => {
           const list = JSON.parse(
             (await get(`${new URL(url).origin}/api/sessions${new URL(url).search}`)).body,
           );
-          id = list.find((s: { firstPrompt: string }) => s.firstPrompt === "Take a nap")?.sessionId;
+          const row = list.find((s: { firstPrompt: string }) => s.firstPrompt === "Take a nap");
+          id = row?.sessionId;
+          statusWhileRunning = row?.status;
           return id;
         },
         { timeout: 10_000 },
@@ -286,6 +457,8 @@ describe.skipIf(!haveChromium)("goat serve", () => {
     await page.goto(`${url}#session/${id}`);
     await page.waitForSelector(".msg.user");
     await running;
+    // Seen while the run was in its one-second tool call, before its result was written.
+    expect(statusWhileRunning).toBe("running");
     await expect
       .poll(() => page.locator(".msg.assistant").allTextContents(), { timeout: 10_000 })
       .toEqual(expect.arrayContaining([expect.stringContaining("finished after the nap")]));

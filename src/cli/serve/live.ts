@@ -7,6 +7,7 @@
 import { open, stat } from "node:fs/promises";
 import type http from "node:http";
 import type { JsonlSessionStore } from "../../session/index.js";
+import { withMarkdownTrees } from "./markdown-tree.js";
 import { isSessionId, subagentIds } from "./sessions-api.js";
 
 const POLL_MS = 250;
@@ -58,7 +59,7 @@ export async function followSession(
     }
     for (const tail of tails.values()) {
       for (const entry of await readNewEntries(tail)) {
-        res.write(`data: ${JSON.stringify({ agentId: tail.agentId, entry })}\n\n`);
+        res.write(`data: ${JSON.stringify({ agentId: tail.agentId, entry: withMarkdownTrees(entry) })}\n\n`);
       }
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -32,7 +32,14 @@ details.tool.failed { border-color: var(--err); }
 details.tool summary { cursor: pointer; } .arg { color: var(--dim); font-family: ui-monospace, monospace; font-size: 12px; }
 .status { font-size: 11px; border-radius: 4px; padding: 0 4px; margin-left: 6px; }
 .status.ok { color: var(--ok); } .status.error { color: var(--err); } .status.interrupted, .status.pending { color: var(--warn); }
-.diff .add { color: var(--ok); } .diff .del { color: var(--err); }
+.diff .add { color: var(--ok); } .diff .del { color: var(--err); } .diff .ctx, .diff .gap { color: var(--dim); }
+.prompt { white-space: pre-wrap; word-break: break-word; margin: 6px 0; }
+.md blockquote { margin: 6px 0; padding: 0 10px; border-left: 3px solid var(--line); color: var(--dim); }
+.md table.md-table { border-collapse: collapse; margin: 6px 0; }
+.md table.md-table th, .md table.md-table td { border: 1px solid var(--line); padding: 3px 8px; }
+.md li.task { list-style: none; } .md p.plain { white-space: pre-wrap; }
+td.state.success { color: var(--ok); } td.state.error { color: var(--err); }
+td.state.interrupted, td.state.running { color: var(--warn); }
 details.thinking summary { color: var(--dim); cursor: pointer; font-style: italic; }
 .error { color: var(--err); font-weight: 600; }
 .run { font-size: 12px; margin: 4px 0 16px; } .run.ok { color: var(--ok); } .run.failed { color: var(--err); }

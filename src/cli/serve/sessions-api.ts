@@ -6,7 +6,14 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import type { JsonlSessionStore, SessionEntry } from "../../session/index.js";
+import {
+  type JsonlSessionStore,
+  type SessionEntry,
+  type SessionInfo,
+  sessionFilePath,
+} from "../../session/index.js";
+import { withMarkdownTrees } from "./markdown-tree.js";
+import { type SessionStatus, sessionStatus } from "./session-status.js";
 
 /** One row of the session list. */
 export interface SessionSummary {
@@ -17,6 +24,8 @@ export interface SessionSummary {
   messageCount: number;
   totalCostUsd: number;
   model?: string;
+  /** How the last run ended, or that it is still running. */
+  status: SessionStatus;
 }
 
 /** One session as the viewer shows it. */
@@ -38,7 +47,7 @@ export async function listSessionSummaries(
 ): Promise<SessionSummary[]> {
   const needle = options.search?.trim().toLowerCase();
   const sessions = await store.list(options.cwd ? { cwd: options.cwd } : undefined);
-  return sessions
+  const rows = sessions
     .filter((s) => !s.sessionId.includes(SUBAGENT_MARK))
     .filter(
       (s) =>
@@ -47,16 +56,35 @@ export async function listSessionSummaries(
         s.cwd.toLowerCase().includes(needle) ||
         s.sessionId.toLowerCase().includes(needle),
     )
-    .sort((a, b) => b.lastModified - a.lastModified)
-    .map((s) => ({
-      sessionId: s.sessionId,
-      cwd: s.cwd,
-      firstPrompt: s.firstPrompt,
-      lastModified: s.lastModified,
-      messageCount: s.messageCount,
-      totalCostUsd: s.totalCostUsd,
-      model: s.model,
-    }));
+    .sort((a, b) => b.lastModified - a.lastModified);
+  return Promise.all(
+    rows.map(async (s) => {
+      const path = await transcriptPath(store, s);
+      return {
+        sessionId: s.sessionId,
+        cwd: s.cwd,
+        firstPrompt: s.firstPrompt,
+        lastModified: s.lastModified,
+        messageCount: s.messageCount,
+        totalCostUsd: s.totalCostUsd,
+        model: s.model,
+        status: path ? await sessionStatus(path, s.lastModified) : "interrupted",
+      };
+    }),
+  );
+}
+
+/**
+ * Where a listed session's transcript is: in its project's folder, named by its cwd (one `stat`);
+ * the store's search over every project folder only when it is not there (two cwds can share a key).
+ */
+async function transcriptPath(store: JsonlSessionStore, session: SessionInfo): Promise<string | undefined> {
+  const direct = sessionFilePath(store.home, session.cwd, session.sessionId);
+  const found = await stat(direct).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  return found ? direct : store.pathOf(session.sessionId);
 }
 
 /** One session with its subagents, or undefined when there is no such session. */
@@ -70,10 +98,12 @@ export async function loadSessionView(
   // The size first: entries written after it are sent again by the live stream (the page keeps one
   // copy of each by uuid), never lost between the read and the follow.
   const offset = (await stat(path)).size;
-  const entries = (await store.load(sessionId)) ?? [];
+  const entries = ((await store.load(sessionId)) ?? []).map(withMarkdownTrees);
   const subagents: Record<string, SessionEntry[]> = {};
   for (const childId of await subagentIds(path, sessionId)) {
-    subagents[childId.slice(sessionId.length + SUBAGENT_MARK.length)] = (await store.load(childId)) ?? [];
+    subagents[childId.slice(sessionId.length + SUBAGENT_MARK.length)] = (
+      (await store.load(childId)) ?? []
+    ).map(withMarkdownTrees);
   }
   return { sessionId, entries, subagents, offset };
 }

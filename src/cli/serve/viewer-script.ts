@@ -1,9 +1,14 @@
+import { VIEWER_DIFF } from "./viewer-diff.js";
+import { VIEWER_MARKDOWN } from "./viewer-markdown.js";
+
 /**
  * The viewer's browser code, as the text of one script. Plain JavaScript with no build step and no
  * dependency. The one rule it keeps everywhere: transcript content (model output, tool output, file
  * contents) is untrusted, so it only ever reaches the page as text (`textContent`, text nodes),
  * never as markup; links are made only for http(s) URLs. The server's Content-Security-Policy is the
  * second wall: no script but this one runs.
+ *
+ * Its markdown and diff parts live in viewer-markdown.ts and viewer-diff.ts, spliced in below.
  *
  * Two modes: served (it fetches `/api/...` with the page's token and follows running sessions), and
  * exported (the session is embedded in the page as JSON and nothing is fetched).
@@ -52,60 +57,7 @@ export const VIEWER_SCRIPT = String.raw`
   function when(ms) { return new Date(ms).toLocaleString(); }
   function usd(n) { return "$" + (n || 0).toFixed(n >= 1 ? 2 : 4); }
 
-  // ---- Markdown, as DOM nodes ----------------------------------------------------------------
-  function inline(text) {
-    var frag = document.createDocumentFragment();
-    var pattern = /(\x60[^\x60]+\x60)|(\*\*[^*]+\*\*)|(\[[^\]]+\]\([^)\s]+\))/g;
-    var last = 0, m;
-    while ((m = pattern.exec(text))) {
-      if (m.index > last) frag.appendChild(textNode(text.slice(last, m.index)));
-      var t = m[0];
-      if (m[1]) frag.appendChild(el("code", "", [t.slice(1, -1)]));
-      else if (m[2]) frag.appendChild(el("strong", "", [t.slice(2, -2)]));
-      else {
-        var close = t.indexOf("](");
-        frag.appendChild(safeLink(t.slice(1, close), t.slice(close + 2, -1)));
-      }
-      last = m.index + t.length;
-    }
-    if (last < text.length) frag.appendChild(textNode(text.slice(last)));
-    return frag;
-  }
-  function markdown(text) {
-    var root = el("div", "md");
-    var lines = String(text).split("\n");
-    var list = null, para = [];
-    function flushPara() {
-      if (para.length) { var p = el("p"); p.appendChild(inline(para.join(" "))); root.appendChild(p); }
-      para = [];
-    }
-    for (var i = 0; i < lines.length; i++) {
-      var line = lines[i];
-      var fence = /^\x60\x60\x60\s*([\w+-]*)/.exec(line);
-      if (fence) {
-        flushPara(); list = null;
-        var code = [];
-        for (i++; i < lines.length && !/^\x60\x60\x60/.test(lines[i]); i++) code.push(lines[i]);
-        var pre = el("pre", "code", [el("code", fence[1] ? "lang-" + fence[1] : "", [code.join("\n")])]);
-        root.appendChild(pre);
-        continue;
-      }
-      var heading = /^(#{1,6})\s+(.*)$/.exec(line);
-      var item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
-      if (heading) {
-        flushPara(); list = null;
-        var h = el("h" + Math.min(6, heading[1].length + 1)); h.appendChild(inline(heading[2])); root.appendChild(h);
-      } else if (item) {
-        flushPara();
-        if (!list) { list = el(/^\s*\d/.test(line) ? "ol" : "ul"); root.appendChild(list); }
-        var li = el("li"); li.appendChild(inline(item[1])); list.appendChild(li);
-      } else if (!line.trim()) { flushPara(); list = null; }
-      else { list = null; para.push(line); }
-    }
-    flushPara();
-    return root;
-  }
-
+${VIEWER_MARKDOWN}
   // ---- Tool calls ----------------------------------------------------------------------------
   var LIMIT = 2000;
   function longText(text, className) {
@@ -115,12 +67,7 @@ export const VIEWER_SCRIPT = String.raw`
     more.addEventListener("click", function () { pre.textContent = shown(text); more.remove(); });
     return el("div", "", [pre, more]);
   }
-  function diff(oldText, newText) {
-    var box = el("pre", "diff");
-    String(oldText || "").split("\n").forEach(function (l) { if (oldText !== undefined) box.appendChild(el("span", "del", ["- " + l + "\n"])); });
-    String(newText || "").split("\n").forEach(function (l) { box.appendChild(el("span", "add", ["+ " + l + "\n"])); });
-    return box;
-  }
+${VIEWER_DIFF}
   function summarize(name, input) {
     input = input || {};
     var s = input.command || input.file_path || input.pattern || input.description || input.url || "";
@@ -135,12 +82,14 @@ export const VIEWER_SCRIPT = String.raw`
     card.dataset.toolUseId = block.id;
     var status = el("span", "status pending", ["running"]);
     card.appendChild(el("summary", "", [el("b", "", [block.name]), " ", el("span", "arg", [summarize(block.name, block.input)]), " ", status]));
-    if (block.name === "Edit") card.appendChild(diff(block.input.old_string, block.input.new_string));
-    else if (block.name === "Write") card.appendChild(diff(undefined, block.input.content));
-    else card.appendChild(longText(JSON.stringify(block.input, null, 2), "input"));
+    var input = block.input || {};
+    var diffSlot = null;
+    if (block.name === "Edit") card.appendChild(diffSlot = el("div", "", [editDiff(input, "")]));
+    else if (block.name === "Write") card.appendChild(writeDiff(input.content));
+    else card.appendChild(longText(JSON.stringify(input, null, 2), "input"));
     var slot = el("div", "result");
     card.appendChild(slot);
-    ctx.tools[block.id] = { card: card, status: status, slot: slot, block: block };
+    ctx.tools[block.id] = { card: card, status: status, slot: slot, block: block, diffSlot: diffSlot };
     if (block.name === "Task" && ctx.subagents) {
       var child = findSubagent(ctx.subagents, block.input && block.input.prompt);
       if (child) {
@@ -167,6 +116,7 @@ export const VIEWER_SCRIPT = String.raw`
     tool.status.className = "status " + (interrupted ? "interrupted" : block.is_error ? "error" : "ok");
     tool.status.textContent = interrupted ? "interrupted" : block.is_error ? "error" : "ok";
     if (block.is_error) tool.card.classList.add("failed");
+    if (tool.diffSlot && !block.is_error) { clear(tool.diffSlot); tool.diffSlot.appendChild(editDiff(tool.block.input || {}, text)); }
     clear(tool.slot);
     tool.slot.appendChild(longText(text));
   }
@@ -178,18 +128,18 @@ export const VIEWER_SCRIPT = String.raw`
       container.appendChild(el("div", "meta", ["Started " + when(Date.parse(entry.createdAt)) + " in " + entry.cwd + (entry.model ? " · " + entry.model : "")]));
     } else if (entry.type === "user") {
       var content = entry.message.content;
-      if (typeof content === "string") { container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), markdown(content)])); return; }
+      if (typeof content === "string") { container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), prompt(content)])); return; }
       var texts = [];
       content.forEach(function (b) {
         if (b.type === "tool_result") attachResult(b, ctx);
         else if (b.type === "text") texts.push(b.text);
       });
-      if (texts.length) container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), markdown(texts.join("\n"))]));
+      if (texts.length) container.appendChild(el("div", "msg user", [el("div", "who", ["You"]), prompt(texts.join("\n"))]));
     } else if (entry.type === "assistant") {
       var m = entry.message;
       var box = el("div", "msg assistant", [el("div", "who", ["Assistant" + (m.model ? " · " + m.model : "")])]);
       (m.content || []).forEach(function (b) {
-        if (b.type === "text") box.appendChild(markdown(b.text));
+        if (b.type === "text") box.appendChild(markdown(b.text, b.md));
         else if (b.type === "thinking") box.appendChild(el("details", "thinking", [el("summary", "", ["Thinking"]), el("pre", "", [b.thinking])]));
         else if (b.type === "tool_use") box.appendChild(toolCard(b, ctx));
       });
@@ -197,9 +147,13 @@ export const VIEWER_SCRIPT = String.raw`
       container.appendChild(box);
       ctx.turns.push({ time: Date.parse(entry.timestamp), usage: m.usage || {}, stop: m.stop_reason, cost: typeof entry.cost_usd === "number" ? entry.cost_usd : undefined });
     } else if (entry.type === "compact_boundary") {
-      container.appendChild(el("details", "boundary", [el("summary", "", ["Compacted (" + entry.trigger + "): " + entry.pre_tokens + " → " + entry.post_tokens + " tokens"]), markdown(entry.summary)]));
+      container.appendChild(el("details", "boundary", [el("summary", "", ["Compacted (" + entry.trigger + "): " + entry.pre_tokens + " → " + entry.post_tokens + " tokens"]), markdown(entry.summary, entry.summary_md)]));
     } else if (entry.type === "result") {
       container.appendChild(el("div", "run " + (entry.subtype === "success" ? "ok" : "failed"), [entry.subtype + " · " + entry.num_turns + " turns · " + usd(entry.total_cost_usd) + " · " + (entry.duration_ms / 1000).toFixed(1) + " s"]));
+      // Why a run failed: the result's errors (the last one is what stopped it).
+      (Array.isArray(entry.errors) ? entry.errors : []).forEach(function (text) {
+        container.appendChild(el("div", "error run-error", [String(text)]));
+      });
       ctx.cost += entry.total_cost_usd || 0;
     } else if (entry.type === "model_change") {
       container.appendChild(el("div", "meta", ["Model changed to " + entry.model]));
@@ -274,6 +228,7 @@ export const VIEWER_SCRIPT = String.raw`
   function backLink() {
     var a = el("a", "button", ["← Sessions"]); a.href = "#"; return a;
   }
+  var STATES = { running: "running", success: "success", error: "error", interrupted: "interrupted" };
   function showList() {
     clear(app);
     var search = el("input", "search"); search.placeholder = "Search prompts, folders, ids"; search.type = "search";
@@ -283,11 +238,11 @@ export const VIEWER_SCRIPT = String.raw`
     function load() {
       api("/api/sessions", search.value ? { q: search.value } : {}).then(function (sessions) {
         clear(table);
-        table.appendChild(el("tr", "", ["When", "First prompt", "Folder", "Messages", "Cost"].map(function (h) { return el("th", "", [h]); })));
+        table.appendChild(el("tr", "", ["When", "First prompt", "Status", "Model", "Folder", "Messages", "Cost"].map(function (h) { return el("th", "", [h]); })));
         sessions.forEach(function (s) {
           var link = el("a", "", [s.firstPrompt || "(no prompt yet)"]);
           link.href = "#session/" + encodeURIComponent(s.sessionId);
-          table.appendChild(el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]));
+          table.appendChild(el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), el("td", "state " + (known(STATES, s.status) || ""), [String(s.status || "")]), el("td", "dim model", [s.model || ""]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]));
         });
         if (!sessions.length) table.appendChild(el("tr", "", [el("td", "dim", ["No sessions."])]));
       });
