@@ -82,6 +82,8 @@ export interface RunRecord {
   runCostUsd: number;
   usage: Usage;
   durationMs: number;
+  /** Why a failed run failed (the SDK result's `errors`), kept so a viewer can say it. */
+  errors?: string[];
 }
 
 /** Opens (or resumes, continues, forks) the session's transcript. */
@@ -196,6 +198,7 @@ export async function openSession(options: SessionBindingOptions): Promise<Sessi
         total_cost_usd: result.runCostUsd,
         usage: result.usage,
         duration_ms: result.durationMs,
+        ...(result.errors?.length ? { errors: result.errors } : {}),
       });
     },
     flush: () => recorder.flush(),

@@ -232,6 +232,7 @@ export function openQuery(params: {
           runCostUsd: result.run_cost_usd,
           usage: result.usage,
           durationMs: result.duration_ms,
+          ...("errors" in result && result.is_error ? { errors: result.errors } : {}),
         });
         lastResult = result;
         output.push(result);
