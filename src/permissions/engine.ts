@@ -282,6 +282,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       // the allowed directories, as the command the user allowed (`npm test`) usually does.
       if (toolName !== "Bash" || callMode === "bypassPermissions")
         return { behavior: "allow", input, reason: byMode.reason };
+      // A Bash tool that cannot run it confined gets no line through on the analysis alone.
+      if (req.confines === false)
+        return ask(
+          req,
+          facts,
+          "this Bash tool does not run commands confined, so Goat asks rather than allow it on its own analysis",
+          {},
+        );
       const ruled = partRules?.some((rule) => rule !== undefined) === true;
       const confine = byMode.reason === "read-only" && !ruled ? "read-only" : "workspace";
       return { behavior: "allow", input, reason: byMode.reason, confine };

@@ -119,6 +119,11 @@ export interface PermissionRequest {
   input: Record<string, unknown>;
   /** The tool's declared side effect (`none` tools in scope run without asking). */
   sideEffect: "none" | "read" | "mutating";
+  /**
+   * For Bash: whether the tool runs a call confined as a decision's `confine` asks (`Tool.confines`).
+   * False: the engine does not let a line through on its own analysis (it asks); undefined: assumed.
+   */
+  confines?: boolean;
   toolUseID: string;
   signal: AbortSignal;
   hookDecision?: HookVerdict;

@@ -53,6 +53,7 @@ export function createBeforeToolCall(
       toolName: call.name,
       input: effectiveInput,
       sideEffect: tool.sideEffect,
+      ...(call.name === "Bash" ? { confines: tool.confines === true } : {}),
       toolUseID: call.id,
       signal,
       hookDecision,

@@ -142,40 +142,46 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashInput, B
     }
     return result;
   };
+  // With a confinement, the calls the engine marks run confined: the engine may then let them through.
+  const marked = (tool: Tool<BashInput, BashDetails>) => (confinement ? { ...tool, confines: true } : tool);
   if (!sandbox) {
-    return defineTool<BashInput, BashDetails>({
-      name: "Bash",
-      description,
-      inputSchema,
-      sideEffect: "mutating",
-      execute: async (input, ctx) => (await confined(input, ctx)) ?? runBash(input, ctx, undefined),
-    });
+    return marked(
+      defineTool<BashInput, BashDetails>({
+        name: "Bash",
+        description,
+        inputSchema,
+        sideEffect: "mutating",
+        execute: async (input, ctx) => (await confined(input, ctx)) ?? runBash(input, ctx, undefined),
+      }),
+    );
   }
   const leaving = sandbox.settings.allowUnsandboxedCommands;
-  return defineTool<BashInput, BashDetails>({
-    name: "Bash",
-    description: `${description}\n${sandboxDescription(leaving)}`,
-    inputSchema: leaving ? sandboxedInputSchema : inputSchema,
-    sideEffect: "mutating",
-    execute: async (input, ctx) => {
-      const early = await confined(input, ctx);
-      if (early) return early;
-      if (!sandbox.runsSandboxed(input as unknown as Record<string, unknown>))
-        return runBash(input, ctx, undefined);
-      let wrap: ShellWrapper;
-      try {
-        wrap = await sandbox.prepare(ctx.cwd);
-      } catch (err) {
-        if (err instanceof SandboxUnavailableError) return { content: err.message, isError: true };
-        throw err;
-      }
-      const result = await runSweeping(input, ctx, wrap, sandbox.writableDirs(ctx.cwd));
-      if (result.isError && result.details && !result.details.timedOut && !result.details.interrupted) {
-        result.content = `${result.content}\n\n${sandboxFailureNote(sandbox, ctx.cwd)}`;
-      }
-      return result;
-    },
-  });
+  return marked(
+    defineTool<BashInput, BashDetails>({
+      name: "Bash",
+      description: `${description}\n${sandboxDescription(leaving)}`,
+      inputSchema: leaving ? sandboxedInputSchema : inputSchema,
+      sideEffect: "mutating",
+      execute: async (input, ctx) => {
+        const early = await confined(input, ctx);
+        if (early) return early;
+        if (!sandbox.runsSandboxed(input as unknown as Record<string, unknown>))
+          return runBash(input, ctx, undefined);
+        let wrap: ShellWrapper;
+        try {
+          wrap = await sandbox.prepare(ctx.cwd);
+        } catch (err) {
+          if (err instanceof SandboxUnavailableError) return { content: err.message, isError: true };
+          throw err;
+        }
+        const result = await runSweeping(input, ctx, wrap, sandbox.writableDirs(ctx.cwd));
+        if (result.isError && result.details && !result.details.timedOut && !result.details.interrupted) {
+          result.content = `${result.content}\n\n${sandboxFailureNote(sandbox, ctx.cwd)}`;
+        }
+        return result;
+      },
+    }),
+  );
 }
 
 function sandboxDescription(canLeave: boolean): string {

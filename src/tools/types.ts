@@ -119,6 +119,13 @@ export interface Tool<TInput = any, TDetails = unknown> {
    * default) and a built-in tool its own rules (Bash has its `timeout` parameter).
    */
   readonly timeoutMs?: number;
+  /**
+   * True when the tool runs a call confined as `ToolContext.confinement` asks (Goat's Bash made with a
+   * `confinement`). The permission engine lets a Bash line through on its own analysis only to a tool
+   * that does; a Bash tool of the host's own that does not say so is asked about instead, since what
+   * runs without asking must run confined where a sandbox exists.
+   */
+  readonly confines?: boolean;
   /** Runs the tool. May throw: the caller turns a throw into an `is_error` result. */
   execute(input: TInput, ctx: ToolContext): Promise<ToolResult<TDetails>>;
 }

@@ -38,6 +38,8 @@ export function clientTerminalBash(context: TerminalContext): Tool {
   });
   return {
     ...bashTool,
+    // The calls the engine marks run in Goat's confined Bash (`own`), not in the editor's terminal.
+    confines: true,
     async execute(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
       if (ctx.confinement !== undefined || input.run_in_background === true) return own.execute(input, ctx);
       return runInTerminal(context, input, ctx);
