@@ -17,7 +17,7 @@ import { collect, scriptedOptions, tempDir } from "./helpers.js";
 const hostBash = defineTool({
   name: "Bash",
   description: bashTool.description,
-  inputSchema: jsonSchema(bashTool.jsonSchema as never),
+  inputSchema: jsonSchema<{ command: string }>(bashTool.jsonSchema as never),
   sideEffect: "mutating",
   execute: async (input: { command: string }) => ({ content: `ran elsewhere: ${input.command}` }),
 });

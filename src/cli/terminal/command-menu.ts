@@ -53,3 +53,57 @@ export function menuRows(
 function usage(c: MenuCommand): string {
   return c.argumentHint ? `${c.name} ${c.argumentHint}` : c.name;
 }
+
+/** The menu over a prompt being edited: what it offers, the choice, and the keys it takes. */
+export interface CommandMenu {
+  setCommands(commands: readonly MenuCommand[]): void;
+  /** The menu's rows under the prompt (none when the prompt is not `/` and a partial name). */
+  rows(columns: number): string[];
+  /**
+   * Takes a key while the menu shows: Up/Down move the choice, Tab completes it into the prompt
+   * (true: the key was the menu's); Enter on a partial name puts the chosen name in the prompt and
+   * is left to the prompt, which then sends it.
+   */
+  key(key: { name: string; shift?: boolean }): boolean;
+  /** Typing changed the prompt: the choice starts over at the first match. */
+  reset(): void;
+}
+
+/** Creates the menu over `prompt` (its text, and a way to replace it). */
+export function createCommandMenu(
+  prompt: { text(): string; replace(text: string): void },
+  style: Style,
+): CommandMenu {
+  let commands: readonly MenuCommand[] = [];
+  let chosen = 0;
+  const matches = () => (commands.length === 0 ? [] : matchingCommands(prompt.text(), commands));
+  return {
+    setCommands(list) {
+      commands = [...list];
+    },
+    rows(columns) {
+      const found = matches();
+      return found.length === 0 ? [] : menuRows(found, Math.min(chosen, found.length - 1), columns, style);
+    },
+    key(key) {
+      const found = matches();
+      if (found.length === 0) return false;
+      const at = Math.min(chosen, found.length - 1);
+      if (key.name === "up" || key.name === "down") {
+        chosen = (at + (key.name === "up" ? found.length - 1 : 1)) % found.length;
+        return true;
+      }
+      if (key.name === "tab" && !key.shift) {
+        prompt.replace(`${found[at].name}${found[at].argumentHint ? " " : ""}`);
+        chosen = 0;
+        return true;
+      }
+      if (key.name === "enter" && !found.some((c) => c.name === prompt.text()))
+        prompt.replace(found[at].name);
+      return false;
+    },
+    reset() {
+      chosen = 0;
+    },
+  };
+}

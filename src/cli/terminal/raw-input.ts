@@ -6,9 +6,10 @@
  */
 import type { ReadStream } from "node:tty";
 import type { Style } from "../style.js";
-import { type MenuCommand, matchingCommands, menuRows } from "./command-menu.js";
+import { createCommandMenu } from "./command-menu.js";
 import { createEditBuffer } from "./edit-buffer.js";
 import { createKeyDecoder, type Key } from "./keys.js";
+import { createPasteStore } from "./paste-store.js";
 import { terminalSafe } from "./safe-text.js";
 import type { Screen } from "./screen.js";
 import { clipEnd, textWidth } from "./text-width.js";
@@ -20,10 +21,6 @@ const DISABLE = "\x1b[<u\x1b[?2004l";
 
 /** How soon after raw mode is on a first chunk counts as keys typed ahead (already buffered). */
 const TYPE_AHEAD_MS = 250;
-
-/** A paste of more lines or characters than these shows as `[Pasted text #1 +299 lines]`. */
-const PASTE_COLLAPSE_LINES = 10;
-const PASTE_COLLAPSE_CHARS = 2_000;
 
 /** Creates the raw-mode input over `stdin`, drawing through `screen`. */
 export function createRawInput(
@@ -40,13 +37,17 @@ export function createRawInput(
   let visible = true;
   let closed = false;
   let hint: string | undefined;
-  // The `/` menu: the commands it offers and the one chosen.
-  let commands: MenuCommand[] = [];
-  let chosen = 0;
-  const menu = () => (commands.length === 0 ? [] : matchingCommands(buffer.text, commands));
-  // Long pastes, by their stand-in in the prompt: expanded when the prompt is sent. Kept for the
-  // session, so a prompt recalled from the history expands too.
-  const pastes = new Map<string, string>();
+  const menu = createCommandMenu(
+    {
+      text: () => buffer.text,
+      replace: (text) => {
+        buffer.clear();
+        buffer.insert(text);
+      },
+    },
+    style,
+  );
+  const pastes = createPasteStore();
 
   const promptMark = style.bold("> ");
   const draw = () => {
@@ -59,9 +60,7 @@ export function createRawInput(
     const lines = buffer.text.split("\n");
     const before = buffer.text.slice(0, buffer.cursor).split("\n");
     const rendered = lines.map((l, i) => `${i === 0 ? promptMark : "  "}${terminalSafe(l)}`);
-    const matches = menu();
-    if (matches.length > 0)
-      rendered.push(...menuRows(matches, Math.min(chosen, matches.length - 1), screen.columns, style));
+    rendered.push(...menu.rows(screen.columns));
     if (hint !== undefined) rendered.push(hint);
     screen.setLive("input", rendered, {
       line: before.length - 1,
@@ -69,38 +68,16 @@ export function createRawInput(
     });
   };
 
-  /** The `/` menu's keys; true when the key was the menu's. */
-  const menuKey = (key: Key): boolean => {
-    const matches = menu();
-    if (matches.length === 0) return false;
-    const at = Math.min(chosen, matches.length - 1);
-    if (key.name === "up" || key.name === "down") {
-      chosen = (at + (key.name === "up" ? matches.length - 1 : 1)) % matches.length;
-      draw();
-      return true;
-    }
-    if (key.name === "tab" && !key.shift) {
-      buffer.clear();
-      buffer.insert(`${matches[at].name}${matches[at].argumentHint ? " " : ""}`);
-      chosen = 0;
-      draw();
-      return true;
-    }
-    // Enter on a partial name runs the chosen command.
-    if (key.name === "enter" && !matches.some((c) => c.name === buffer.text)) {
-      buffer.clear();
-      buffer.insert(matches[at].name);
-    }
-    return false;
-  };
-
   const editKey = (key: Key) => {
     if (!handlers) return;
-    if (menuKey(key)) return;
+    if (menu.key(key)) {
+      draw();
+      return;
+    }
     const { name } = key;
-    if (name === "text" || name === "backspace") chosen = 0;
+    if (name === "text" || name === "backspace") menu.reset();
     if (name === "paste") {
-      buffer.insert(collapsed(key.text ?? ""));
+      buffer.insert(pastes.collapse(key.text ?? ""));
     } else if (name === "text") {
       buffer.insert(key.text ?? "");
     } else if (name === "enter") {
@@ -111,7 +88,7 @@ export function createRawInput(
       } else {
         const shown = buffer.take();
         draw();
-        const text = expandPastes(shown);
+        const text = pastes.expand(shown);
         handlers.submit(text, text === shown ? undefined : shown);
         return;
       }
@@ -143,24 +120,6 @@ export function createRawInput(
     } else return;
     draw();
   };
-
-  /** A long paste's stand-in (the paste is kept to be sent), or a short paste itself. */
-  const collapsed = (text: string): string => {
-    const lines = text.split("\n").length;
-    if (lines <= PASTE_COLLAPSE_LINES && text.length <= PASTE_COLLAPSE_CHARS) return text;
-    const n = pastes.size + 1;
-    const label =
-      lines > 1
-        ? `[Pasted text #${n} +${lines - 1} lines]`
-        : `[Pasted text #${n}, ${text.length} characters]`;
-    pastes.set(label, text);
-    return label;
-  };
-  /** The prompt with each paste's stand-in replaced by the paste. */
-  const expandPastes = (text: string): string =>
-    pastes.size === 0
-      ? text
-      : text.replace(/\[Pasted text #\d+[^\]\n]*\]/g, (label) => pastes.get(label) ?? label);
 
   /** Control keys; false when the key did something else than edit (or nothing). */
   const ctrlKey = (name: string): boolean => {
@@ -353,7 +312,7 @@ export function createRawInput(
       draw();
     },
     setCommands(list) {
-      commands = [...list];
+      menu.setCommands(list);
       draw();
     },
     setHint(line) {
