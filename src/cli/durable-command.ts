@@ -17,8 +17,10 @@ import { parseArgs } from "node:util";
 import type { SDKMessage } from "../index.js";
 import { UsageError } from "./args.js";
 import { count, type DbosModule, one, parse, withClient } from "./durable-shared.js";
+import { colorOutput, createStyle } from "./style.js";
 import { jsonText, terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
-import { toolCallLabel } from "./tool-summary.js";
+import { formatToolResult, type ToolCallInfo } from "./tool-output.js";
+import { toolCallLabel, toolCallLine } from "./tool-summary.js";
 import { keepWasmOnBaselineTier } from "./wasm-tier.js";
 
 /** Runs `goat <command> …`; returns the exit status. */
@@ -202,6 +204,7 @@ async function follow(
   format: "text" | "stream-json",
 ): Promise<number> {
   let last: SDKMessage | undefined;
+  const writeText = createFollowView(process.cwd());
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.once("SIGINT", onSigint);
@@ -225,21 +228,42 @@ async function follow(
 }
 
 /**
- * The readable view: the model's text, one line per tool call, errors on stderr. A view for a person,
- * so escaped as the interactive mode's (`terminal/safe-text.ts`).
+ * The readable view: the model's text, each tool call and its outcome drawn as the interactive mode
+ * draws them (`tool-summary.ts`, `tool-output.ts`: `● Read(a.ts)`, `⎿ Read 3 lines`), errors on
+ * stderr. A view for a person, so escaped as the interactive mode's (`terminal/safe-text.ts`).
  */
-function writeText(message: SDKMessage): void {
-  if (message.type === "assistant") {
-    for (const block of message.message.content) {
-      if (block.type === "text" && block.text.trim() !== "")
-        process.stdout.write(`${withoutUiMarks(terminalSafe(block.text))}\n`);
-      else if (block.type === "tool_use")
-        process.stdout.write(`● ${toolCallLabel(block.name, block.input, process.cwd())}\n`);
+function createFollowView(cwd: string): (message: SDKMessage) => void {
+  const style = createStyle(colorOutput(process.stdout, process.env));
+  const calls = new Map<string, ToolCallInfo>();
+  return (message) => {
+    if (message.type === "assistant") {
+      for (const block of message.message.content) {
+        if (block.type === "text" && block.text.trim() !== "")
+          process.stdout.write(`${withoutUiMarks(terminalSafe(block.text))}\n`);
+        else if (block.type === "tool_use") {
+          const input = (block.input ?? {}) as Record<string, unknown>;
+          calls.set(block.id, { name: block.name, input, label: toolCallLabel(block.name, input, cwd) });
+          process.stdout.write(toolCallLine(block.name, input, cwd, style));
+        }
+      }
+    } else if (message.type === "user" && Array.isArray(message.message.content)) {
+      for (const block of message.message.content) {
+        if (block.type !== "tool_result") continue;
+        const result = formatToolResult(
+          calls.get(block.tool_use_id),
+          block.content,
+          block.is_error === true,
+          style,
+          cwd,
+        );
+        process.stdout.write(result(process.stdout.columns || 100));
+        calls.delete(block.tool_use_id);
+      }
+    } else if (message.type === "result" && message.subtype !== "success") {
+      const errors = "errors" in message ? `: ${terminalSafe(message.errors.join("; "))}` : "";
+      process.stderr.write(`goat: ${message.subtype}${errors}\n`);
     }
-  } else if (message.type === "result" && message.subtype !== "success") {
-    const errors = "errors" in message ? `: ${terminalSafe(message.errors.join("; "))}` : "";
-    process.stderr.write(`goat: ${message.subtype}${errors}\n`);
-  }
+  };
 }
 
 /** The tool calls the session's permissions refused, on stderr: a submitter otherwise sees only an exit status. */

@@ -4,8 +4,9 @@
  * `goat cancel`, and the clear errors for a missing DATABASE_URL.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildIfStale, CLI, cleanEnv, jsonLines, runCli } from "../cli/helpers.js";
+import { buildIfStale, CLI, cleanEnv, jsonLines, ROOT, runCli } from "../cli/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { findPostgres } from "../support/postgres.js";
 import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.js";
@@ -64,6 +65,20 @@ describe.skipIf(missing !== undefined)("goat worker / submit / follow", () => {
     expect(run.stderr).toMatch(/session [0-9a-f-]{36}, workflow [0-9a-f-]{36}/);
     expect(run.stdout).toBe("Hello from a durable session\n");
     expect(run.code).toBe(0);
+  }, 90_000);
+
+  it("follows a tool call as the interactive mode draws it: the call, then what it did", async () => {
+    mock.enqueue(
+      reply.toolCalls([{ name: "Read", input: { file_path: join(ROOT, "LICENSE") } }]),
+      reply.text("It is the MIT licence."),
+    );
+    const run = await runCli(["submit", "what licence is this?"], { env, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines).toContain("● Read(LICENSE)");
+    expect(lines.find((l) => l.startsWith("  ⎿ "))).toMatch(/^ {2}⎿ Read \d+ lines$/);
+    expect(run.stdout).not.toContain('"file_path"');
+    expect(run.stdout).toContain("It is the MIT licence.");
   }, 90_000);
 
   it("submits detached, follows from another process as JSON lines, and cancels", async () => {
