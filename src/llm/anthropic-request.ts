@@ -3,6 +3,7 @@
  * on the last message, so each turn of a long session reads the previous turns from the cache.
  */
 import { type JsonCache, objectJson, rawJson } from "./body-json.js";
+import { hasTools } from "./request-tools.js";
 import type { ContentBlock, Message, ModelRequest, ThinkingConfig, ToolDefinition } from "./types.js";
 
 const DEFAULT_MAX_TOKENS = 8192;
@@ -52,10 +53,6 @@ export function anthropicRequestJson(
     ? rawJson(`[${request.tools.map((t) => cache.tool(t, encodeTool)).join(",")}]`)
     : undefined;
   return objectJson(bodyFields(request, rawJson(`[${messages}]`), tools, variant));
-}
-
-function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {
-  return request.tools !== undefined && request.tools.length > 0;
 }
 
 /** The body's fields in wire order, with messages and tools already converted. */

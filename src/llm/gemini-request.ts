@@ -9,6 +9,7 @@
  */
 import { requestThinking } from "./anthropic-request.js";
 import { type JsonCache, objectJson, rawJson } from "./body-json.js";
+import { hasTools } from "./request-tools.js";
 import type {
   ContentBlock,
   ImageBlock,
@@ -54,10 +55,6 @@ export function createGeminiRequestJson(cache: JsonCache): (request: ModelReques
       : undefined;
     return objectJson(bodyFields(request, rawJson(`[${contents}]`), tools));
   };
-}
-
-function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {
-  return request.tools !== undefined && request.tools.length > 0;
 }
 
 function bodyFields(

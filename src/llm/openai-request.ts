@@ -5,6 +5,7 @@
  */
 import { requestThinking, wireThinking } from "./anthropic-request.js";
 import { type JsonCache, objectJson, rawJson } from "./body-json.js";
+import { hasTools } from "./request-tools.js";
 import type {
   ContentBlock,
   EffortLevel,
@@ -57,10 +58,6 @@ export function openaiRequestJson(request: ModelRequest, officialApi: boolean, c
     ? rawJson(`[${request.tools.map((t) => cache.tool(t, encodeTool)).join(",")}]`)
     : undefined;
   return objectJson(bodyFields(request, officialApi, rawJson(`[${messages}]`), tools));
-}
-
-function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {
-  return request.tools !== undefined && request.tools.length > 0;
 }
 
 /** The body's fields in wire order, with messages and tools already converted. */

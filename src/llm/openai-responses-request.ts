@@ -9,6 +9,7 @@
  */
 import { requestThinking } from "./anthropic-request.js";
 import { type JsonCache, objectJson, rawJson } from "./body-json.js";
+import { hasTools } from "./request-tools.js";
 import type {
   ContentBlock,
   EffortLevel,
@@ -59,10 +60,6 @@ export function responsesRequestJson(
     ? rawJson(`[${request.tools.map((t) => cache.tool(t, encodeTool)).join(",")}]`)
     : undefined;
   return objectJson(bodyFields(request, options, rawJson(`[${input}]`), tools));
-}
-
-function hasTools(request: ModelRequest): request is ModelRequest & { tools: ToolDefinition[] } {
-  return request.tools !== undefined && request.tools.length > 0;
 }
 
 function bodyFields(
