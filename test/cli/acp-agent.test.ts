@@ -391,6 +391,43 @@ describe("goat acp", () => {
     expect(readFileSync(path, "utf8")).toBe("on disk\n");
   }, 60_000);
 
+  it("with the client's file system, Edit matches as Goat's own Edit does: a CRLF buffer, and the same advice when a string is not unique", async () => {
+    const path = join(fx.work.path, "crlf.txt");
+    writeFileSync(path, "on disk\n");
+    const buffers = new Map([[path, "one\r\ntwo\r\ntwo\r\n"]]);
+    const editor = await startEditor(
+      () => "allow_once",
+      { fs: { readTextFile: true, writeTextFile: true } },
+      buffers,
+    );
+    const sessionId = await newSession(editor);
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Edit", id: "toolu_twice", input: { file_path: path, old_string: "two", new_string: "2" } },
+      ]),
+      reply.toolCalls([
+        {
+          name: "Edit",
+          id: "toolu_crlf",
+          input: { file_path: path, old_string: "one\ntwo", new_string: "1\n2" },
+        },
+      ]),
+      reply.text("edited"),
+    );
+    const answer = await editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "edit" }],
+    });
+    expect(answer.stopReason).toBe("end_turn");
+    // The same advice as Goat's own Edit for a string found twice.
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain(
+      "Found 2 matches of the string to replace",
+    );
+    // The model's LF text matched the CRLF buffer, and the buffer kept its line endings.
+    expect(buffers.get(path)).toBe("1\r\n2\r\ntwo\r\n");
+    expect(readFileSync(path, "utf8")).toBe("on disk\n");
+  }, 60_000);
+
   it("the editor's MCP server serves the model; thinking streams as thought chunks, TodoWrite as the plan; closing stdin ends goat acp", async () => {
     const server = writeStdioServer(fx.home.path);
     fx.mock.enqueue(

@@ -7,7 +7,7 @@
  */
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { Tool, ToolResult } from "../../index.js";
-import { editTool, writeTool } from "../../tools/index.js";
+import { editTool, planEdit, writeTool } from "../../tools/index.js";
 
 /**
  * Write (and Edit, when the client can also read) by the name they replace; none when the client
@@ -56,19 +56,11 @@ function clientEditTool(read: Read, write: Write): Tool {
       if (!input.file_path.startsWith("/")) return failure(`file_path must be absolute: ${input.file_path}`);
       if (input.old_string === input.new_string) return failure("old_string and new_string are the same");
       const before = await read(input.file_path);
-      const count = before.split(input.old_string).length - 1;
-      if (input.old_string === "" || count === 0) {
-        return failure(`old_string was not found in ${input.file_path}`);
-      }
-      if (count > 1 && input.replace_all !== true) {
-        return failure(
-          `old_string occurs ${count} times in ${input.file_path}: give more context to make it unique, or set replace_all`,
-        );
-      }
-      const after =
-        input.replace_all === true
-          ? before.split(input.old_string).join(input.new_string)
-          : before.replace(input.old_string, () => input.new_string);
+      // The replacement Goat's own Edit makes: the same matching (CRLF files too) and the same advice
+      // when the string is missing or not unique.
+      const plan = planEdit(before, input.old_string, input.new_string, input.replace_all === true);
+      if (!plan.ok) return failure(plan.message);
+      const after = plan.content;
       await write(input.file_path, after);
       return { content: `The file ${input.file_path} was edited (in the editor).` };
     },
