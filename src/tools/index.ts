@@ -58,6 +58,8 @@ export type { TodoItem, TodoWriteDetails, TodoWriteInput } from "./todo-write.js
 export { formatTodoChecklist, todoWriteTool } from "./todo-write.js";
 export type { WriteDetails, WriteInput } from "./write.js";
 export { writeTool } from "./write.js";
+export type { WriteTargetError } from "./write-target.js";
+export { checkWriteTarget } from "./write-target.js";
 
 // ---- The web tools and their search backends ----
 

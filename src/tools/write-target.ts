@@ -55,6 +55,22 @@ export interface WriteTargetError {
 }
 
 /**
+ * Where a write of `filePath` really lands (its links resolved), refused when the session's write
+ * scope does not allow that place: the check Write makes before it opens anything, also for tools that
+ * write through something else (an editor's buffers, `goat acp`), which should then write `realPath`.
+ */
+export function checkWriteTarget(
+  filePath: string,
+  ctx: Pick<ToolContext, "cwd" | "fileScope">,
+): { shown: string; realPath: string } | WriteTargetError {
+  const shown = toAbsolutePath(filePath, ctx.cwd);
+  const realPath = resolveToolPath(filePath, ctx.cwd);
+  const scope = ctx.fileScope?.();
+  const outOfScope = scope ? scopeRefusal(shown, realPath, scope, "write") : undefined;
+  return outOfScope ? { error: refused(shown, outOfScope) } : { shown, realPath };
+}
+
+/**
  * Resolves `filePath`, checks it against the session's write scope, and opens its real directory
  * (creating missing directories one by one through their parents' handles with `createDirs`).
  */
@@ -63,11 +79,9 @@ export function openWriteTarget(
   ctx: Pick<ToolContext, "cwd" | "fileScope">,
   options: { createDirs: boolean },
 ): WriteTarget | WriteTargetError {
-  const shown = toAbsolutePath(filePath, ctx.cwd);
-  const realPath = resolveToolPath(filePath, ctx.cwd);
-  const scope = ctx.fileScope?.();
-  const outOfScope = scope ? scopeRefusal(shown, realPath, scope, "write") : undefined;
-  if (outOfScope) return { error: refused(shown, outOfScope) };
+  const checked = checkWriteTarget(filePath, ctx);
+  if ("error" in checked) return checked;
+  const { shown, realPath } = checked;
   const dir = path.dirname(realPath);
   const name = path.basename(realPath);
   let fd: number;

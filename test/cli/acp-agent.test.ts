@@ -5,7 +5,7 @@
  * of an earlier session, edits through the client's file system, and malformed JSON-RPC.
  */
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import {
@@ -389,6 +389,35 @@ describe("goat acp", () => {
     ]);
     expect(buffers.get(path)).toBe("unsaved pear\n");
     expect(readFileSync(path, "utf8")).toBe("on disk\n");
+  }, 60_000);
+
+  it("with the client's file system, a Write through a link to outside the project is refused, as Goat's Write refuses it", async () => {
+    const outside = join(fx.home.path, "outside.txt");
+    writeFileSync(outside, "keep me\n");
+    const link = join(fx.work.path, "link.txt");
+    symlinkSync(outside, link);
+    const inside = join(fx.work.path, "real.txt");
+    const buffers = new Map<string, string>();
+    // The editor approves everything: the refusal must come from the write's own check.
+    const editor = await startEditor(
+      () => "allow_once",
+      { fs: { readTextFile: true, writeTextFile: true } },
+      buffers,
+    );
+    const sessionId = await newSession(editor);
+    fx.mock.enqueue(
+      reply.toolCalls([{ name: "Write", id: "toolu_link", input: { file_path: link, content: "owned\n" } }]),
+      reply.toolCalls([{ name: "Write", id: "toolu_in", input: { file_path: inside, content: "fine\n" } }]),
+      reply.text("done"),
+    );
+    const answer = await editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "write" }],
+    });
+    expect(answer.stopReason).toBe("end_turn");
+    expect([...buffers.keys()]).toEqual([inside]);
+    expect(readFileSync(outside, "utf8")).toBe("keep me\n");
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toMatch(/refused|outside/i);
   }, 60_000);
 
   it("with the client's file system, Edit matches as Goat's own Edit does: a CRLF buffer, and the same advice when a string is not unique", async () => {

@@ -7,7 +7,7 @@
  */
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { Tool, ToolResult } from "../../index.js";
-import { editTool, planEdit, writeTool } from "../../tools/index.js";
+import { checkWriteTarget, editTool, planEdit, type ToolContext, writeTool } from "../../tools/index.js";
 
 /**
  * Write (and Edit, when the client can also read) by the name they replace; none when the client
@@ -36,9 +36,13 @@ type Read = (path: string) => Promise<string>;
 function clientWriteTool(write: Write): Tool {
   return {
     ...writeTool,
-    async execute(input: { file_path: string; content: string }): Promise<ToolResult> {
+    async execute(input: { file_path: string; content: string }, ctx: ToolContext): Promise<ToolResult> {
       if (!input.file_path.startsWith("/")) return failure(`file_path must be absolute: ${input.file_path}`);
-      await write(input.file_path, input.content);
+      // Where the write lands, links resolved, held to the session's scope as Goat's Write holds it:
+      // the editor is sent that real path, so a link cannot carry the write somewhere unchecked.
+      const target = checkWriteTarget(input.file_path, ctx);
+      if ("error" in target) return failure(target.error);
+      await write(target.realPath, input.content);
       return { content: `The file ${input.file_path} was written (in the editor).` };
     },
   };
@@ -47,21 +51,26 @@ function clientWriteTool(write: Write): Tool {
 function clientEditTool(read: Read, write: Write): Tool {
   return {
     ...editTool,
-    async execute(input: {
-      file_path: string;
-      old_string: string;
-      new_string: string;
-      replace_all?: boolean;
-    }): Promise<ToolResult> {
+    async execute(
+      input: {
+        file_path: string;
+        old_string: string;
+        new_string: string;
+        replace_all?: boolean;
+      },
+      ctx: ToolContext,
+    ): Promise<ToolResult> {
       if (!input.file_path.startsWith("/")) return failure(`file_path must be absolute: ${input.file_path}`);
+      const target = checkWriteTarget(input.file_path, ctx);
+      if ("error" in target) return failure(target.error);
       if (input.old_string === input.new_string) return failure("old_string and new_string are the same");
-      const before = await read(input.file_path);
+      const before = await read(target.realPath);
       // The replacement Goat's own Edit makes: the same matching (CRLF files too) and the same advice
       // when the string is missing or not unique.
       const plan = planEdit(before, input.old_string, input.new_string, input.replace_all === true);
       if (!plan.ok) return failure(plan.message);
       const after = plan.content;
-      await write(input.file_path, after);
+      await write(target.realPath, after);
       return { content: `The file ${input.file_path} was edited (in the editor).` };
     },
   };
