@@ -12,6 +12,7 @@ Commands:
   follow WORKFLOW_ID          Follow a session from anywhere
   send [--steer] WORKFLOW_ID TEXT  Send a follow-up (or steering) message
   cancel WORKFLOW_ID          Stop a session
+  durable list|show|resume|fork|versions|move|prune|output  Operate them (goat durable --help)
 
 Goat, a coding agent. Without -p in a terminal: an interactive session. With -p: one session, printed.
 
@@ -85,6 +86,10 @@ Other:
 
 Environment: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, GOAT_MODEL,
 GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL, AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, OPENAI_API_VERSION, GOAT_OPENAI_WIRE,
+Claude Code's cloud switches: CLAUDE_CODE_USE_BEDROCK (AWS_REGION, AWS_PROFILE, AWS_BEARER_TOKEN_BEDROCK, ANTHROPIC_BEDROCK_BASE_URL,
+CLAUDE_CODE_SKIP_BEDROCK_AUTH), CLAUDE_CODE_USE_VERTEX (CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, ANTHROPIC_VERTEX_BASE_URL,
+CLAUDE_CODE_SKIP_VERTEX_AUTH, GOOGLE_APPLICATION_CREDENTIALS), ANTHROPIC_MODEL; OTEL_TRACES_EXPORTER=otlp and OTEL_EXPORTER_OTLP_*
+export spans; GOAT_SILENCE_NOTICE_MS, MCP_TIMEOUT,
 GOAT_HOME (default ~/.goat), CLAUDE_CONFIG_DIR (default ~/.claude). Settings files (Claude Code's .claude/ and Goat's .goat/, per level)
 hold model, permissions, hooks, env and mcpServers. A key is optional when the provider's base URL is on this machine.
 A folder's own hooks, MCP servers, allow rules and env apply once the interactive goat has asked and the folder is trusted;

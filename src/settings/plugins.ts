@@ -173,13 +173,13 @@ function readPlugin(
   }
   const hookFail = (message: string, path?: string) =>
     fail({ plugin: name, type: "hook-load-failed", message, path });
-  for (const source of [join(root, "hooks", "hooks.json"), ...manifest.hooks]) {
+  for (const source of [join(root, "hooks", "hooks.json"), ...insideSources(root, manifest.hooks, warn)]) {
     addHooks(plugin, source, hookFail);
   }
   if (!skipMcp) {
     const mcpFail = (message: string, path?: string) =>
       fail({ plugin: name, type: "mcp-config-invalid", message, path });
-    for (const source of [join(root, ".mcp.json"), ...manifest.mcpServers]) {
+    for (const source of [join(root, ".mcp.json"), ...insideSources(root, manifest.mcpServers, warn)]) {
       addMcpServers(plugin, source, mcpFail);
     }
   }
@@ -239,6 +239,18 @@ function inside(root: string, paths: readonly string[], warn: (message: string) 
     warn(`${join(root, ".claude-plugin", "plugin.json")}: ${p} is outside the plugin's folder; not read`);
   }
   return resolved.filter((p) => p === root || p.startsWith(`${root}${sep}`));
+}
+
+/**
+ * A manifest's `hooks` or `mcpServers` entries: inline objects as given, file paths held to the plugin's
+ * folder like its other paths (hooks run commands: a file outside the plugin is not read).
+ */
+function insideSources(
+  root: string,
+  sources: readonly unknown[],
+  warn: (message: string) => void,
+): unknown[] {
+  return sources.flatMap((s) => (typeof s === "string" ? inside(root, [s], warn) : [s]));
 }
 
 /** Adds the hooks of a file path (relative to the plugin) or an inline `{ hooks }` / bare record. */

@@ -150,7 +150,20 @@ describe("goat --help", () => {
   it("lists every subcommand, each of which answers its own --help", async () => {
     const help = await runCli(["--help"], { env: fx.env, cwd: fx.work.path });
     expect(help.code).toBe(0);
-    for (const command of ["sessions", "serve", "worker", "submit", "follow", "send", "cancel"]) {
+    // Claude Code's cloud switches and the OpenTelemetry export are named where users look for them.
+    for (const variable of ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "OTEL_TRACES_EXPORTER"])
+      expect(help.stdout).toContain(variable);
+    for (const command of [
+      "sessions",
+      "serve",
+      "acp",
+      "worker",
+      "submit",
+      "follow",
+      "send",
+      "cancel",
+      "durable",
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^ {2}${command}\\b`, "m"));
       const own = await runCli([command, "--help"], { env: fx.env, cwd: fx.work.path });
       expect(own.code).toBe(0);

@@ -153,4 +153,30 @@ describe("a plugin manifest's own paths", () => {
     expect(Object.keys(plugins[0].commands).sort()).toEqual(["kit:other", "kit:plain", "kit:special"]);
     expect(warnings).toEqual([expect.stringContaining(`${path.resolve(root, "../outside")} is outside`)]);
   });
+
+  it("hook and server files the manifest names outside the plugin are one warning each, not read", () => {
+    const root = path.join(tempDir("goat-plugin-hooks-"), "kit");
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    };
+    const hooks = { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo outside" }] }] } };
+    write(
+      path.join(root, ".claude-plugin", "plugin.json"),
+      JSON.stringify({ name: "kit", hooks: "../elsewhere/hooks.json", mcpServers: "../elsewhere/mcp.json" }),
+    );
+    write(path.join(root, "..", "elsewhere", "hooks.json"), JSON.stringify(hooks));
+    write(
+      path.join(root, "..", "elsewhere", "mcp.json"),
+      JSON.stringify({ mcpServers: { far: { command: "echo" } } }),
+    );
+    const warnings: string[] = [];
+    const { plugins } = readPlugins([{ type: "local", path: root }], root, (m) => warnings.push(m));
+    expect(plugins[0].hooks).toEqual({});
+    expect(plugins[0].mcpServers).toEqual({});
+    expect(warnings).toEqual([
+      expect.stringContaining(`${path.resolve(root, "../elsewhere/hooks.json")} is outside`),
+      expect.stringContaining(`${path.resolve(root, "../elsewhere/mcp.json")} is outside`),
+    ]);
+  });
 });
