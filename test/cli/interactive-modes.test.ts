@@ -57,7 +57,8 @@ describe.skipIf(!hasScript)("the interactive CLI's permission question, modes an
     let at = await pty.waitFor("> ");
     pty.type("bind to localhost\r");
     at = await pty.waitFor("1 line removed, 1 added", { from: at });
-    at = await pty.waitFor("t no, and tell it what to do", { from: at });
+    // The question's last words: the diff above it was drawn in the same frame.
+    at = await pty.waitFor("esc cancel", { from: at });
     const screen = await pty.screen();
     expect(screen).toMatch(/ {5}1 {3}const port = 3000;/);
     expect(screen).toMatch(/ {5}2 - listen\(port\);/);

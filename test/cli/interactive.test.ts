@@ -203,6 +203,8 @@ describe.skipIf(!hasScript)("interactive permission question and slash commands"
     at = await pty.waitFor("model: anthropic/claude-pty-first", { from: at });
     // The picker lists the models whose keys are set (the mock's Anthropic key; no OpenAI key here).
     at = await pty.waitFor("Switch to which model?", { from: at });
+    // The whole picker is drawn once its last line is.
+    at = await pty.waitFor("Esc to cancel", { from: at });
     expect(await pty.screen()).toContain("anthropic/claude-sonnet-4-5");
     expect(await pty.screen()).not.toContain("openai/gpt-4.1 ·");
     pty.type("\x1b");
