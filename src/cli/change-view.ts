@@ -12,15 +12,12 @@
  *      13 + listen(port, "127.0.0.1");
  *      14 + log("up");
  */
-import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { planEdit } from "../tools/index.js";
 import { type CallView, fieldRows, inputFields, rowsView, wrapped } from "./call-view.js";
+import { plural, textForDiff } from "./diff-input.js";
 import { loadRich } from "./rich-loader.js";
 import type { Style } from "./style.js";
-
-/** A file larger than this is not read for a diff: the question shows the call's fields instead. */
-const DIFF_MAX_BYTES = 2_000_000;
 
 /** The fields each tool's diff stands for; any other field of its input is shown as is. */
 const SHOWN_BY_DIFF: Record<string, string[]> = {
@@ -97,19 +94,9 @@ export async function changeView(
 
 /**
  * The file's text: undefined when there is no such file (a Write makes it), null when it cannot be
- * diffed (unreadable, a directory, large, or not text).
+ * diffed (unreadable, large, or not text).
  */
 function readForDiff(path: string): string | undefined | null {
-  try {
-    const stat = statSync(path);
-    if (!stat.isFile() || stat.size > DIFF_MAX_BYTES) return null;
-    const text = readFileSync(path, "utf8");
-    return text.includes("\u0000") ? null : text;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : null;
-  }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  const text = textForDiff(path);
+  return text?.includes("\u0000") ? null : text;
 }

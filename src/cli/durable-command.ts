@@ -1,19 +1,3 @@
-/**
- * Durable sessions from the command line (goat-agent/dbos, against `DATABASE_URL`):
- *
- *   goat worker …     run sessions from the queue
- *   goat submit …     queue a session, then follow it to its end
- *   goat follow …     follow a session from anywhere
- *   goat send …       a follow-up (or steering) message
- *   goat cancel …     stop a session
- *   goat durable …    the operator's commands (durable-admin-command.ts)
- *
- * (flags: USAGE below). Every command but `worker` fails within GOAT_DATABASE_TIMEOUT_MS (default
- * 10 s) with a message naming the database when PostgreSQL does not answer.
- *
- * DBOS and `pg` are optional peer dependencies: loaded here only, with a clear message when missing.
- */
-import { parseArgs } from "node:util";
 import type { SDKMessage } from "../index.js";
 import { UsageError } from "./args.js";
 import { count, type DbosModule, one, parse, withClient } from "./durable-shared.js";

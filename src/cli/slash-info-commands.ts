@@ -7,6 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import type { SlashContext } from "./slash-context.js";
+import { resultText } from "./tool-output.js";
 
 /** /context: the window's use by category, and where compaction starts. */
 export async function showContext(ctx: SlashContext): Promise<void> {
@@ -110,7 +111,7 @@ function textOf(content: unknown): string {
       if (b.type === "text") return b.text ?? "";
       if (b.type === "tool_use") return `**${b.name}** \`${JSON.stringify(b.input)}\``;
       if (b.type === "tool_result") {
-        const out = typeof b.content === "string" ? b.content : textOf(b.content);
+        const out = resultText(b.content);
         return `\`\`\`\n${out.slice(0, 2000)}${out.length > 2000 ? "\n…" : ""}\n\`\`\``;
       }
       return "";

@@ -17,9 +17,8 @@ import { eventStreamFraming } from "./aws-event-stream.js";
 import { type AwsCredentials, signRequest } from "./aws-sigv4.js";
 import { converseDecoder, converseRequestBody } from "./bedrock-converse.js";
 import { createJsonCache } from "./body-json.js";
-import { envFlag } from "./cloud-http.js";
+import { credentialError, envFlag } from "./cloud-http.js";
 import { bedrockModelId, isClaudeModel } from "./cloud-models.js";
-import { ProviderError } from "./errors.js";
 import { openSse, parseData } from "./sse-reader.js";
 import type { WireCall, WireDecoder } from "./stream-call.js";
 import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
@@ -117,12 +116,7 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
     return chain.get().then(
       (credentials) => build(request, key, credentials),
       (err) => {
-        throw new ProviderError({
-          kind: "authentication",
-          provider: name,
-          message: `${name}: ${(err as Error).message}`,
-          cause: err,
-        });
+        throw credentialError(name, err);
       },
     );
   };

@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import https from "node:https";
+import { ProviderError } from "./errors.js";
 import { createTunnelAgent } from "./proxy.js";
 
 /** One credential request. */
@@ -71,4 +72,14 @@ export function cloudRequest(request: CloudRequest): Promise<CloudResponse> {
 /** An on/off environment switch (`CLAUDE_CODE_USE_BEDROCK=1`): set, and not `0` or `false`. */
 export function envFlag(value: string | undefined): boolean {
   return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
+/** A cloud credential that could not be had (the chain, the token exchange), as the call's typed error. */
+export function credentialError(provider: string, err: unknown): ProviderError {
+  return new ProviderError({
+    kind: "authentication",
+    provider,
+    message: `${provider}: ${(err as Error).message}`,
+    cause: err,
+  });
 }

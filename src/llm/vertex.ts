@@ -14,7 +14,7 @@
 import { anthropicDecoder } from "./anthropic.js";
 import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
-import { envFlag } from "./cloud-http.js";
+import { credentialError, envFlag } from "./cloud-http.js";
 import { isClaudeModel, vertexModelId } from "./cloud-models.js";
 import { ProviderError } from "./errors.js";
 import { geminiDecoder } from "./gemini-decoder.js";
@@ -118,12 +118,7 @@ export function vertexProtocol({ name, env }: WireContext, options: VertexOption
         return build(request, token.accessToken, token);
       },
       (err) => {
-        throw new ProviderError({
-          kind: "authentication",
-          provider: name,
-          message: `${name}: ${(err as Error).message}`,
-          cause: err,
-        });
+        throw credentialError(name, err);
       },
     );
   };

@@ -23,7 +23,12 @@ import { type BackgroundShell, getBackgroundShell, killBackgroundShell } from ".
 import { seedFileSnapshot } from "../tools/file-state.js";
 import { moveForegroundTasks } from "../tools/foreground-tasks.js";
 import { resolveToolPath } from "../tools/paths.js";
-import { createToolSessionState, disposeToolSessionState, type Tool } from "../tools/types.js";
+import {
+  createToolSessionState,
+  disposeToolSessionState,
+  type Tool,
+  type ToolContext,
+} from "../tools/types.js";
 import {
   allowedToolsApprove,
   type CommandExpansionContext,
@@ -240,21 +245,30 @@ export function createRuntime(
       }
     },
   );
+  // A tool run outside the loop (the permission prompt tool, a command's `!` line) gets the context the
+  // loop would give it. Called only once the session runs, when the loop's config exists.
+  const outsideToolContext = (
+    signal: AbortSignal,
+    toolUseId: string,
+    confinement?: ToolContext["confinement"],
+  ): ToolContext => ({
+    signal,
+    cwd,
+    sessionId,
+    toolUseId,
+    state: toolState,
+    env: sessionEnv,
+    ...(confinement ? { confinement } : {}),
+    fileScope: loopConfig.fileScope,
+    onUpdate: () => {},
+  });
   // permissionPromptToolName: a tool of the session answers what canUseTool would (checked: not both).
   const promptTool = () =>
     options.permissionPromptToolName === undefined
       ? undefined
       : permissionPromptToolCallback(options.permissionPromptToolName, {
           tools: () => tools.current(),
-          context: (signal, toolUseId) => ({
-            signal,
-            cwd,
-            sessionId,
-            toolUseId,
-            state: toolState,
-            env: sessionEnv,
-            onUpdate: () => {},
-          }),
+          context: outsideToolContext,
         });
   const permissions = createSessionPermissions(options, cwd, {
     sandboxing,
@@ -443,17 +457,7 @@ export function createRuntime(
           signal,
         })
       ).behavior === "allow",
-    toolContext: (toolUseId, signal, confinement) => ({
-      signal,
-      cwd,
-      sessionId,
-      toolUseId,
-      state: toolState,
-      env: sessionEnv,
-      ...(confinement ? { confinement } : {}),
-      fileScope: loopConfig.fileScope,
-      onUpdate: () => {},
-    }),
+    toolContext: (toolUseId, signal, confinement) => outsideToolContext(signal, toolUseId, confinement),
     warn: report,
   });
 

@@ -95,6 +95,14 @@ async function startEditor(
   return { child, connection, updates, questions, buffers, terminals, stderr: () => stderr };
 }
 
+/** Sends one text prompt in `sessionId`; resolves with the agent's answer. */
+function sendPrompt(editor: Editor, sessionId: string, text: string) {
+  return editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+}
+
+/** An editor that reads and writes files itself (its buffers). */
+const EDITOR_FS: ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
+
 async function newSession(editor: Editor): Promise<string> {
   const { sessionId } = await editor.connection.agent.request("session/new", {
     cwd: fx.work.path,
@@ -119,10 +127,7 @@ describe("goat acp", () => {
     );
     const editor = await startEditor(() => "allow_always");
     const sessionId = await newSession(editor);
-    const first = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "make the file" }],
-    });
+    const first = await sendPrompt(editor, sessionId, "make the file");
     expect(first.stopReason).toBe("end_turn");
     expect(existsSync(join(fx.work.path, "made.txt"))).toBe(true);
     expect(editor.questions).toHaveLength(1);
@@ -146,10 +151,7 @@ describe("goat acp", () => {
     expect(usage.size).toBeGreaterThan(0);
     expect(usage.cost.currency).toBe("USD");
 
-    const second = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "again" }],
-    });
+    const second = await sendPrompt(editor, sessionId, "again");
     expect(second.stopReason).toBe("end_turn");
     expect(editor.questions).toHaveLength(1);
     expect(fx.mock.pending()).toBe(0);
@@ -162,10 +164,7 @@ describe("goat acp", () => {
     );
     const editor = await startEditor(() => "reject_once");
     const sessionId = await newSession(editor);
-    const answer = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "try" }],
-    });
+    const answer = await sendPrompt(editor, sessionId, "try");
     expect(answer.stopReason).toBe("end_turn");
     expect(existsSync(join(fx.work.path, "nope.txt"))).toBe(false);
     expect(JSON.stringify(fx.mock.requests.at(-1)?.body.messages)).toContain("rejected");
@@ -196,10 +195,7 @@ describe("goat acp", () => {
 
     // The next prompt's request carries the cut call with its result: the history stays paired.
     fx.mock.enqueue(reply.text("after"));
-    const next = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "go on" }],
-    });
+    const next = await sendPrompt(editor, sessionId, "go on");
     expect(next.stopReason).toBe("end_turn");
     const sent = JSON.stringify(fx.mock.requests.at(-1)?.body.messages);
     expect(sent).toContain('"tool_use_id":"toolu_slow"');
@@ -348,10 +344,7 @@ describe("goat acp", () => {
     const editor = await startEditor(() => "allow_always");
     const sessionId = await newSession(editor);
     await editor.connection.agent.request("session/set_mode", { sessionId, modeId: "plan" });
-    const answer = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "plan, then do it" }],
-    });
+    const answer = await sendPrompt(editor, sessionId, "plan, then do it");
     expect(answer.stopReason).toBe("end_turn");
     expect(editor.questions.map((q) => q.toolCall.toolCallId)).toEqual(["toolu_plan"]);
     expect(editor.questions[0].toolCall.kind).toBe("switch_mode");
@@ -366,11 +359,7 @@ describe("goat acp", () => {
     const path = join(fx.work.path, "a.txt");
     writeFileSync(path, "on disk\n");
     const buffers = new Map([[path, "unsaved apple\n"]]);
-    const editor = await startEditor(
-      () => "allow_once",
-      { fs: { readTextFile: true, writeTextFile: true } },
-      buffers,
-    );
+    const editor = await startEditor(() => "allow_once", EDITOR_FS, buffers);
     const sessionId = await newSession(editor);
     fx.mock.enqueue(
       reply.toolCalls([
@@ -378,10 +367,7 @@ describe("goat acp", () => {
       ]),
       reply.text("edited"),
     );
-    const answer = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "edit" }],
-    });
+    const answer = await sendPrompt(editor, sessionId, "edit");
     expect(answer.stopReason).toBe("end_turn");
     expect(editor.questions).toHaveLength(1);
     expect(editor.questions[0].toolCall.content).toEqual([
@@ -399,21 +385,14 @@ describe("goat acp", () => {
     const inside = join(fx.work.path, "real.txt");
     const buffers = new Map<string, string>();
     // The editor approves everything: the refusal must come from the write's own check.
-    const editor = await startEditor(
-      () => "allow_once",
-      { fs: { readTextFile: true, writeTextFile: true } },
-      buffers,
-    );
+    const editor = await startEditor(() => "allow_once", EDITOR_FS, buffers);
     const sessionId = await newSession(editor);
     fx.mock.enqueue(
       reply.toolCalls([{ name: "Write", id: "toolu_link", input: { file_path: link, content: "owned\n" } }]),
       reply.toolCalls([{ name: "Write", id: "toolu_in", input: { file_path: inside, content: "fine\n" } }]),
       reply.text("done"),
     );
-    const answer = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "write" }],
-    });
+    const answer = await sendPrompt(editor, sessionId, "write");
     expect(answer.stopReason).toBe("end_turn");
     expect([...buffers.keys()]).toEqual([inside]);
     expect(readFileSync(outside, "utf8")).toBe("keep me\n");
@@ -424,11 +403,7 @@ describe("goat acp", () => {
     const path = join(fx.work.path, "crlf.txt");
     writeFileSync(path, "on disk\n");
     const buffers = new Map([[path, "one\r\ntwo\r\ntwo\r\n"]]);
-    const editor = await startEditor(
-      () => "allow_once",
-      { fs: { readTextFile: true, writeTextFile: true } },
-      buffers,
-    );
+    const editor = await startEditor(() => "allow_once", EDITOR_FS, buffers);
     const sessionId = await newSession(editor);
     fx.mock.enqueue(
       reply.toolCalls([
@@ -443,10 +418,7 @@ describe("goat acp", () => {
       ]),
       reply.text("edited"),
     );
-    const answer = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "edit" }],
-    });
+    const answer = await sendPrompt(editor, sessionId, "edit");
     expect(answer.stopReason).toBe("end_turn");
     // The same advice as Goat's own Edit for a string found twice.
     expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain(
@@ -482,10 +454,7 @@ describe("goat acp", () => {
       cwd: fx.work.path,
       mcpServers: [{ name: "fx", command: process.execPath, args: [server], env: [] }],
     });
-    const answer = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "plan and echo" }],
-    });
+    const answer = await sendPrompt(editor, sessionId, "plan and echo");
     expect(answer.stopReason).toBe("end_turn");
     expect(fx.mock.requests[0].body.tools.map((t: any) => t.name)).toContain("mcp__fx__echo");
     expect(editor.questions.map((q) => q.toolCall.toolCallId)).toEqual(["toolu_mcp"]);
@@ -514,10 +483,7 @@ describe("goat acp", () => {
     );
     const editor = await startEditor(() => "allow_once", { terminal: true });
     const sessionId = await newSession(editor);
-    const answer = await editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "run" }],
-    });
+    const answer = await sendPrompt(editor, sessionId, "run");
     expect(answer.stopReason).toBe("end_turn");
     expect(editor.questions.map((q) => q.toolCall.toolCallId)).toEqual(["toolu_t"]);
     expect(editor.terminals.commands).toEqual(["echo from-terminal; touch t.txt"]);

@@ -10,7 +10,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type CanUseTool,
   createPermissionEngine,
   type PermissionEngineOptions,
   type PermissionMode,

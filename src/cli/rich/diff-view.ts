@@ -3,8 +3,8 @@
  * a few lines of context, line numbers from the file when it can be read. Made with jsdiff's
  * structured patch. Loaded lazily with `markdown.ts`.
  */
-import { readFileSync, statSync } from "node:fs";
 import { structuredPatch } from "diff";
+import { plural, textForDiff } from "../diff-input.js";
 import type { Style } from "../style.js";
 
 /** Lines of a written file shown before the "+N lines" count. */
@@ -23,7 +23,8 @@ export function editDiff(
 ): string {
   // With the edited file at hand, the diff is of the whole file (real line numbers and context);
   // without it, of the two snippets.
-  const after = readSmall(filePath);
+  // With the file unreadable or large, the diff is of the edit's own text.
+  const after = textForDiff(filePath) ?? undefined;
   const at = after !== undefined && newText !== "" ? after.indexOf(newText) : -1;
   const [before, now] =
     after !== undefined && at >= 0
@@ -83,21 +84,6 @@ export function writeView(
 function clip(lines: string[]): string[] {
   if (lines.length <= DIFF_LINES_SHOWN) return lines;
   return [...lines.slice(0, DIFF_LINES_SHOWN), `… +${lines.length - DIFF_LINES_SHOWN} diff lines`];
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** The file's text, when it is readable and not large. */
-function readSmall(filePath: string): string | undefined {
-  try {
-    if (statSync(filePath).size > 2_000_000) return undefined;
-    return readFileSync(filePath, "utf8");
-  } catch {
-    // The file moved or is unreadable: the diff is of the edit's own text.
-    return undefined;
-  }
 }
 
 /** One line of a proposed change: removed, added or context, with its line number in the file. */
