@@ -44,6 +44,11 @@ export interface MockProvider {
   setWhenEmpty(reply: Reply): void;
   /** Replies still queued. */
   pending(): number;
+  /**
+   * Drops the queued replies and the recorded requests. Call it between tests that share one mock,
+   * so a test that fails before using its replies does not hand them to the next test.
+   */
+  clear(): void;
   /** Stops the server and closes every connection, kept-alive ones included. */
   close(): Promise<void>;
 }
@@ -124,6 +129,10 @@ export async function startMockProvider(options: { whenEmpty?: Reply } = {}): Pr
       whenEmpty = r;
     },
     pending: () => queue.length,
+    clear: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

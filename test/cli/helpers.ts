@@ -137,7 +137,8 @@ export function useCliFixture(prefix: string): CliFixture {
       // "connected" in system/init would see it "pending".
       MCP_TIMEOUT: "60000",
     });
-    fx.mock.requests.length = 0;
+    // A test that failed before its model calls leaves its replies queued: they must not answer the next.
+    fx.mock.clear();
   });
   afterEach(() => {
     fx.home.cleanup();

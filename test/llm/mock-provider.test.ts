@@ -29,6 +29,19 @@ describe("mock provider", () => {
     });
   });
 
+  it("clear() drops queued replies and recorded requests: the next request finds the queue empty", async () => {
+    mock.enqueue(reply.text("left over by a failed test"));
+    await post(`${mock.anthropicBaseURL}/v1/messages`, { model: "m", messages: [] });
+    mock.enqueue(reply.text("never answered"));
+    mock.clear();
+    expect(mock.pending()).toBe(0);
+    expect(mock.requests).toHaveLength(0);
+    const res = await post(`${mock.anthropicBaseURL}/v1/messages`, { model: "m", messages: [] });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toContain("mock queue empty");
+    expect(mock.requests).toHaveLength(1);
+  });
+
   it("answers JSON in the OpenAI shape, deciding from a function reply", async () => {
     mock.enqueue((req) => reply.text(`you sent ${req.body.messages.length} messages`));
     const res = await post(`${mock.openaiBaseURL}/chat/completions`, {
