@@ -59,6 +59,8 @@ export function spawnHelperMain(
     path: error.path,
   });
 
+  /** How often the channel is checked for a host that died mid-handover (see `hostGone`). */
+  const HOST_CHECK_MS = 100;
   // The process groups of the commands running, each led by the command this process started.
   const running = new Set<number>();
   const start = (request: SpawnRequest) => {
@@ -122,7 +124,7 @@ export function spawnHelperMain(
   proc.on("message", (request: SpawnRequest) => start(request));
   // The host is gone, however it ended (a SIGKILL included): its commands go with it, as a process
   // manager expects of a program's children, and a durable worker's takeover may say "interrupted".
-  proc.on("disconnect", () => {
+  const hostGone = () => {
     for (const group of running) {
       try {
         proc.kill(-group, "SIGKILL");
@@ -131,6 +133,13 @@ export function spawnHelperMain(
       }
     }
     proc.exit(0);
-  });
+  };
+  proc.on("disconnect", hostGone);
+  // Node defers `disconnect` while a pipe this process handed over waits for the host's
+  // acknowledgement, and a host that died never acknowledges: the event would never come and the
+  // commands would outlive their host. The channel's state is set at once, so it is also checked.
+  setInterval(() => {
+    if (!proc.connected) hostGone();
+  }, HOST_CHECK_MS).unref();
   send({ ready: true });
 }

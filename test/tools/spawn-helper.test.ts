@@ -174,3 +174,48 @@ describe.skipIf(process.platform !== "linux")("a host killed with SIGKILL", () =
     await waitFor(() => !isProcessAlive(pid), 5_000);
   });
 });
+
+/**
+ * A host that dies the moment its command starts, while the helper is still handing over the
+ * command's stderr pipe: Node defers the helper's `disconnect` until the host acknowledges that pipe,
+ * which a dead host never does (every run left the command and the helper running before the fix).
+ */
+const DIE_AT_SPAWN = `
+const { writeSync } = await import("node:fs");
+const { spawnShell } = await import("./dist/tools/process-tree.js");
+const { spawnHelperPid } = await import("./dist/tools/spawn-helper.js");
+const child = spawnShell("sleep 60", "/tmp");
+child.once("spawn", () => {
+  writeSync(1, JSON.stringify({ pid: child.pid, helper: spawnHelperPid() }) + "\\n");
+  process.kill(process.pid, "SIGKILL");
+});
+setInterval(() => {}, 1000);
+`;
+
+describe.skipIf(process.platform !== "linux")("a host killed while a pipe is handed over", () => {
+  it("takes its command and its helper with it", async () => {
+    const host = spawn(process.execPath, ["--input-type=module", "-e", DIE_AT_SPAWN], {
+      cwd: path.join(import.meta.dirname, "../.."),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    host.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+    });
+    await new Promise((resolve) => host.once("close", resolve));
+    const { pid, helper } = JSON.parse(out.trim()) as { pid: number; helper: number };
+    try {
+      await waitFor(() => !isProcessAlive(pid), 5_000);
+      await waitFor(() => !isProcessAlive(helper), 5_000);
+    } finally {
+      // Whatever happened, nothing this test started stays behind.
+      for (const target of [-pid, helper]) {
+        try {
+          process.kill(target, "SIGKILL");
+        } catch {
+          // Gone, as it should be.
+        }
+      }
+    }
+  });
+});
