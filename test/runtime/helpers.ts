@@ -27,7 +27,8 @@ export function useMockProvider(): MockProvider {
   });
   afterAll(() => live?.close());
   beforeEach(() => {
-    running().requests.length = 0;
+    // A test that failed before its model calls leaves its replies queued: they must not answer the next.
+    running().clear();
   });
   const running = (): MockProvider => {
     if (!live) throw new Error("useMockProvider: the mock is used outside the file's tests");
@@ -55,6 +56,7 @@ export function useMockProvider(): MockProvider {
     enqueue: (...replies) => running().enqueue(...replies),
     setWhenEmpty: (reply) => running().setWhenEmpty(reply),
     pending: () => running().pending(),
+    clear: () => running().clear(),
     close: () => running().close(),
   };
 }
