@@ -53,7 +53,7 @@ export { killShellTool } from "./kill-shell.js";
 export type { NotebookEditDetails, NotebookEditInput } from "./notebook-edit.js";
 export { notebookEditTool } from "./notebook-edit.js";
 export type { ReadDetails, ReadInput } from "./read.js";
-export { readTool } from "./read.js";
+export { formatReadText, READ_DEFAULT_LINES, readTool } from "./read.js";
 export type { TodoItem, TodoWriteDetails, TodoWriteInput } from "./todo-write.js";
 export { formatTodoChecklist, todoWriteTool } from "./todo-write.js";
 export type { WriteDetails, WriteInput } from "./write.js";

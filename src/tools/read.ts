@@ -225,6 +225,36 @@ export const readTool = defineTool<ReadInput, ReadDetails>({
   },
 });
 
+/**
+ * Text already in memory (an editor's buffer, say) as Read shows a file: lines `startLine…` (1-based),
+ * at most `maxLines`, cut as Read cuts them, numbered as Read numbers them. `text` starts at
+ * `startLine`; a line beyond `maxLines` in it means the file has more.
+ */
+export function formatReadText(
+  text: string,
+  startLine: number,
+  maxLines: number,
+): { content: string; lines: string[]; hasMore: boolean } {
+  const all = text.split(/\r?\n/);
+  if (all.at(-1) === "") all.pop();
+  const lines: string[] = [];
+  const cut: boolean[] = [];
+  let total = 0;
+  let stoppedAtCharCap = false;
+  for (const line of all.slice(0, maxLines)) {
+    const kept = line.length > READ_MAX_LINE_CHARS ? line.slice(0, READ_MAX_LINE_CHARS) : line;
+    if (lines.length > 0 && total + kept.length > READ_MAX_OUTPUT_CHARS) {
+      stoppedAtCharCap = true;
+      break;
+    }
+    total += kept.length + 1;
+    lines.push(kept);
+    cut.push(kept !== line);
+  }
+  const hasMore = stoppedAtCharCap || all.length > lines.length;
+  return { content: formatNumbered(lines, cut, startLine, { hasMore, stoppedAtCharCap }), lines, hasMore };
+}
+
 /** Formats lines as `cat -n` does: the number right-aligned in six columns, a tab, the line. */
 function formatNumbered(
   lines: string[],

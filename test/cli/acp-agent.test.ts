@@ -32,6 +32,8 @@ interface Editor {
   questions: RequestPermissionRequest[];
   /** The files written through `fs/write_text_file`, by path (the "buffers"). */
   buffers: Map<string, string>;
+  /** The paths read through `fs/read_text_file`, in order. */
+  reads: string[];
   /** The commands run in the editor's terminal (`terminal/create`), and the terminals killed. */
   terminals: { commands: string[]; killed: string[] };
   stderr(): string;
@@ -60,6 +62,7 @@ async function startEditor(
   });
   const updates: SessionUpdate[] = [];
   const questions: RequestPermissionRequest[] = [];
+  const reads: string[] = [];
   const app = client({ name: "test-editor" })
     .onNotification("session/update", ({ params }) => {
       updates.push(params.update);
@@ -77,9 +80,15 @@ async function startEditor(
       if (!option) throw new Error(`no ${kind} option among ${JSON.stringify(params.options)}`);
       return { outcome: { outcome: "selected", optionId: option.optionId } };
     })
-    .onRequest("fs/read_text_file", ({ params }) => ({
-      content: buffers.get(params.path) ?? readFileSync(params.path, "utf8"),
-    }))
+    .onRequest("fs/read_text_file", ({ params }) => {
+      reads.push(params.path);
+      const whole = buffers.get(params.path) ?? readFileSync(params.path, "utf8");
+      if (params.line == null && params.limit == null) return { content: whole };
+      // As Zed answers a range: `line` is 1-based, `limit` counts lines.
+      const lines = whole.split(/(?<=\n)/);
+      const from = (params.line ?? 1) - 1;
+      return { content: lines.slice(from, params.limit == null ? undefined : from + params.limit).join("") };
+    })
     .onRequest("fs/write_text_file", ({ params }) => {
       buffers.set(params.path, params.content);
       return {};
@@ -92,7 +101,7 @@ async function startEditor(
     ),
   );
   await connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: capabilities });
-  return { child, connection, updates, questions, buffers, terminals, stderr: () => stderr };
+  return { child, connection, updates, questions, buffers, reads, terminals, stderr: () => stderr };
 }
 
 /** Sends one text prompt in `sessionId`; resolves with the agent's answer. */
@@ -355,13 +364,14 @@ describe("goat acp", () => {
     expect(readFileSync(path, "utf8")).toBe("planned");
   }, 60_000);
 
-  it("with the client's file system, Edit changes the editor's buffer, not the file on disk", async () => {
+  it("with the client's file system, Read shows the editor's buffer and Edit changes it, not the file on disk", async () => {
     const path = join(fx.work.path, "a.txt");
     writeFileSync(path, "on disk\n");
     const buffers = new Map([[path, "unsaved apple\n"]]);
     const editor = await startEditor(() => "allow_once", EDITOR_FS, buffers);
     const sessionId = await newSession(editor);
     fx.mock.enqueue(
+      reply.toolCalls([{ name: "Read", id: "toolu_r", input: { file_path: path } }]),
       reply.toolCalls([
         { name: "Edit", id: "toolu_e", input: { file_path: path, old_string: "apple", new_string: "pear" } },
       ]),
@@ -369,6 +379,9 @@ describe("goat acp", () => {
     );
     const answer = await sendPrompt(editor, sessionId, "edit");
     expect(answer.stopReason).toBe("end_turn");
+    // The model read what the editor shows (unsaved), numbered as Goat's Read numbers lines.
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain("     1\\tunsaved apple");
+    expect(JSON.stringify(fx.mock.requests[1].body.messages)).not.toContain("on disk");
     expect(editor.questions).toHaveLength(1);
     expect(editor.questions[0].toolCall.content).toEqual([
       { type: "diff", path, oldText: "apple", newText: "pear" },
@@ -406,6 +419,7 @@ describe("goat acp", () => {
     const editor = await startEditor(() => "allow_once", EDITOR_FS, buffers);
     const sessionId = await newSession(editor);
     fx.mock.enqueue(
+      reply.toolCalls([{ name: "Read", id: "toolu_r", input: { file_path: path } }]),
       reply.toolCalls([
         { name: "Edit", id: "toolu_twice", input: { file_path: path, old_string: "two", new_string: "2" } },
       ]),
@@ -421,11 +435,41 @@ describe("goat acp", () => {
     const answer = await sendPrompt(editor, sessionId, "edit");
     expect(answer.stopReason).toBe("end_turn");
     // The same advice as Goat's own Edit for a string found twice.
-    expect(JSON.stringify(fx.mock.requests[1].body.messages)).toContain(
+    expect(JSON.stringify(fx.mock.requests[2].body.messages)).toContain(
       "Found 2 matches of the string to replace",
     );
     // The model's LF text matched the CRLF buffer, and the buffer kept its line endings.
     expect(buffers.get(path)).toBe("1\r\n2\r\ntwo\r\n");
+    expect(readFileSync(path, "utf8")).toBe("on disk\n");
+  }, 60_000);
+
+  it("with the client's file system, Write and Edit of an existing file it has not read are refused, as Goat's own are; a range is read from the buffer", async () => {
+    const path = join(fx.work.path, "unread.txt");
+    writeFileSync(path, "on disk\n");
+    const lines = Array.from({ length: 30 }, (_, i) => `buffer line ${i + 1}`).join("\n");
+    const buffers = new Map([[path, `${lines}\n`]]);
+    const editor = await startEditor(() => "allow_once", EDITOR_FS, buffers);
+    const sessionId = await newSession(editor);
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Edit", id: "toolu_e", input: { file_path: path, old_string: "line 1", new_string: "x" } },
+        { name: "Write", id: "toolu_w", input: { file_path: path, content: "overwritten\n" } },
+      ]),
+      reply.toolCalls([{ name: "Read", id: "toolu_r", input: { file_path: path, offset: 10, limit: 3 } }]),
+      reply.toolCalls([{ name: "Write", id: "toolu_w2", input: { file_path: path, content: "now fine\n" } }]),
+      reply.text("done"),
+    );
+    const answer = await sendPrompt(editor, sessionId, "write");
+    expect(answer.stopReason).toBe("end_turn");
+    const afterRefusals = JSON.stringify(fx.mock.requests[1].body.messages);
+    expect(afterRefusals.match(/File has not been read yet/g)).toHaveLength(2);
+    const afterRead = JSON.stringify(fx.mock.requests[2].body.messages);
+    expect(afterRead).toContain("    10\\tbuffer line 10");
+    expect(afterRead).toContain("    12\\tbuffer line 12");
+    expect(afterRead).not.toContain("buffer line 13\\n");
+    expect(afterRead).toContain("call Read with offset=13");
+    // Read, then Write: the buffer is written; the disk is untouched.
+    expect(buffers.get(path)).toBe("now fine\n");
     expect(readFileSync(path, "utf8")).toBe("on disk\n");
   }, 60_000);
 
