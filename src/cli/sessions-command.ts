@@ -31,7 +31,7 @@ export async function runSessions(argv: string[], env: NodeJS.ProcessEnv): Promi
   }
   if (values.help) {
     process.stdout.write(
-      "Usage: goat sessions [--cwd DIR] [--limit N] [--database URL]\nLists the sessions of a directory; resume one with goat --resume ID.\nWith --database (or GOAT_DATABASE_URL), lists the durable sessions in that PostgreSQL database:\nstatus, age, step, worker, version, cost, first prompt and last error.\n",
+      'Usage: goat sessions [--cwd DIR] [--limit N] [--database URL]\nLists the sessions of a directory; resume one with goat --resume ID.\nWith --database (or GOAT_DATABASE_URL), lists the durable sessions in that PostgreSQL database:\nstatus, age, step, worker, version, cost, first prompt and last error (--database "" for the local ones).\n',
     );
     return 0;
   }
@@ -42,6 +42,13 @@ export async function runSessions(argv: string[], env: NodeJS.ProcessEnv): Promi
   }
   const databaseUrl = viewerDatabaseUrl(values.database, env);
   if (databaseUrl !== undefined) {
+    if (values.cwd !== undefined) {
+      // Durable sessions are listed for the whole database; a folder filter silently ignored would mislead.
+      process.stderr.write(
+        'goat sessions: --cwd lists a folder\'s local sessions; with a database (--database or GOAT_DATABASE_URL) every durable session is listed (--database "" for the local ones)\n',
+      );
+      return 1;
+    }
     try {
       return await (await import("./durable-session-list.js")).listDurableSessions(databaseUrl, env, limit);
     } catch (error) {

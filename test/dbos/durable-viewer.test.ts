@@ -226,6 +226,16 @@ describe.skipIf(missing !== undefined)("goat sessions / serve --database", () =>
     const local = await runCli(["sessions", "--cwd", home], { env, timeoutMs: 60_000 });
     expect(local.code).toBe(0);
     expect(local.stdout).toBe(`No sessions in ${home} yet.\n`);
+    // `--database ""` asks for the local files; a folder filter with a database is refused, not ignored.
+    const withGoat = { ...env, GOAT_DATABASE_URL: databaseUrl };
+    const forced = await runCli(["sessions", "--database", "", "--cwd", home], {
+      env: withGoat,
+      timeoutMs: 60_000,
+    });
+    expect(forced.stdout).toBe(`No sessions in ${home} yet.\n`);
+    const mixed = await runCli(["sessions", "--cwd", home], { env: withGoat, timeoutMs: 60_000 });
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain("--cwd lists a folder's local sessions");
   }, 90_000);
 
   it("fails within the bounded time, naming the database, when PostgreSQL does not answer", async () => {
