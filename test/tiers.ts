@@ -25,6 +25,7 @@ export const UNIT = [
   "test/runtime/plan-mode.test.ts",
   "test/runtime/subagent-limits.test.ts",
   "test/cli/args.test.ts",
+  "test/cli/durable-entries.test.ts",
   "test/cli/hljs-html-fragment.test.ts",
   "test/cli/safe-text.test.ts",
   "test/cli/session-list.test.ts",

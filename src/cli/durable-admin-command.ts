@@ -154,7 +154,8 @@ function detail(s: DurableSessionSummary): string {
     .join("");
 }
 
-function age(createdAt: number): string {
+/** How long ago: 45s, 12m, 5h, 3d. */
+export function age(createdAt: number): string {
   const seconds = Math.max(0, Math.round((Date.now() - createdAt) / 1000));
   if (seconds < 120) return `${seconds}s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)}m`;

@@ -1,6 +1,6 @@
 import type { SDKMessage } from "../index.js";
 import { UsageError } from "./args.js";
-import { count, type DbosModule, one, parse, withClient } from "./durable-shared.js";
+import { count, type DbosModule, loadDbos, one, parse, withClient } from "./durable-shared.js";
 import { colorOutput, createStyle } from "./style.js";
 import { jsonText, terminalSafe, withoutUiMarks } from "./terminal/safe-text.js";
 import { formatToolResult, type ToolCallInfo } from "./tool-output.js";
@@ -47,34 +47,6 @@ export async function runDurableCommand(argv: string[], env: NodeJS.ProcessEnv):
     default:
       throw new UsageError(`Unknown command ${command}.`);
   }
-}
-
-async function loadDbos(): Promise<DbosModule> {
-  hidePgNextMajorNotices();
-  try {
-    return await import("../dbos/index.js");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") {
-      throw new Error(
-        "durable sessions need @dbos-inc/dbos-sdk and pg next to goat-agent: npm install @dbos-inc/dbos-sdk pg (add -g for a global goat).",
-      );
-    }
-    throw error;
-  }
-}
-
-/**
- * pg 8 warns about its own next major version ("… will be removed in pg@9.0") when pg-pool, which
- * DBOS uses, queries a client that is still busy: a notice for those libraries' authors that a goat
- * user can do nothing about. Those notices are dropped; every other warning is printed as before.
- */
-function hidePgNextMajorNotices(): void {
-  const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    const text = typeof warning === "string" ? warning : warning.message;
-    if (/will be removed in pg@9/.test(text)) return;
-    emitWarning(warning, ...rest);
-  }) as typeof process.emitWarning;
 }
 
 async function runWorker(dbos: DbosModule, argv: string[], databaseUrl: string, env: NodeJS.ProcessEnv) {

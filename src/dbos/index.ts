@@ -30,6 +30,13 @@ export {
 export { type PruneReport, parseAge } from "./retention.js";
 /** The operator's view of a session. */
 export type { DurableSessionSummary, ListSessionsFilter } from "./session-admin.js";
+/** A read-only view of durable sessions for viewers: list with steps, messages so far, live follow. */
+export {
+  createDurableSessionReader,
+  type DurableSessionReader,
+  type DurableSessionReaderOptions,
+  type DurableSessionTranscript,
+} from "./session-reader.js";
 /** What a durable session is asked to do, and what it returns. */
 export type {
   DurableSessionOptions,

@@ -127,7 +127,8 @@ export async function moveSessions(
   return rows.map((r) => r.workflow_uuid);
 }
 
-function summaryOf(status: WorkflowStatus): DurableSessionSummary {
+/** The operator's row of one workflow (its input and output loaded). */
+export function summaryOf(status: WorkflowStatus): DurableSessionSummary {
   const request = (status.input?.[0] ?? undefined) as DurableSessionRequest | undefined;
   const outcome = (status.output ?? undefined) as DurableSessionOutcome | undefined;
   const result = outcome?.result;

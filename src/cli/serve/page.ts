@@ -39,9 +39,9 @@ details.tool summary { cursor: pointer; } .arg { color: var(--dim); font-family:
 .md table.md-table th, .md table.md-table td { border: 1px solid var(--line); padding: 3px 8px; }
 .md li.task { list-style: none; } .md p.plain { white-space: pre-wrap; }
 td.state.success { color: var(--ok); } td.state.error { color: var(--err); }
-td.state.interrupted, td.state.running { color: var(--warn); }
+td.state.interrupted, td.state.running, td.state.queued, td.state.cancelled { color: var(--warn); }
 details.thinking summary { color: var(--dim); cursor: pointer; font-style: italic; }
-.error { color: var(--err); font-weight: 600; }
+.error { color: var(--err); font-weight: 600; } td.error-cell { color: var(--err); font-size: 12px; }
 .run { font-size: 12px; margin: 4px 0 16px; } .run.ok { color: var(--ok); } .run.failed { color: var(--err); }
 details.boundary { border-top: 2px dashed var(--line); margin: 16px 0; padding-top: 6px; color: var(--dim); }
 .subagent { border-left: 3px solid var(--line); padding-left: 10px; margin: 6px 0; }
@@ -55,7 +55,7 @@ export interface Page {
   nonce: string;
 }
 
-function page(title: string, nonce: string, extraHead: string, body: string): string {
+function page(title: string, nonce: string, extraHead: string, body: string, source = "local"): string {
   const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -63,13 +63,14 @@ function page(title: string, nonce: string, extraHead: string, body: string): st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style>${extraHead}</head>
-<body><div id="app"></div>${body}<script nonce="${nonce}">${VIEWER_SCRIPT}</script></body></html>`;
+<body><div id="app" data-source="${escapeHtml(source)}"></div>${body}<script nonce="${nonce}">${VIEWER_SCRIPT}</script></body></html>`;
 }
 
-/** The served viewer. */
-export function viewerPage(): Page {
+/** The served viewer, of local session files or of a database's durable sessions. */
+export function viewerPage(source: "local" | "durable" = "local"): Page {
   const nonce = randomBytes(16).toString("base64");
-  return { html: page("Goat sessions", nonce, "", ""), nonce };
+  const title = source === "durable" ? "Goat durable sessions" : "Goat sessions";
+  return { html: page(title, nonce, "", "", source), nonce };
 }
 
 /** One session as a self-contained file: its data is JSON in a non-executable script element. */

@@ -1,5 +1,7 @@
 /**
- * `goat serve`'s HTTP server: a local viewer of the sessions under Goat's home folder. It binds
+ * `goat serve`'s HTTP server: a local viewer of the sessions under Goat's home folder, or of the
+ * durable sessions in a PostgreSQL database (`viewer-source.ts`). Every route reads; none changes a
+ * session. It binds
  * 127.0.0.1 (another interface only when asked), and every request must carry the random access
  * token printed with the URL; there are no CORS headers and the Host header must name the server
  * itself, so neither another site in the browser nor a DNS-rebinding page can read transcripts.
@@ -8,20 +10,20 @@
  *   /                         the viewer page
  *   /api/sessions             the sessions, newest first (`?cwd=` for one project, `?q=` to search)
  *   /api/session?id=          one session's entries, and its subagents' transcripts
- *   /api/live?id=&from=       server-sent events: entries appended after byte offset `from`
+ *   /api/live?id=&from=       server-sent events: entries appended after `from` (a byte offset, or
+ *                             a durable session's message position)
  *   /export?id=               the session as one self-contained HTML file (a download)
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { JsonlSessionStore } from "../../session/index.js";
-import { followSession } from "./live.js";
 import { exportPage, viewerPage } from "./page.js";
-import { listSessionSummaries, loadSessionView } from "./sessions-api.js";
+import type { ViewerSource } from "./viewer-source.js";
 
 /** Options of the viewer server. */
 export interface ViewerServerOptions {
-  store: JsonlSessionStore;
+  /** Where the sessions come from (the caller closes it). */
+  source: ViewerSource;
   /** Default 0: a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -45,10 +47,9 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
   const host = options.host ?? "127.0.0.1";
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const server = http.createServer((req, res) => {
-    handle(req, res, { store: options.store, token, port: actualPort(), shownHost }).catch((error) => {
-      if (!res.headersSent) send(res, 500, "text/plain", `goat serve: ${(error as Error).message}`);
-      else res.destroy();
-    });
+    handle(req, res, { source: options.source, token, port: actualPort(), shownHost }).catch((error) =>
+      sendFailure(req, res, error),
+    );
   });
   const actualPort = () => (server.address() as AddressInfo).port;
   await new Promise<void>((resolve, reject) => {
@@ -69,7 +70,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
 }
 
 interface Context {
-  store: JsonlSessionStore;
+  source: ViewerSource;
   token: string;
   port: number;
   /** The host the server was asked to bind, as it appears in a URL. */
@@ -90,23 +91,23 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: 
   const id = url.searchParams.get("id") ?? "";
   switch (url.pathname) {
     case "/":
-      return sendPage(res, viewerPage());
+      return sendPage(res, viewerPage(ctx.source.kind));
     case "/api/sessions": {
-      const sessions = await listSessionSummaries(ctx.store, {
+      const sessions = await ctx.source.list({
         cwd: url.searchParams.get("cwd") ?? undefined,
         search: url.searchParams.get("q") ?? undefined,
       });
       return send(res, 200, "application/json", JSON.stringify(sessions));
     }
     case "/api/session": {
-      const view = await loadSessionView(ctx.store, id);
+      const view = await ctx.source.load(id);
       if (!view) return send(res, 404, "application/json", JSON.stringify({ error: `No session ${id}.` }));
       return send(res, 200, "application/json", JSON.stringify(view));
     }
     case "/api/live":
-      return followSession(ctx.store, id, Number(url.searchParams.get("from") ?? 0), req, res);
+      return ctx.source.follow(id, Number(url.searchParams.get("from") ?? 0), req, res);
     case "/export": {
-      const view = await loadSessionView(ctx.store, id);
+      const view = await ctx.source.load(id);
       if (!view) return send(res, 404, "text/plain", `No session ${id}.`);
       res.setHeader("content-disposition", `attachment; filename="goat-session-${view.sessionId}.html"`);
       return sendPage(res, exportPage(view));
@@ -139,6 +140,22 @@ function baseHeaders(res: http.ServerResponse): void {
   res.setHeader("x-frame-options", "DENY");
   res.setHeader("referrer-policy", "no-referrer");
   res.setHeader("cache-control", "no-store");
+}
+
+/**
+ * A request that failed: the API answers JSON the page shows (`{ error }`, 503 when the database did
+ * not answer in time, so the page can say which database), the pages plain text.
+ */
+function sendFailure(req: http.IncomingMessage, res: http.ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const message = `goat serve: ${(error as Error).message}`;
+  const unreachable = (error as { code?: unknown }).code === "database_unreachable";
+  if ((req.url ?? "").startsWith("/api/"))
+    send(res, unreachable ? 503 : 500, "application/json", JSON.stringify({ error: message }));
+  else send(res, unreachable ? 503 : 500, "text/plain", message);
 }
 
 function send(res: http.ServerResponse, status: number, type: string, body: string): void {

@@ -12,6 +12,7 @@ import {
   type SessionInfo,
   sessionFilePath,
 } from "../../session/index.js";
+import type { ViewerEntry } from "./durable-entries.js";
 import { withMarkdownTrees } from "./markdown-tree.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
 
@@ -24,18 +25,40 @@ export interface SessionSummary {
   messageCount: number;
   totalCostUsd: number;
   model?: string;
-  /** How the last run ended, or that it is still running. */
-  status: SessionStatus;
+  /** How the last run ended, or that it is still running (a durable one may also wait in its queue, or be cancelled). */
+  status: SessionStatus | "queued" | "cancelled";
+  /** Set for a durable session (`goat serve --database`): what an operator watches. */
+  durable?: DurableFields;
+}
+
+/** What the viewer shows of a durable session besides what every session has. */
+export interface DurableFields {
+  /** DBOS's status (ENQUEUED, PENDING, SUCCESS, ERROR, CANCELLED …). */
+  status: string;
+  /** The transcript's session id (the row's `sessionId` is the workflow id, which the viewer routes by). */
+  transcriptId: string;
+  /** The last recorded step, as "12 name". */
+  step?: string;
+  worker?: string;
+  version?: string;
+  /** The workflow's error or its result's errors. */
+  error?: string;
 }
 
 /** One session as the viewer shows it. */
 export interface SessionView {
   sessionId: string;
-  entries: SessionEntry[];
-  /** Subagent transcripts by agent id. */
-  subagents: Record<string, SessionEntry[]>;
-  /** Byte length of the transcript when it was read: where following it live starts. */
+  /** The transcript's entries (a durable session's messages drawn as entries: `durable-entries.ts`). */
+  entries: Array<SessionEntry | ViewerEntry>;
+  /** Subagent transcripts by agent id (a durable session's by their Task call's id). */
+  subagents: Record<string, Array<SessionEntry | ViewerEntry>>;
+  /**
+   * Where following it live starts: the transcript's byte length when it was read (local), or the
+   * number of messages read (durable).
+   */
   offset: number;
+  /** Set for a durable session. */
+  durable?: DurableFields;
 }
 
 const SUBAGENT_MARK = ".agent-";

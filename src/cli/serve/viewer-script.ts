@@ -11,7 +11,10 @@ import { VIEWER_MARKDOWN } from "./viewer-markdown.js";
  * Its markdown and diff parts live in viewer-markdown.ts and viewer-diff.ts, spliced in below.
  *
  * Two modes: served (it fetches `/api/...` with the page's token and follows running sessions), and
- * exported (the session is embedded in the page as JSON and nothing is fetched).
+ * exported (the session is embedded in the page as JSON and nothing is fetched). A served page of
+ * durable sessions (`data-source="durable"` on #app) shows the operator's columns and refreshes its
+ * list every few seconds; a failed request shows the server's error (which names an unreachable
+ * database) instead of a status number.
  */
 export const VIEWER_SCRIPT = String.raw`
 "use strict";
@@ -20,6 +23,7 @@ export const VIEWER_SCRIPT = String.raw`
   var token = params.get("token") || "";
   var embedded = document.getElementById("goat-data");
   var app = document.getElementById("app");
+  var durable = app.dataset.source === "durable";
 
   // ---- DOM helpers: text only ----------------------------------------------------------------
   // Controls and bidi overrides show as what they are (<U+202E>), as in the terminal: an override
@@ -50,8 +54,11 @@ export const VIEWER_SCRIPT = String.raw`
   function api(path, query) {
     var q = new URLSearchParams(query || {}); q.set("token", token);
     return fetch(path + "?" + q.toString()).then(function (r) {
-      if (!r.ok) throw new Error(path + ": " + r.status);
-      return r.json();
+      if (r.ok) return r.json();
+      return r.json().then(
+        function (body) { throw new Error(body && body.error ? String(body.error) : path + ": " + r.status); },
+        function () { throw new Error(path + ": " + r.status); }
+      );
     });
   }
   function when(ms) { return new Date(ms).toLocaleString(); }
@@ -91,7 +98,8 @@ ${VIEWER_DIFF}
     card.appendChild(slot);
     ctx.tools[block.id] = { card: card, status: status, slot: slot, block: block, diffSlot: diffSlot };
     if (block.name === "Task" && ctx.subagents) {
-      var child = findSubagent(ctx.subagents, block.input && block.input.prompt);
+      // A durable session's subagent is filed under its Task call's id; a local one is found by its prompt.
+      var child = ctx.subagents && (ctx.subagents[block.id] || findSubagent(ctx.subagents, block.input && block.input.prompt));
       if (child) {
         var nested = el("div", "subagent", [el("div", "label", ["Subagent " + (block.input.subagent_type || "")])]);
         renderEntries(child, nested, { tools: {}, subagents: null, turns: [] });
@@ -155,6 +163,8 @@ ${VIEWER_DIFF}
         container.appendChild(el("div", "error run-error", [String(text)]));
       });
       ctx.cost += entry.total_cost_usd || 0;
+    } else if (entry.type === "note") {
+      container.appendChild(el("div", "meta note", [String(entry.text)]));
     } else if (entry.type === "model_change") {
       container.appendChild(el("div", "meta", ["Model changed to " + entry.model]));
     }
@@ -181,7 +191,9 @@ ${VIEWER_DIFF}
       bar.setAttribute("x", String(i * 24 + 4)); bar.setAttribute("y", String(58 - h));
       bar.setAttribute("width", "16"); bar.setAttribute("height", String(h));
       var title = document.createElementNS(SVG, "title");
-      title.textContent = "turn " + (i + 1) + ": " + ((t.time - previous) / 1000).toFixed(1) + " s, in " + (t.usage.input_tokens || 0) + " / out " + (t.usage.output_tokens || 0) + " tokens" + (t.cost !== undefined ? ", " + usd(t.cost) : "");
+      // A durable session's messages carry no time: the duration is left out.
+      var took = isFinite(t.time - previous) ? ((t.time - previous) / 1000).toFixed(1) + " s, " : "";
+      title.textContent = "turn " + (i + 1) + ": " + took + "in " + (t.usage.input_tokens || 0) + " / out " + (t.usage.output_tokens || 0) + " tokens" + (t.cost !== undefined ? ", " + usd(t.cost) : "");
       bar.appendChild(title); svg.appendChild(bar);
       previous = t.time;
     });
@@ -202,7 +214,8 @@ ${VIEWER_DIFF}
     }
     var chart = el("div");
     var conversation = el("div", "conversation");
-    app.appendChild(header); app.appendChild(chart); app.appendChild(conversation);
+    var state = view.durable ? el("div", "meta durable-state", [durableState(view.durable)]) : null;
+    app.appendChild(header); if (state) app.appendChild(state); app.appendChild(chart); app.appendChild(conversation);
     var seen = {};
     var headerEntry = view.entries.find(function (e) { return e.type === "header"; });
     var start = headerEntry ? Date.parse(headerEntry.createdAt) : 0;
@@ -222,29 +235,63 @@ ${VIEWER_DIFF}
         if (data.agentId) { (view.subagents[data.agentId] = view.subagents[data.agentId] || []).push(data.entry); return; }
         add(data.entry); redrawChart();
       };
+      // Sent only for a durable session: it has ended (the browser would otherwise reconnect), or the
+      // database failed; the session's row is read again for its final state.
+      source.addEventListener("end", function () {
+        source.close();
+        if (state) api("/api/session", { id: view.sessionId }).then(function (v) { if (v.durable) state.textContent = shown(durableState(v.durable)); }, function () {});
+      });
+      source.addEventListener("failure", function (message) {
+        source.close();
+        app.appendChild(el("div", "error live-error", [String(JSON.parse(message.data).error)]));
+      });
       window.addEventListener("hashchange", function () { source.close(); }, { once: true });
     }
+  }
+  function durableState(d) {
+    return [d.status, d.step ? "step " + d.step : "", d.worker ? "worker " + d.worker : "", d.version ? "version " + d.version : "", d.error ? "error: " + d.error : ""].filter(Boolean).join(" · ");
   }
   function backLink() {
     var a = el("a", "button", ["← Sessions"]); a.href = "#"; return a;
   }
-  var STATES = { running: "running", success: "success", error: "error", interrupted: "interrupted" };
+  var STATES = { running: "running", success: "success", error: "error", interrupted: "interrupted", queued: "queued", cancelled: "cancelled" };
+  var LIST_REFRESH_MS = 5000;
+  function sessionRow(s, link) {
+    var state = el("td", "state " + (known(STATES, s.status) || ""), [String(s.status || "")]);
+    if (!durable) return el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), state, el("td", "dim model", [s.model || ""]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]);
+    var d = s.durable || {};
+    return el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), state, el("td", "dim step", [d.step || ""]), el("td", "dim worker", [d.worker || ""]), el("td", "dim version", [d.version || ""]), el("td", "", [usd(s.totalCostUsd)]), el("td", "error-cell", [d.error || ""])]);
+  }
   function showList() {
     clear(app);
     var search = el("input", "search"); search.placeholder = "Search prompts, folders, ids"; search.type = "search";
     var table = el("table", "sessions");
-    app.appendChild(el("div", "bar", [el("h1", "", ["Goat sessions"]), search]));
+    var failure = el("div", "error list-error");
+    app.appendChild(el("div", "bar", [el("h1", "", [durable ? "Goat durable sessions" : "Goat sessions"]), search]));
+    app.appendChild(failure);
     app.appendChild(table);
+    var headings = durable
+      ? ["Updated", "First prompt", "Status", "Step", "Worker", "Version", "Cost", "Last error"]
+      : ["When", "First prompt", "Status", "Model", "Folder", "Messages", "Cost"];
+    var refresh;
     function load() {
+      clearTimeout(refresh);
+      var shownHash = location.hash;
       api("/api/sessions", search.value ? { q: search.value } : {}).then(function (sessions) {
+        failure.textContent = "";
         clear(table);
-        table.appendChild(el("tr", "", ["When", "First prompt", "Status", "Model", "Folder", "Messages", "Cost"].map(function (h) { return el("th", "", [h]); })));
+        table.appendChild(el("tr", "", headings.map(function (h) { return el("th", "", [h]); })));
         sessions.forEach(function (s) {
           var link = el("a", "", [s.firstPrompt || "(no prompt yet)"]);
           link.href = "#session/" + encodeURIComponent(s.sessionId);
-          table.appendChild(el("tr", "row", [el("td", "", [when(s.lastModified)]), el("td", "", [link]), el("td", "state " + (known(STATES, s.status) || ""), [String(s.status || "")]), el("td", "dim model", [s.model || ""]), el("td", "dim", [s.cwd]), el("td", "", [String(s.messageCount)]), el("td", "", [usd(s.totalCostUsd)])]));
+          table.appendChild(sessionRow(s, link));
         });
         if (!sessions.length) table.appendChild(el("tr", "", [el("td", "dim", ["No sessions."])]));
+      }, function (error) {
+        failure.textContent = shown(error.message);
+      }).then(function () {
+        // Durable sessions change under the operator's eyes: the list is read again while it is shown.
+        if (durable && location.hash === shownHash && app.contains(table)) refresh = setTimeout(load, LIST_REFRESH_MS);
       });
     }
     var timer;
