@@ -63,6 +63,8 @@ try {
     return performance.now() - started;
   };
   const rows = [];
+  /** Each step kind's own durations (DBOS's started and completed stamps). */
+  const stepMs = new Map();
   for (let i = -2; i < sessions; i++) {
     const inMs = await inProcess();
     const t0 = Date.now();
@@ -86,6 +88,10 @@ try {
          FROM dbos.operation_outputs WHERE workflow_uuid = $1 ORDER BY function_id`,
       [workflowId],
     );
+    for (const step of steps) {
+      const kind = step.function_name.replace(/:.*/, "");
+      stepMs.set(kind, [...(stepMs.get(kind) ?? []), Number(step.c) - Number(step.s)]);
+    }
     const firstStep = Number(steps[0]?.s ?? NaN);
     const lastStep = Number(steps.at(-1)?.c ?? NaN);
     rows.push({
@@ -112,6 +118,7 @@ try {
   const keys = Object.keys(rows[0]);
   const med = Object.fromEntries(keys.map((k) => [k, +median(rows.map((r) => r[k])).toFixed(1)]));
   for (const k of keys) console.log(`${k.padEnd(16)} ${med[k]}`);
+  for (const [kind, ms] of stepMs) console.log(`step ${kind.padEnd(11)} ${median(ms)} ms (${ms.length})`);
   console.log(
     `overhead (median durable - median in-process): ${(med.durable - med.inProcess).toFixed(1)} ms`,
   );

@@ -181,7 +181,7 @@ export async function createDurableClient(options: DurableClientOptions): Promis
     async result(workflowId, resultOptions) {
       // Read through `status`, which is bounded: DBOS's own wait would hang if the database went away.
       const pollMs = resultOptions?.pollMs ?? 250;
-      const end = await ends.watch(workflowId);
+      const end = ends.watch(workflowId);
       try {
         for (;;) {
           const now = await status(workflowId);

@@ -130,12 +130,13 @@ export function listenForSignals(
 
 /**
  * Waiting for sessions to end, many at once over one listening connection (a client's `result`
- * calls share it). `watch` (which resolves once the connection listens) before reading the status, so
- * an end committed between the read and the wait still wakes the waiter.
+ * calls share it). `watch` before reading the status, then `wait` between reads: an end committed
+ * after the read wakes the wait, and a read made before the connection listened is followed by
+ * another once it does.
  */
 export interface SessionEndWatcher {
   /** `wait` returns at the session's next signal (or one since the last wait) or after `timeoutMs`. */
-  watch(workflowId: string): Promise<{ wait(timeoutMs: number): Promise<void>; cancel(): void }>;
+  watch(workflowId: string): { wait(timeoutMs: number): Promise<void>; cancel(): void };
   close(): Promise<void>;
 }
 
@@ -146,6 +147,7 @@ export function createSessionEndWatcher(
 ): SessionEndWatcher {
   const waiting = new Map<string, Set<() => void>>();
   let listener: SignalListener | undefined;
+  let listening = false;
   const wakeAll = () => {
     for (const set of waiting.values()) for (const wake of set) wake();
   };
@@ -158,10 +160,22 @@ export function createSessionEndWatcher(
       },
       { onReconnect: wakeAll, connectTimeoutMs },
     );
+    // Also after a failed first connection: the polls then do the work, as before signals.
+    void listener.ready.then(() => {
+      listening = true;
+    });
     return listener.ready;
   };
+  const sleep = (ms: number, onWake: (wake: () => void) => void) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      onWake(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   return {
-    async watch(workflowId) {
+    watch(workflowId) {
       let signalled = false;
       let wakeWaiter: (() => void) | undefined;
       const wake = () => {
@@ -171,25 +185,25 @@ export function createSessionEndWatcher(
       const set = waiting.get(workflowId) ?? new Set();
       set.add(wake);
       waiting.set(workflowId, set);
-      await start();
-      const cancel = () => {
-        set.delete(wake);
-        if (set.size === 0 && waiting.get(workflowId) === set) waiting.delete(workflowId);
-      };
+      const ready = start();
       return {
         async wait(timeoutMs) {
-          if (!signalled)
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, timeoutMs);
-              wakeWaiter = () => {
-                clearTimeout(timer);
-                resolve();
-              };
+          // Not listening at the last read: wait for the connection (within the poll), then read again.
+          if (!listening)
+            await sleep(timeoutMs, (w) => {
+              void ready.then(w);
+            });
+          else if (!signalled)
+            await sleep(timeoutMs, (w) => {
+              wakeWaiter = w;
             });
           wakeWaiter = undefined;
           signalled = false;
         },
-        cancel,
+        cancel() {
+          set.delete(wake);
+          if (set.size === 0 && waiting.get(workflowId) === set) waiting.delete(workflowId);
+        },
       };
     },
     async close() {
