@@ -23,6 +23,7 @@ import {
   moveSessions,
   showSession,
 } from "./session-admin.js";
+import { createSessionEndWatcher } from "./session-signals.js";
 import {
   type DurableSessionOutcome,
   type DurableSessionRequest,
@@ -100,7 +101,8 @@ export interface DurableClient {
   status(workflowId: string): Promise<DurableSessionStatus>;
   /**
    * Waits for the session to end and returns its last result message (undefined when it had none).
-   * Throws when the session was cancelled or failed. Polls every `pollMs` (default 100).
+   * Throws when the session was cancelled or failed. Hears the end from the database at once, and
+   * looks again every `pollMs` besides (default 250) in case that signal is lost.
    */
   result(workflowId: string, options?: { pollMs?: number }): Promise<SDKResultMessage | undefined>;
   /** Sessions, newest first: status, step, worker, version, age, cost, last error. */
@@ -148,6 +150,7 @@ export async function createDurableClient(options: DurableClientOptions): Promis
   const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: timeoutMs });
   pool.on("error", () => {});
   const dbos = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: appName });
+  const ends = createSessionEndWatcher(url, timeoutMs);
   const status = (workflowId: string): Promise<DurableSessionStatus> =>
     bounded(
       "read a session's status",
@@ -176,14 +179,19 @@ export async function createDurableClient(options: DurableClientOptions): Promis
     cancel: (workflowId) => bounded("cancel a session", () => dbos.cancelWorkflow(workflowId)),
     status,
     async result(workflowId, resultOptions) {
-      // Polled through `status`, which is bounded: DBOS's own wait would hang if the database went away.
-      const pollMs = resultOptions?.pollMs ?? 100;
-      for (;;) {
-        const now = await status(workflowId);
-        if (FINISHED.has(now)) break;
-        if (now === "unknown")
-          throw new InvalidOptionError("workflowId", `No durable session ${workflowId}.`);
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      // Read through `status`, which is bounded: DBOS's own wait would hang if the database went away.
+      const pollMs = resultOptions?.pollMs ?? 250;
+      const end = ends.watch(workflowId);
+      try {
+        for (;;) {
+          const now = await status(workflowId);
+          if (FINISHED.has(now)) break;
+          if (now === "unknown")
+            throw new InvalidOptionError("workflowId", `No durable session ${workflowId}.`);
+          await end.wait(pollMs);
+        }
+      } finally {
+        end.cancel();
       }
       const outcome = (await bounded("read a session's result", () =>
         dbos.retrieveWorkflow<DurableSessionOutcome>(workflowId).getResult(),
@@ -213,7 +221,7 @@ export async function createDurableClient(options: DurableClientOptions): Promis
     async close() {
       // Closing waits on connections DBOS may still be retrying: bounded too, then left behind.
       await withDatabaseDeadline(url, timeoutMs, "close the connections", () =>
-        Promise.all([dbos.destroy(), pool.end()]),
+        Promise.all([dbos.destroy(), pool.end(), ends.close()]),
       ).catch(() => {});
     },
   };

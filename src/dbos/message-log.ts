@@ -1,8 +1,9 @@
 /**
  * A durable session's SDK messages in PostgreSQL, for clients on other machines: the workflow writes
  * each message under (workflow id, position) and notifies `goat_session_messages`; a follower reads
- * what is there, then waits for notifications (with a slow poll as a safety net) until the workflow
- * has ended and nothing is left to read.
+ * what is there, then waits for notifications (of new messages, and of the workflow's end from
+ * `session-signals.ts`; with a slow poll as a safety net) until the workflow has ended and nothing is
+ * left to read.
  *
  * Positions count only the messages a replay reproduces exactly (everything but partial stream events
  * and tool progress ticks, which depend on timing), so a workflow replayed after a crash writes the
@@ -16,6 +17,7 @@ import {
   isConnectionError,
 } from "./database-deadline.js";
 import { quoteIdent } from "./schema.js";
+import { ENDED_CHANNEL } from "./session-signals.js";
 
 /** The NOTIFY channel; the payload is the workflow id. */
 export const MESSAGES_CHANNEL = "goat_session_messages";
@@ -105,8 +107,12 @@ export async function* followMessages(
   });
   client.on("error", () => {});
   let wake: (() => void) | undefined;
+  // Set by a signal that came while no wait was under way (during the reads): the next wait is skipped.
+  let signalled = false;
   client.on("notification", (n) => {
-    if (n.payload === workflowId) wake?.();
+    if (n.payload !== workflowId) return;
+    signalled = true;
+    wake?.();
   });
   try {
     await client.connect();
@@ -116,9 +122,12 @@ export async function* followMessages(
   const onAbort = () => wake?.();
   options.signal?.addEventListener("abort", onAbort);
   try {
-    await client.query(`LISTEN ${MESSAGES_CHANNEL}`);
+    // The session's end too: its last messages are written before it ends, and without this signal
+    // the follower saw them, found the session still running and slept a whole poll.
+    await client.query(`LISTEN ${MESSAGES_CHANNEL}; LISTEN ${ENDED_CHANNEL}`);
     let next = options.from ?? 0;
     for (;;) {
+      signalled = false;
       // Read the end state before the rows: a workflow seen finished has written all it will.
       const finished = await isFinished();
       const { rows } = await client.query<{ seq: number; message: string }>(
@@ -134,6 +143,7 @@ export async function* followMessages(
       }
       if (finished) return;
       if (options.signal?.aborted) return;
+      if (signalled) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, options.pollMs ?? 1000);
         wake = () => {

@@ -25,9 +25,20 @@ import { GoatError } from "../errors.js";
 import type { QueryOptions } from "../sdk/options.js";
 import { prestartSpawnHelper } from "../tools/spawn-helper.js";
 import { deriveApplicationVersion } from "./app-version.js";
-import { checkDbosRecovery, recoverExecutorsWorkflows } from "./dbos-recovery.js";
+import {
+  checkDbosRecovery,
+  pollQueueNow,
+  recoverExecutorsWorkflows,
+  serializeQueuePolls,
+} from "./dbos-recovery.js";
 import { createPostgresSessionStore } from "./postgres-store.js";
 import { migrateGoatSchema, quoteIdent } from "./schema.js";
+import {
+  installSessionSignals,
+  listenForSignals,
+  QUEUED_CHANNEL,
+  type SignalListener,
+} from "./session-signals.js";
 import {
   type DurableSessionOutcome,
   type DurableSessionRequest,
@@ -134,6 +145,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
   const timers: NodeJS.Timeout[] = [];
   let applicationVersion = "";
   let stopWatchdog = () => {};
+  let queued: SignalListener | undefined;
 
   try {
     await migrateGoatSchema(pool, schemaName);
@@ -164,6 +176,8 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       { name: SESSION_WORKFLOW_NAME },
     );
     await migrateDbosOnce(pool, options.databaseUrl);
+    await installSessionSignals(pool, schemaName);
+    serializeQueuePolls();
     DBOS.setConfig({
       name: options.appName ?? DEFAULT_APP_NAME,
       systemDatabaseUrl: options.databaseUrl,
@@ -175,7 +189,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     // Before any session runs: from now on a tool's process group dies with this worker.
     stopWatchdog = startToolWatchdog();
     await DBOS.launch();
-    await DBOS.registerQueue(queueName, {
+    const queue = await DBOS.registerQueue(queueName, {
       workerConcurrency: options.workerConcurrency ?? 8,
       ...(options.globalConcurrency !== undefined ? { globalConcurrency: options.globalConcurrency } : {}),
       minPollingIntervalMs: options.pollingIntervalMs ?? DEFAULT_POLLING_INTERVAL_MS,
@@ -189,9 +203,12 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         : {}),
       onConflict: "always_update",
     });
+    queued = wakeOnQueued(options.databaseUrl, queue);
+    await queued.ready;
   } catch (error) {
     started = false;
     stopWatchdog();
+    await queued?.close();
     await pool.end().catch(() => {});
     throw error;
   }
@@ -268,6 +285,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     running: () => running.size,
     async stop() {
       for (const timer of timers) clearInterval(timer);
+      await queued?.close();
       await DBOS.shutdown({ deregister: true });
       await pool.query(`DELETE FROM ${schema}.workers WHERE executor_id = $1`, [executorId]).catch(() => {});
       await pool.end().catch(() => {});
@@ -275,6 +293,41 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       started = false;
     },
   };
+}
+
+/**
+ * Polls the queue as soon as a session is queued on it (and after a lost listening connection is
+ * back), one poll at a time: signals that arrive during a poll make one more poll, not one each.
+ */
+function wakeOnQueued(databaseUrl: string, queue: { name: string }): SignalListener {
+  let polling = false;
+  let again = false;
+  const poll = () => {
+    if (polling) {
+      again = true;
+      return;
+    }
+    polling = true;
+    void pollQueueNow(queue)
+      .catch(() => {
+        // The runner's own poll is still there; it retries.
+      })
+      .finally(() => {
+        polling = false;
+        if (again) {
+          again = false;
+          poll();
+        }
+      });
+  };
+  return listenForSignals(
+    databaseUrl,
+    [QUEUED_CHANNEL],
+    (_channel, queueName) => {
+      if (queueName === queue.name) poll();
+    },
+    { onReconnect: poll },
+  );
 }
 
 /** The derived application version of a worker with these base options (a function: as for a bare prompt). */

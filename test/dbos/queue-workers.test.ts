@@ -1,10 +1,11 @@
 /**
  * Durable sessions on a shared queue: two worker processes, a hundred sessions, limits per worker and
- * across workers; cancellation; steering and follow-up messages reaching a running session; a follower
+ * across workers; the queue's rate limit; cancellation; steering and follow-up messages reaching a running session; a follower
  * in another process reading the session live.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDurableClient, type DurableClient } from "../../src/dbos/client.js";
 import { createPostgresSessionStore } from "../../src/dbos/postgres-store.js";
@@ -121,6 +122,45 @@ describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
     expect(peakTotal).toBeGreaterThan(1);
     mock.setWhenEmpty(reply.text("unused"));
   }, 120_000);
+
+  it("holds sessions over the queue's rate limit until the window frees, across workers", async () => {
+    const { databaseUrl, client, spawnWorker } = await setup({ RATE_LIMIT: "2/1" });
+    mock.setWhenEmpty((request) => reply.text(`done ${firstPrompt(request)}`));
+    await Promise.all([spawnWorker("r1"), spawnWorker("r2")]);
+    const submittedAt = Date.now();
+    const handles = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => client.submit({ prompt: `limited-${i}` })),
+    );
+    // Measured from outside: when each result reaches the client, counted from the submit.
+    const finishedAfter = await Promise.all(
+      handles.map(async (h) => {
+        const result = await client.result(h.workflowId);
+        expect(result?.result).toMatch(/^done limited-/);
+        return Date.now() - submittedAt;
+      }),
+    );
+    finishedAfter.sort((a, b) => a - b);
+    // Two per second: the fifth and sixth sessions cannot start before the window has rolled twice.
+    expect(finishedAfter[4]).toBeGreaterThanOrEqual(1_950);
+    expect(finishedAfter[5]).toBeLessThan(15_000);
+
+    // DBOS's own record of the starts (the database's clock): never three within one second.
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ started: string }>(
+        "SELECT started_at_epoch_ms::text AS started FROM dbos.workflow_status WHERE workflow_uuid = ANY($1) ORDER BY started_at_epoch_ms",
+        [handles.map((h) => h.workflowId)],
+      );
+      const starts = rows.map((r) => Number(r.started));
+      expect(starts).toHaveLength(6);
+      for (let i = 0; i + 2 < starts.length; i++)
+        expect(starts[i + 2] - starts[i]).toBeGreaterThanOrEqual(990);
+    } finally {
+      await db.end();
+    }
+    mock.setWhenEmpty(reply.text("unused"));
+  }, 60_000);
 
   it("cancels a running session: the tool stops at once and its call still gets a result", async () => {
     const { databaseUrl, concurrencyFile, client, spawnWorker } = await setup();
