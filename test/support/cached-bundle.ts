@@ -12,7 +12,15 @@ import { type BuildOptions, buildSync } from "esbuild";
 
 /** The repository root. */
 const ROOT = resolve(import.meta.dirname, "../..");
-const CACHE = join(ROOT, "node_modules/.cache/goat-tests");
+/**
+ * One cache folder per checkout: git worktrees may share one node_modules, and a build in one would
+ * remove the bundle a test run in another is using.
+ */
+const CACHE = join(
+  ROOT,
+  "node_modules/.cache/goat-tests",
+  createHash("sha256").update(ROOT).digest("hex").slice(0, 12),
+);
 
 /** The installed version of a package of the repository. */
 export function installedVersion(name: string): string {
