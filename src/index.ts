@@ -50,15 +50,6 @@ export type { AgentPhase, AgentState, AgentStateSnapshot } from "./loop/state.js
 export type { PermissionRulesListing } from "./permissions/rule-listing.js";
 export type { RewindFilesResult } from "./runtime/file-checkpoints.js";
 export type {
-  AccountInfo,
-  AgentInfo,
-  ContextCategory,
-  ContextUsage,
-  InitializationResult,
-  SlashCommand,
-  SupportedModel,
-} from "./runtime/session-info.js";
-export type {
   PermissionModeName,
   SDKAPIRetryMessage,
   SDKAssistantMessage,
@@ -79,6 +70,15 @@ export type {
   SDKToolProgressMessage,
   SDKUserMessage,
 } from "./sdk/sdk-messages.js";
+export type {
+  AccountInfo,
+  AgentInfo,
+  ContextCategory,
+  ContextUsage,
+  InitializationResult,
+  SlashCommand,
+  SupportedModel,
+} from "./sdk/session-info.js";
 
 // ---- Tools ----
 
