@@ -54,6 +54,7 @@ export type {
   SDKAPIRetryMessage,
   SDKAssistantMessage,
   SDKCompactBoundaryMessage,
+  SDKContentBlock,
   SDKHookResponseMessage,
   SDKHookStartedMessage,
   SDKInformationalMessage,
@@ -68,6 +69,7 @@ export type {
   SDKSystemInitMessage,
   SDKTaskNotificationMessage,
   SDKToolProgressMessage,
+  SDKToolResultBlock,
   SDKUserMessage,
 } from "./sdk/sdk-messages.js";
 export type {

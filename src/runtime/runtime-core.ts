@@ -10,7 +10,7 @@ import { createToolSessionState, type ToolSessionState } from "../tools/types.js
 import type { SessionOptions } from "./options.js";
 
 /** An environment: variable names to values. */
-export type Env = Record<string, string | undefined>;
+type Env = Record<string, string | undefined>;
 
 /** The ground the session's services stand on. */
 export interface RuntimeCore {

@@ -27,12 +27,10 @@ import type { SessionStructuredOutput } from "./structured-output.js";
 import { resolveSystemPrompt } from "./system-prompt.js";
 import { createAfterToolCall, createBeforeToolCall, type ToolResponseShape } from "./tool-gate.js";
 
-/** The gate of a tool call: PreToolUse hooks and permissions, `preApproved` naming what already approved it. */
-export type ToolGate = ReturnType<typeof createBeforeToolCall>;
-
 /** The loop's tool-call hook points, and the gate they start with (a `/command`'s `!` lines use it too). */
 export interface ToolCallHooks {
-  gate: ToolGate;
+  /** PreToolUse hooks and permissions; `preApproved` names what already approved the call. */
+  gate: ReturnType<typeof createBeforeToolCall>;
   beforeToolCall: NonNullable<LoopConfig["beforeToolCall"]>;
   afterToolCall: NonNullable<LoopConfig["afterToolCall"]>;
 }
