@@ -86,10 +86,6 @@ export interface RuntimeServices {
   readonly toolContext: OutsideToolContext;
   /** The permission engine: modes, rules, directories, the host's `canUseTool`. */
   readonly permissions: PermissionEngine;
-  /** The output limit of the session's calls. */
-  readonly maxTokens: number;
-  /** Thinking and effort per call. */
-  readonly reasoning: SessionReasoning;
   /** The `outputFormat` tool and its verdict. */
   readonly structured: SessionStructuredOutput;
   /** File checkpoints, when `enableFileCheckpointing` is on. */
@@ -98,6 +94,10 @@ export interface RuntimeServices {
   readonly steering: SessionSteering;
   /** The summarizer in its hook points, boundaries recorded. */
   readonly compact: Compactor;
+  /** The output limit of the session's calls. */
+  readonly maxTokens: number;
+  /** Thinking and effort per call. */
+  readonly reasoning: SessionReasoning;
   /** The gate and the loop's before/after tool-call hook points. */
   readonly toolCalls: ToolCallHooks;
   /** The loop's config, filled from the services above. */
@@ -106,10 +106,10 @@ export interface RuntimeServices {
   readonly info: HostInfo;
   /** What a `/command` prompt's `!` lines and `@` files go through. */
   readonly commands: CommandExpansionContext;
-  /** The `applyFlagSettings` layer. */
-  readonly flagSettings: ReturnType<typeof createFlagSettings>;
   /** The `debug` / `debugFile` trace (undefined when off). */
   readonly debugLog: DebugLog | undefined;
+  /** The `applyFlagSettings` layer. */
+  readonly flagSettings: ReturnType<typeof createFlagSettings>;
 }
 
 /** Builds the session's services in order: the policy first, then what the loop runs with. */
