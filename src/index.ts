@@ -50,19 +50,11 @@ export type { AgentPhase, AgentState, AgentStateSnapshot } from "./loop/state.js
 export type { PermissionRulesListing } from "./permissions/rule-listing.js";
 export type { RewindFilesResult } from "./runtime/file-checkpoints.js";
 export type {
-  AccountInfo,
-  AgentInfo,
-  ContextCategory,
-  ContextUsage,
-  InitializationResult,
-  SlashCommand,
-  SupportedModel,
-} from "./runtime/session-info.js";
-export type {
   PermissionModeName,
   SDKAPIRetryMessage,
   SDKAssistantMessage,
   SDKCompactBoundaryMessage,
+  SDKContentBlock,
   SDKHookResponseMessage,
   SDKHookStartedMessage,
   SDKInformationalMessage,
@@ -77,8 +69,18 @@ export type {
   SDKSystemInitMessage,
   SDKTaskNotificationMessage,
   SDKToolProgressMessage,
+  SDKToolResultBlock,
   SDKUserMessage,
 } from "./sdk/sdk-messages.js";
+export type {
+  AccountInfo,
+  AgentInfo,
+  ContextCategory,
+  ContextUsage,
+  InitializationResult,
+  SlashCommand,
+  SupportedModel,
+} from "./sdk/session-info.js";
 
 // ---- Tools ----
 

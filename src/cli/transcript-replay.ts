@@ -38,7 +38,7 @@ export function replayTranscript(
           out += `${style.bold(">")} ${first}\n${rest.map((l) => `  ${l}\n`).join("")}`;
         } else if (b.type === "tool_result") {
           const call = calls.get(b.tool_use_id);
-          out += formatToolResult(call, b.content, b.is_error === true, style, cwd)(columns);
+          out += formatToolResult(call, b.content, b.isError === true, style, cwd)(columns);
         }
       }
     } else {

@@ -91,7 +91,7 @@ function blockLine(
     }
     case "tool_result": {
       const name = toolNames.get(block.tool_use_id) ?? "tool";
-      const status = block.is_error ? " (error)" : "";
+      const status = block.isError ? " (error)" : "";
       return `[Tool result ${name} ${block.tool_use_id}${status}]: ${cut(resultText(block), limits.toolResultChars)}`;
     }
   }

@@ -125,7 +125,7 @@ function wireBlock(block: ContentBlock): Record<string, unknown> {
       tool_use_id: block.tool_use_id,
       content: block.content,
     };
-    if (block.is_error) out.is_error = true;
+    if (block.isError) out.is_error = true;
     return out;
   }
   if (block.type === "text") return { type: "text", text: block.text };

@@ -79,7 +79,7 @@ function converseBlock(block: ContentBlock): Record<string, unknown>[] {
           : block.content.map((c) => (c.type === "text" ? { text: c.text } : converseImage(c)));
       return [
         {
-          toolResult: { toolUseId: block.tool_use_id, content, status: block.is_error ? "error" : "success" },
+          toolResult: { toolUseId: block.tool_use_id, content, status: block.isError ? "error" : "success" },
         },
       ];
     }

@@ -118,7 +118,7 @@ function sameBlock(seen: unknown[], i: number, b: ContentBlock): number {
     case "image":
       return seen[i] === b.source ? i + 1 : -1;
     case "tool_result": {
-      if (seen[i] !== b.tool_use_id || seen[i + 1] !== b.is_error || seen[i + 2] !== b.content) return -1;
+      if (seen[i] !== b.tool_use_id || seen[i + 1] !== b.isError || seen[i + 2] !== b.content) return -1;
       i += 3;
       if (typeof b.content === "string") return i;
       if (seen[i] !== b.content.length) return -1;
@@ -161,7 +161,7 @@ function collectBlock(b: ContentBlock, out: unknown[]): void {
       out.push(b.source);
       return;
     case "tool_result":
-      out.push(b.tool_use_id, b.is_error, b.content);
+      out.push(b.tool_use_id, b.isError, b.content);
       if (typeof b.content !== "string") {
         out.push(b.content.length);
         for (const c of b.content) collectBlock(c, out);

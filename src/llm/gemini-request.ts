@@ -196,7 +196,7 @@ function functionResponse(block: ToolResultBlock, names: Map<string, string>): P
           .join("\n");
   const response: Record<string, unknown> = { name: names.get(block.tool_use_id) ?? "unknown_tool" };
   if (!block.tool_use_id.startsWith(GEMINI_SYNTHETIC_ID)) response.id = block.tool_use_id;
-  response.response = block.is_error ? { error: text } : { output: text };
+  response.response = block.isError ? { error: text } : { output: text };
   const parts: Part[] = [{ functionResponse: response }];
   if (typeof content !== "string") {
     for (const b of content) if (b.type === "image") parts.push(imagePart(b));

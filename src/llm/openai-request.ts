@@ -188,7 +188,7 @@ function pushMessage(out: WireMessage[], message: Message, gateway: boolean): vo
 }
 
 function toolResultText(
-  block: { content: string | Array<TextBlock | ImageBlock>; is_error?: boolean },
+  block: { content: string | Array<TextBlock | ImageBlock>; isError?: boolean },
   imageCount: number,
 ): string {
   let text =
@@ -200,7 +200,7 @@ function toolResultText(
           .join("\n");
   if (text === "") text = imageCount > 0 ? "(image output follows)" : "(no output)";
   // Chat Completions has no is_error flag: say it in the text so the model still knows.
-  if (block.is_error && !/^error/i.test(text)) text = `Error: ${text}`;
+  if (block.isError && !/^error/i.test(text)) text = `Error: ${text}`;
   return text;
 }
 

@@ -189,16 +189,16 @@ function reasoningItem(block: ThinkingBlock): Item | undefined {
 }
 
 /** A tool's result as `output`: text, or text and images as input parts. */
-function toolOutput(block: { content: string | Array<TextBlock | ImageBlock>; is_error?: boolean }): unknown {
-  if (typeof block.content === "string") return errorMarked(block.content, block.is_error);
+function toolOutput(block: { content: string | Array<TextBlock | ImageBlock>; isError?: boolean }): unknown {
+  if (typeof block.content === "string") return errorMarked(block.content, block.isError);
   if (!block.content.some((b) => b.type === "image")) {
     const text = block.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-    return errorMarked(text, block.is_error);
+    return errorMarked(text, block.isError);
   }
   const parts = block.content.map((b) =>
     b.type === "text" ? { type: "input_text", text: b.text } : inputImage(b),
   );
-  if (block.is_error) parts.unshift({ type: "input_text", text: "Error:" });
+  if (block.isError) parts.unshift({ type: "input_text", text: "Error:" });
   return parts;
 }
 

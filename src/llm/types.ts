@@ -66,7 +66,12 @@ export interface ToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
   content: string | Array<TextBlock | ImageBlock>;
-  is_error?: boolean;
+  /**
+   * True when the result reports a failure. Spelled `is_error` by earlier versions (Anthropic's wire
+   * spelling, which the request mappers still write): transcripts and SDK input with that spelling
+   * are read as this (`tool-result-spelling.ts`).
+   */
+  isError?: boolean;
 }
 
 /** Any block that may appear in a message. */

@@ -6,7 +6,7 @@
  * waits for every call before it and holds back every call after it (two mutating calls with
  * different resource keys may overlap). Results always come back in the order the model asked, one
  * per call, whatever happened: an unknown tool, bad input, a denial, a throw or an abort each produce
- * an `is_error` result.
+ * an `isError` result.
  */
 import type { ToolResultBlock, ToolUseBlock } from "../llm/types.js";
 import type { ConfinementLevel } from "../sandbox/confinement.js";
@@ -248,7 +248,7 @@ async function runOneCallUnguarded(
     tool_use_id: call.id,
     // The host saw the output as it is (the event above); the model sees it framed (model-framing.ts).
     content: frameToolContent(result.content),
-    ...(isError ? { is_error: true } : {}),
+    ...(isError ? { isError: true } : {}),
   };
 }
 
@@ -331,7 +331,7 @@ function timeLimitResult(name: string, ms: number): ToolResult {
 /** An error result for a call that never ran (or could not). */
 export function errorResult(call: ToolUseBlock, text: string): ToolResultBlock {
   // Such a message may quote the call's input or a hook's reason: framed like any tool output.
-  return { type: "tool_result", tool_use_id: call.id, content: frameToolContent(text), is_error: true };
+  return { type: "tool_result", tool_use_id: call.id, content: frameToolContent(text), isError: true };
 }
 
 function truncate(text: string, max: number): string {

@@ -130,7 +130,7 @@ export interface PermissionRequest {
 }
 
 /**
- * The engine's answer: run the call with `input`, or send `message` back as an `is_error` result.
+ * The engine's answer: run the call with `input`, or send `message` back as an `isError` result.
  * `confine` is set on a Bash call the engine allowed on its own analysis (no rule, hook, user answer
  * or bypass mode): the command is to run confined at that level where a sandbox can start, so a
  * mistake in the analysis costs nothing (`read-only`: it may change nothing; `workspace`: it may

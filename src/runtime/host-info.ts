@@ -3,23 +3,15 @@
  * commands it offers, the models of its catalog, the account serving its model, and how full the
  * context window is. Each answer is read when asked, so it follows the model and tools in force.
  */
-import { accountOf } from "../llm/account.js";
+import { type AccountInfo, accountOf } from "../llm/account.js";
 import type { ModelCatalog } from "../llm/catalog.js";
+import { type SupportedModel, supportedModels } from "../llm/model-list.js";
 import type { ProviderRegistry, ProviderSpec } from "../llm/resolve.js";
 import type { LoopSession } from "../loop/context.js";
 import type { LoopConfig } from "../loop/loop-config.js";
+import { type ContextFigures, contextFigures } from "./context-figures.js";
 import type { SessionOptions } from "./options.js";
-import {
-  type AccountInfo,
-  type AgentInfo,
-  type ContextUsage,
-  contextUsage,
-  offeredAgents,
-  offeredCommands,
-  type SlashCommand,
-  type SupportedModel,
-  supportedModels,
-} from "./session-info.js";
+import { type AgentInfo, offeredAgents, offeredCommands, type SlashCommand } from "./session-offers.js";
 
 /** The session's answers to the host's questions about it. */
 export interface HostInfo {
@@ -28,7 +20,8 @@ export interface HostInfo {
   commands(): SlashCommand[];
   models(): SupportedModel[];
   account(): AccountInfo;
-  contextUsage(): ContextUsage;
+  /** How full the context window is, by what fills it. */
+  contextFigures(): ContextFigures;
 }
 
 /** What the answers are read from. */
@@ -62,10 +55,10 @@ export function createHostInfo(sources: HostInfoSources): HostInfo {
         getApiKey: options.getApiKey !== undefined,
         env: sources.env,
       }),
-    contextUsage: () => {
+    contextFigures: () => {
       const model = sources.currentModel();
       const config = sources.config();
-      return contextUsage({
+      return contextFigures({
         model,
         systemPrompt: config.systemPrompt,
         tools: config.tools,

@@ -12,7 +12,7 @@
 
 export { withPlugins } from "./plugin-options.js";
 export { withProjectDescription } from "./project-options.js";
-export { BUILTIN_COMMANDS, offeredCommands, type SlashCommand } from "./session-info.js";
+export { BUILTIN_COMMANDS, offeredCommands, type SlashCommand } from "./session-offers.js";
 export {
   type AgentDefinition,
   createTaskTool,

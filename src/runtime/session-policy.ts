@@ -9,6 +9,7 @@
  */
 import type { HookRunner } from "../hooks/runner.js";
 import { createPermissionEngine, type PermissionEngine } from "../permissions/engine.js";
+import { protectedPathReason } from "../permissions/protected-paths.js";
 import type { CanUseTool } from "../permissions/types.js";
 import { type BashSandbox, createBashSandbox } from "../sandbox/bash-sandbox.js";
 import { type Confinement, createConfinement } from "../sandbox/confinement.js";
@@ -16,6 +17,7 @@ import { startupFilesNamedBy } from "../sandbox/protected-names.js";
 import { mergeSandboxSettings, resolveSandboxSettings } from "../sandbox/settings.js";
 import type { ManagedSettings } from "../settings/managed.js";
 import { sessionManagedSettings } from "../settings/managed-file.js";
+import type { FileScope } from "../tools/types.js";
 import type { SessionOptions } from "./options.js";
 import { wrapCanUseTool } from "./tool-gate.js";
 
@@ -102,4 +104,22 @@ export function createSessionPermissions(
       options.permissionWording,
     ),
   });
+}
+
+/**
+ * Where Read, Write, Edit and NotebookEdit may go, re-checked when they open a path that goes through
+ * a symbolic link (the link may have changed since the permission check): the engine's directories,
+ * protected paths refused. bypassPermissions confines nothing.
+ */
+export function sessionFileScope(
+  permissions: () => Pick<PermissionEngine, "mode" | "directories">,
+  shellStartupFiles: readonly string[],
+): () => FileScope | undefined {
+  return () =>
+    permissions().mode === "bypassPermissions"
+      ? undefined
+      : {
+          directories: permissions().directories,
+          protectedReason: (real) => protectedPathReason({ lexical: real, real }, shellStartupFiles),
+        };
 }

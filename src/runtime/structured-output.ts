@@ -129,3 +129,25 @@ function compileSchema(schema: Record<string, unknown>): Validate {
     );
   };
 }
+
+/**
+ * A session's structured output: none without `outputFormat`, and compiled when the session starts
+ * (compiling the schema loads the validator, which a session without it never pays for).
+ */
+export interface SessionStructuredOutput {
+  /** Compiles the schema (once, at `start()`); nothing without `outputFormat`. Throws for a bad schema. */
+  compile(): Promise<void>;
+  /** The compiled state, once `compile()` has run with a format. */
+  current(): StructuredOutput | undefined;
+}
+
+/** The session's structured output for `format`, not compiled yet. */
+export function sessionStructuredOutput(format: OutputFormat | undefined): SessionStructuredOutput {
+  let compiled: StructuredOutput | undefined;
+  return {
+    async compile() {
+      if (format) compiled = await createStructuredOutput(format);
+    },
+    current: () => compiled,
+  };
+}

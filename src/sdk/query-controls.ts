@@ -15,19 +15,20 @@ import type {
 import type { PermissionRulesListing } from "../permissions/rule-listing.js";
 import type { RewindFilesResult } from "../runtime/file-checkpoints.js";
 import type { Session } from "../runtime/session.js";
-import type {
-  AccountInfo,
-  AgentInfo,
-  ContextUsage,
-  InitializationResult,
-  SlashCommand,
-  SupportedModel,
-} from "../runtime/session-info.js";
 import { describeShellStatus } from "../tools/background-shells.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "../version.js";
 import type { AsyncQueue } from "./async-queue.js";
 import type { QueryOptions } from "./options.js";
 import type { PermissionModeName, SDKMessage } from "./sdk-messages.js";
+import {
+  type AccountInfo,
+  type AgentInfo,
+  type ContextUsage,
+  type InitializationResult,
+  type SlashCommand,
+  type SupportedModel,
+  toContextUsage,
+} from "./session-info.js";
 
 /** The display modes `setMaxThinkingTokens` takes, as the Claude Agent SDK's. */
 const THINKING_DISPLAYS: readonly string[] = ["summarized", "omitted", "highlights"];
@@ -191,7 +192,7 @@ export function createQueryControls(
     supportedModels: async () => runtime.info.models(),
     supportedAgents: async () => runtime.info.agents(),
     accountInfo: async () => runtime.info.account(),
-    getContextUsage: async () => runtime.info.contextUsage(),
+    getContextUsage: async () => toContextUsage(runtime.info.contextFigures()),
     async stopTask(taskId) {
       const stopped = await runtime.stopTask(taskId);
       if (!stopped) return;

@@ -4,6 +4,7 @@
  * `AsyncIterable` prompt, `streamInput()` or `sendUserMessage()` make it multi-turn, one run and one
  * `result` per user message, until the input ends.
  */
+import { withCurrentSpelling } from "../llm/tool-result-spelling.js";
 import { type ContentBlock, emptyUsage, type Usage } from "../llm/types.js";
 import { withPlugins } from "../runtime/plugin-options.js";
 import {
@@ -27,7 +28,7 @@ import type { QueryOptions } from "./options.js";
 import { checkOptions } from "./options-check.js";
 import { createQueryControls, type QueryControls } from "./query-controls.js";
 import { buildResultMessage, withStructuredVerdict } from "./result-message.js";
-import type { SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
+import type { SDKContentBlock, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
 import { createSdkStream } from "./sdk-stream.js";
 
 /** The input queue's mark for a run on the history as it stands, without a new user message. */
@@ -110,8 +111,9 @@ export function openQuery(params: {
   // The uuid of each user message: the host's own (SDKUserMessage.uuid) or one made here. It names
   // the run's file checkpoint and comes back on the result as user_message_uuid.
   const inputIds = new WeakMap<AgentMessage, string>();
-  const userInput = (content: string | ContentBlock[], uuid?: string): AgentMessage => {
-    const message: AgentMessage = { role: "user", content };
+  // A tool result may come spelled as Claude's messages spell it (`is_error`): read as Goat's `isError`.
+  const userInput = (content: string | ContentBlock[] | SDKContentBlock[], uuid?: string): AgentMessage => {
+    const message: AgentMessage = withCurrentSpelling({ role: "user", content: content as ContentBlock[] });
     inputIds.set(message, typeof uuid === "string" && uuid !== "" ? uuid : crypto.randomUUID());
     return message;
   };
@@ -286,7 +288,7 @@ export function openQuery(params: {
       inputs.push(userInput(content));
     },
     steer(content, opts) {
-      runtime.steer({ role: "user", content }, opts?.interrupt === true);
+      runtime.steer(withCurrentSpelling({ role: "user", content }), opts?.interrupt === true);
     },
     async compact(instructions) {
       // Between runs, at once; during a run, as soon as it ends (the history is not swapped mid-turn).

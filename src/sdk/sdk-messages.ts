@@ -2,9 +2,18 @@
  * The SDK message stream: the shapes of the Claude Agent SDK's `query()` messages, so code written
  * for `@anthropic-ai/claude-agent-sdk` reads ours unchanged. Every message has `uuid` and `session_id`.
  */
-import type { AssistantMessage, ContentBlock, StopReason, Usage } from "../llm/types.js";
+import type { AssistantMessage, ContentBlock, StopReason, ToolResultBlock, Usage } from "../llm/types.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { ExitReason, ModelUsage } from "../runtime/session.js";
+
+/**
+ * A tool result as the Claude Agent SDK's messages spell it: the failure flag is `is_error`
+ * (Anthropic's wire spelling), where Goat's own messages say `isError`.
+ */
+export type SDKToolResultBlock = Omit<ToolResultBlock, "isError"> & { is_error?: boolean };
+
+/** A content block of an SDK user message: Goat's blocks, with the tool result in Claude's spelling. */
+export type SDKContentBlock = Exclude<ContentBlock, ToolResultBlock> | SDKToolResultBlock;
 
 /** The Claude Agent SDK's permission modes (Goat's own, by the SDK's name). */
 export type PermissionModeName = PermissionMode;
@@ -65,7 +74,7 @@ export interface SDKUserMessage {
   type: "user";
   uuid?: string;
   session_id: string;
-  message: { role: "user"; content: string | ContentBlock[] };
+  message: { role: "user"; content: string | SDKContentBlock[] };
   parent_tool_use_id: string | null;
   /** Structured output of the tool (its `details`), for programs. */
   tool_use_result?: unknown;
@@ -258,6 +267,12 @@ export type SDKMessage =
   | SDKHookStartedMessage
   | SDKHookResponseMessage
   | SDKResultMessage;
+
+/** A tool result of Goat's history as the SDK's user message carries it (`is_error`). */
+export function toSDKToolResult(block: ToolResultBlock): SDKToolResultBlock {
+  const { isError, ...rest } = block;
+  return isError === true ? { ...rest, is_error: true } : rest;
+}
 
 /** Maps an assistant message to the SDK's `assistant` message. */
 export function toSDKAssistant(

@@ -7,7 +7,7 @@ import type { ToolResultBlock } from "../llm/types.js";
 import type { AgentEvent, AgentMessage } from "../runtime/session.js";
 import { sdkToolUseResult } from "./claude-tool-response.js";
 import { toRawStreamEvents } from "./raw-stream-events.js";
-import { type SDKMessage, toSDKAssistant } from "./sdk-messages.js";
+import { type SDKMessage, toSDKAssistant, toSDKToolResult } from "./sdk-messages.js";
 
 /** How often a running tool's `tool_progress` is repeated. */
 const HEARTBEAT_MS = 1000;
@@ -61,7 +61,7 @@ export function createSdkStream(options: SdkStreamOptions): (event: AgentEvent) 
           push({
             type: "user",
             ...base(),
-            message: { role: "user", content: [result] },
+            message: { role: "user", content: [toSDKToolResult(result)] },
             parent_tool_use_id: parent,
             ...(d !== undefined ? { tool_use_result: d } : {}),
           });

@@ -17,7 +17,7 @@ export interface ToolPairRepair {
 }
 
 /**
- * Pairs every tool_use with a tool_result in the next message: adds an is_error "interrupted" result
+ * Pairs every tool_use with a tool_result in the next message: adds an isError "interrupted" result
  * for each call without one, turns results that answer no call in the previous message into text (so
  * nothing is lost), puts results before other blocks, and drops assistant messages with no content.
  * Messages that need no change are returned as the same objects; the input is never mutated.
@@ -94,7 +94,7 @@ function pairResults(callIds: string[], answer: UserMessage | undefined, interru
     const found = results.get(id);
     if (found !== undefined) return found;
     interrupted.push(id);
-    return { type: "tool_result", tool_use_id: id, content: INTERRUPTED_TOOL_RESULT, is_error: true };
+    return { type: "tool_result", tool_use_id: id, content: INTERRUPTED_TOOL_RESULT, isError: true };
   });
   if (answer !== undefined && typeof answer.content === "string") {
     if (callIds.length === 0) return answer;
@@ -115,7 +115,7 @@ function orphanAsText(block: ToolResultBlock): ContentBlock {
     typeof block.content === "string"
       ? block.content
       : block.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
-  const label = block.is_error ? "error result" : "result";
+  const label = block.isError ? "error result" : "result";
   return {
     type: "text",
     text: `[${label} of tool call ${block.tool_use_id}, whose call is no longer in the conversation]\n${body}`,

@@ -2,6 +2,7 @@
  * Restoring a session for its next model call (pure functions over loaded entries): the active branch
  * since the last compaction, the summary as the opening user message, the model, and the cost so far.
  */
+import { withCurrentSpelling } from "../llm/tool-result-spelling.js";
 import type { ContentBlock, Message, UserMessage } from "../llm/types.js";
 import { chainTo, chooseLeaf, indexEntries, linearChain } from "./branch.js";
 import { repairToolPairs } from "./repair.js";
@@ -56,7 +57,8 @@ export function buildResumeState(entries: SessionEntry[], options: BuildResumeOp
   const messages: Message[] = [];
   for (const entry of chain) {
     if (entry.type === "compact_boundary") summary = entry.summary;
-    else if (entry.type === "user" || entry.type === "assistant") messages.push(entry.message);
+    else if (entry.type === "user" || entry.type === "assistant")
+      messages.push(withCurrentSpelling(entry.message));
     else if (entry.type === "model_change") branchModel = entry.model;
   }
   if (summary !== undefined) withSummaryFirst(messages, summary);
@@ -97,7 +99,7 @@ export function transcriptMessages(entries: SessionEntry[], at?: string): Messag
   const messages: Message[] = [];
   for (const entry of chainTo(index, leaf, false)) {
     if ((entry.type === "user" || entry.type === "assistant") && entry.copy_of === undefined) {
-      messages.push(entry.message);
+      messages.push(withCurrentSpelling(entry.message));
     }
   }
   return messages;

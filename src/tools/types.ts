@@ -126,7 +126,7 @@ export interface Tool<TInput = any, TDetails = unknown> {
    * runs without asking must run confined where a sandbox exists.
    */
   readonly confines?: boolean;
-  /** Runs the tool. May throw: the caller turns a throw into an `is_error` result. */
+  /** Runs the tool. May throw: the caller turns a throw into an `isError` result. */
   execute(input: TInput, ctx: ToolContext): Promise<ToolResult<TDetails>>;
 }
 

@@ -91,7 +91,7 @@ function workSession(): AgentMessage[] {
           type: "tool_result",
           tool_use_id: "toolu_2",
           content: "FAIL parse.test.ts: unexpected ','",
-          is_error: true,
+          isError: true,
         },
       ],
     },

@@ -43,7 +43,7 @@ describe("serializeForSummary", () => {
       role: "user",
       content: [
         { type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "a.css:3: .button {}" }] },
-        { type: "tool_result", tool_use_id: "t2", content: "Invalid JSON arguments", is_error: true },
+        { type: "tool_result", tool_use_id: "t2", content: "Invalid JSON arguments", isError: true },
         { type: "text", text: "<system-reminder>ctx</system-reminder>" },
       ],
     },

@@ -107,7 +107,7 @@ describe.skipIf(missing !== undefined)("durable sessions after a worker dies", (
     const results = messages.flatMap((m) =>
       m.role === "user" && Array.isArray(m.content) ? m.content.filter((b) => b.type === "tool_result") : [],
     ) as ToolResultBlock[];
-    expect(results.map((r) => [r.content, r.is_error === true])).toEqual([
+    expect(results.map((r) => [r.content, r.isError === true])).toEqual([
       ["appended one", false],
       [INTERRUPTED_TOOL_RESULT, true],
     ]);

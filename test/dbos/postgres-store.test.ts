@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresSessionStore, type PostgresSessionStore } from "../../src/dbos/postgres-store.js";
 import { replaySafeStore } from "../../src/dbos/replay-store.js";
-import { listSessions, loadResumeState } from "../../src/session/api.js";
+import type { ContentBlock } from "../../src/llm/types.js";
+import { getSessionMessages, listSessions, loadResumeState } from "../../src/session/api.js";
 import { createJsonlSessionStore } from "../../src/session/jsonl-store.js";
 import { buildResumeState, transcriptMessages } from "../../src/session/resume.js";
 import type { SessionEntry, SessionStore } from "../../src/session/types.js";
@@ -104,6 +105,25 @@ describe.skipIf(missing !== undefined)("PostgreSQL session store", () => {
       await jsonl.close();
       cleanup();
     }
+  });
+
+  it("reads a durable transcript written with the old is_error spelling as isError", async () => {
+    const store = freshStore();
+    // What Goat wrote before the neutral model settled on isError: the flag in Anthropic's spelling.
+    const recorder = await exchange(await startSession(store, "old", "/w"), "q1");
+    await recorder.record({ type: "assistant", message: callTool("call_1") });
+    const oldResult = { type: "tool_result", tool_use_id: "call_1", content: "boom", is_error: true };
+    await recorder.record({ type: "user", message: { role: "user", content: [oldResult as ContentBlock] } });
+    const stored = (await store.load("old"))!.at(-1) as Extract<SessionEntry, { type: "user" }>;
+    expect(stored.message.content).toEqual([oldResult]);
+
+    const expected = { type: "tool_result", tool_use_id: "call_1", content: "boom", isError: true };
+    const resumed = await loadResumeState("old", { store });
+    expect(resumed.messages.at(-1)).toEqual({ role: "user", content: [expected] });
+    expect((await getSessionMessages("old", { store })).at(-1)).toEqual({
+      role: "user",
+      content: [expected],
+    });
   });
 
   it("skips entries it already has, counting them once, and refuses a session without a header", async () => {

@@ -189,7 +189,7 @@ describe.skipIf(missing !== undefined)("durable sessions on a queue", () => {
       expect(answer.role).toBe("user");
       expect(Array.isArray(answer.content) && answer.content[0]).toMatchObject({
         type: "tool_result",
-        is_error: true,
+        isError: true,
       });
     } finally {
       await store.close();

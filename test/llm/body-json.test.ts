@@ -32,7 +32,7 @@ function history(rounds: number): Message[] {
                 { type: "text", text: "line" },
                 { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
               ],
-              is_error: true,
+              isError: true,
             },
       ],
     });

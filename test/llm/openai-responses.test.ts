@@ -88,7 +88,7 @@ describe("openai-responses", () => {
             first,
             {
               role: "user",
-              content: [{ type: "tool_result", tool_use_id: "call_1", content: "boom", is_error: true }],
+              content: [{ type: "tool_result", tool_use_id: "call_1", content: "boom", isError: true }],
             },
           ],
         }),

@@ -70,7 +70,7 @@ const CONVERSATION: ModelRequest = {
             { type: "image", source: PNG },
           ],
         },
-        { type: "tool_result", tool_use_id: "call_2", content: "file_path is required", is_error: true },
+        { type: "tool_result", tool_use_id: "call_2", content: "file_path is required", isError: true },
         { type: "text", text: "Go on." },
       ],
     },

@@ -162,7 +162,8 @@ export function toolResultsSent(body: any): Array<{ id: string; content: string;
       if (b.type === "tool_result") {
         const text =
           typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text ?? "").join("");
-        out.push({ id: b.tool_use_id, content: text, isError: b.is_error === true });
+        // A wire body (Anthropic's is_error) or a scripted model's request (Goat's isError).
+        out.push({ id: b.tool_use_id, content: text, isError: b.is_error === true || b.isError === true });
       }
     }
   }

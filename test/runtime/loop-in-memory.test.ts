@@ -51,7 +51,7 @@ function toolResultsOf(request: ModelRequest): Array<{ id: string; content: stri
           {
             id: b.tool_use_id,
             content: typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text).join(""),
-            isError: b.is_error === true,
+            isError: b.isError === true,
           },
         ]
       : [],
@@ -119,6 +119,39 @@ describe("tool rounds", () => {
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ id: "h1", isError: true });
     expect(results[0].content).toContain("schema bug");
+  });
+});
+
+describe("a failed tool result's spelling", () => {
+  it("is isError in the history the model gets and is_error in the SDK's messages, either way in", async () => {
+    model.enqueue(reply.toolCalls([{ name: "nope", input: {}, id: "u1" }]), reply.text("done"));
+    // A Claude-SDK host hands back a tool result in the SDK's spelling (is_error).
+    async function* prompt() {
+      yield {
+        type: "user" as const,
+        message: {
+          role: "user" as const,
+          content: [
+            { type: "tool_result" as const, tool_use_id: "old", content: "it broke", is_error: true },
+          ],
+        },
+      };
+    }
+    const messages = await collect(query({ prompt: prompt(), options: options({ tools: [echoTool] }) }));
+    expect(resultOf(messages).result).toBe("done");
+    // Goat's history spells it isError: the host's result as read, and the loop's own for the unknown tool.
+    expect(model.requests[0].messages[0].content).toEqual([
+      { type: "tool_result", tool_use_id: "old", content: "it broke", isError: true },
+    ]);
+    expect(toolResultsOf(model.requests[1])).toMatchObject([{ id: "u1", isError: true }]);
+    expect(JSON.stringify(model.requests[1].messages)).not.toContain("is_error");
+    // The SDK's user messages keep Claude's spelling, for the host's result and the loop's alike.
+    const sdkResults = messages.flatMap((m) => (m.type === "user" ? (m.message.content as any[]) : []));
+    expect(sdkResults).toEqual([
+      { type: "tool_result", tool_use_id: "old", content: "it broke", is_error: true },
+      expect.objectContaining({ type: "tool_result", tool_use_id: "u1", is_error: true }),
+    ]);
+    expect(sdkResults[1]).not.toHaveProperty("isError");
   });
 });
 

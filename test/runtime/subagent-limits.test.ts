@@ -66,7 +66,7 @@ function toolResultsOf(request: ModelRequest): Array<{ id: string; text: string;
           {
             id: b.tool_use_id,
             text: typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text).join(""),
-            isError: b.is_error === true,
+            isError: b.isError === true,
           },
         ]
       : [],

@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ContentBlock, type Message, textOf } from "../../src/llm/types.js";
-import { loadResumeState } from "../../src/session/api.js";
+import { getSessionMessages, loadResumeState } from "../../src/session/api.js";
 import { createJsonlSessionStore, type JsonlSessionStore } from "../../src/session/jsonl-store.js";
+import { sessionFilePath } from "../../src/session/paths.js";
 import {
   INTERRUPTED_TOOL_RESULT,
   repairDanglingToolUses,
@@ -128,9 +130,26 @@ describe("resume", () => {
     expect(state.messages.at(-1)).toEqual({
       role: "user",
       content: [
-        { type: "tool_result", tool_use_id: "call_1", content: INTERRUPTED_TOOL_RESULT, is_error: true },
+        { type: "tool_result", tool_use_id: "call_1", content: INTERRUPTED_TOOL_RESULT, isError: true },
       ],
     });
+  });
+
+  it("reads a transcript written with the old is_error spelling as isError, on resume and in the viewer's list", async () => {
+    // What Goat wrote before the neutral model settled on isError: the flag in Anthropic's spelling.
+    const recorder = await exchange(await startSession(store, "old", "/w"), "q1");
+    await recorder.record({ type: "assistant", message: callTool("call_1") });
+    const oldResult = { type: "tool_result", tool_use_id: "call_1", content: "boom", is_error: true };
+    await recorder.record({ type: "user", message: { role: "user", content: [oldResult as ContentBlock] } });
+    await recorder.record({ type: "assistant", message: reply("it failed") });
+    const onDisk = readFileSync(sessionFilePath(home, "/w", "old"), "utf8");
+    expect(onDisk).toContain('"is_error":true');
+
+    const expected = { type: "tool_result", tool_use_id: "call_1", content: "boom", isError: true };
+    const resumed = await loadResumeState("old", { store });
+    expect(resumed.messages[3]).toEqual({ role: "user", content: [expected] });
+    const listed = await getSessionMessages("old", { store });
+    expect(listed[3]).toEqual({ role: "user", content: [expected] });
   });
 
   it("sums cost and turns over all runs and takes the latest model", async () => {
@@ -219,7 +238,7 @@ describe("repairDanglingToolUses", () => {
     const repaired = repairToolPairs([prompt("go"), assistant, partial as never]);
     expect(repaired.interruptedToolUseIds).toEqual(["a"]);
     expect(repaired.messages[2].content).toEqual([
-      { type: "tool_result", tool_use_id: "a", content: INTERRUPTED_TOOL_RESULT, is_error: true },
+      { type: "tool_result", tool_use_id: "a", content: INTERRUPTED_TOOL_RESULT, isError: true },
       { type: "tool_result", tool_use_id: "b", content: "ok" },
       { type: "text", text: "note" },
     ]);

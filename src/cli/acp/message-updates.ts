@@ -5,7 +5,7 @@
  * Subagents' messages (`parent_tool_use_id` set) are left out: the editor shows the Task call itself.
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
-import type { ContentBlock, SDKMessage } from "../../index.js";
+import type { ContentBlock, SDKContentBlock, SDKMessage } from "../../index.js";
 import { planOfTodos, toolCallView } from "./tool-view.js";
 
 /** Turns SDK messages into the updates to send, in order. */
@@ -97,10 +97,13 @@ export class MessageUpdates {
     return updates;
   }
 
-  private resultUpdates(content: ContentBlock[]): SessionUpdate[] {
+  /** The results of SDK messages (`is_error`) and of stored ones (`isError`), spelled either way. */
+  private resultUpdates(content: ReadonlyArray<ContentBlock | SDKContentBlock>): SessionUpdate[] {
     const updates: SessionUpdate[] = [];
     for (const block of content) {
       if (block.type !== "tool_result") continue;
+      const failed =
+        ("isError" in block && block.isError === true) || ("is_error" in block && block.is_error === true);
       const name = this.toolNames.get(block.tool_use_id);
       this.toolNames.delete(block.tool_use_id);
       this.running.delete(block.tool_use_id);
@@ -113,11 +116,9 @@ export class MessageUpdates {
       updates.push({
         sessionUpdate: "tool_call_update",
         toolCallId: block.tool_use_id,
-        status: block.is_error === true ? "failed" : "completed",
+        status: failed ? "failed" : "completed",
         rawOutput: output,
-        ...(shown.length > 0 || block.is_error === true
-          ? { content: shown.length > 0 ? shown : [textContent(output)] }
-          : {}),
+        ...(shown.length > 0 || failed ? { content: shown.length > 0 ? shown : [textContent(output)] } : {}),
       });
     }
     return updates;

@@ -120,11 +120,13 @@ ${VIEWER_DIFF}
     var tool = ctx.tools[block.tool_use_id];
     if (!tool) return;
     var text = resultText(block.content);
-    var interrupted = /interrupted/i.test(text) && block.is_error;
-    tool.status.className = "status " + (interrupted ? "interrupted" : block.is_error ? "error" : "ok");
-    tool.status.textContent = interrupted ? "interrupted" : block.is_error ? "error" : "ok";
-    if (block.is_error) tool.card.classList.add("failed");
-    if (tool.diffSlot && !block.is_error) { clear(tool.diffSlot); tool.diffSlot.appendChild(editDiff(tool.block.input || {}, text)); }
+    // Transcripts written by earlier versions spell the flag is_error.
+    var failed = block.isError === true || block.is_error === true;
+    var interrupted = /interrupted/i.test(text) && failed;
+    tool.status.className = "status " + (interrupted ? "interrupted" : failed ? "error" : "ok");
+    tool.status.textContent = interrupted ? "interrupted" : failed ? "error" : "ok";
+    if (failed) tool.card.classList.add("failed");
+    if (tool.diffSlot && !failed) { clear(tool.diffSlot); tool.diffSlot.appendChild(editDiff(tool.block.input || {}, text)); }
     clear(tool.slot);
     tool.slot.appendChild(longText(text));
   }
