@@ -6,7 +6,8 @@
  * starts a new session, as with Claude Code. The whole fixture project (test/support/claude-project-fixture.ts)
  * with the `review-kit` plugin (the SDK's `plugins` option, sent as `--plugin-dir`): each piece is
  * offered (system/init, supportedCommands(), supportedAgents(), reloadSkills(), reloadPlugins()),
- * invoked and obeyed.
+ * invoked and obeyed. The same plugin sent in the initialize request (`pluginDelivery: "initialize"`)
+ * loads as `--plugin-dir` does, and `plugins_applied` confirms it (it was ignored with a warning).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
