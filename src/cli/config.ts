@@ -9,20 +9,14 @@ import type { PermissionModeName } from "../index.js";
 import { KNOWN_OPTIONS } from "../index.js";
 import { claudeCloud, expandModelAlias } from "../llm/index.js";
 import { withProjectDescription } from "../runtime/index.js";
-import { readProjectDescription, readSettingsFile } from "../settings/index.js";
+import { readFlagSettingsFile, readProjectDescription } from "../settings/index.js";
 import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
 import { cliPermissionWording } from "./permission-wording.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
-import {
-  type CliSettings,
-  goatHomeDir,
-  inlineSettings,
-  isClaudeSettingsFile,
-  mergeSettings,
-} from "./settings.js";
+import { type CliSettings, goatHomeDir, inlineSettings, mergeSettings } from "./settings.js";
 import type { ProjectTrust } from "./trust/settle.js";
 
 export { settleCliTrust } from "./trust/settle.js";
@@ -68,9 +62,7 @@ export function buildConfig(
   // --settings is a file, or inline JSON as the Agent SDKs pass it (with the host's sandbox merged in).
   const inline = inlineSettings(args.settings);
   const settingsFile = inline || args.settings === undefined ? undefined : resolve(args.settings);
-  const flagFile = settingsFile
-    ? [readSettingsFile(settingsFile, isClaudeSettingsFile(settingsFile, env) ? "claude" : "goat", "flag")]
-    : [];
+  const flagFile = settingsFile ? [readFlagSettingsFile(settingsFile, env)] : [];
   const settings = mergeSettings([...description.settings, ...flagFile], {
     inline,
     inlineOrigin: "--settings JSON",

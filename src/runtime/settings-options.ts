@@ -12,10 +12,14 @@ import { join, resolve } from "node:path";
 import { parseMcpConfig } from "../mcp/config-file.js";
 import { McpConfigError, mergeMcpSources, settingsMcpSources } from "../mcp/config-sources.js";
 import { mergeSandboxSettings } from "../sandbox/settings.js";
-import { isClaudeSettingsFile } from "../settings/claude-files.js";
-import { type CliSettings, goatHomeDir, mergeSettings, SettingsError } from "../settings/files.js";
+import {
+  type CliSettings,
+  goatHomeDir,
+  mergeSettings,
+  readFlagSettingsFile,
+  SettingsError,
+} from "../settings/files.js";
 import { type ProjectDescription, readProjectDescription } from "../settings/project-description.js";
-import { readSettingsFile } from "../settings/source-files.js";
 import { mergeHooks } from "./merge-hooks.js";
 import type { SessionOptions } from "./options.js";
 import { withProjectDescription } from "./project-options.js";
@@ -38,9 +42,7 @@ export function withSettings<Options extends SessionOptions>(
   // Every file of the levels asked for, read once: the settings, .mcp.json and the definitions.
   const description = readProjectDescription({ cwd, env: callerEnv, sources });
   const path = typeof options.settings === "string" ? resolve(cwd, options.settings) : undefined;
-  const flagFile = path
-    ? [readSettingsFile(path, isClaudeSettingsFile(path, callerEnv) ? "claude" : "goat", "flag")]
-    : [];
+  const flagFile = path ? [readFlagSettingsFile(path, callerEnv)] : [];
   const inline = typeof options.settings === "object" ? options.settings : undefined;
   const settings = mergeSettings([...description.settings, ...flagFile], { inline });
   for (const message of settings.warnings) warn(message);

@@ -142,6 +142,17 @@ export function readSettingsFiles(
 }
 
 /**
+ * The `--settings` file (or the `settings` option's path), read as the last level: it must exist,
+ * and what cannot be used of it is an error, whichever program's file it is.
+ */
+export function readFlagSettingsFile(
+  file: string,
+  env: Record<string, string | undefined>,
+): SettingsFileRead {
+  return readSettingsFile(file, familyOf(file, env), "flag");
+}
+
+/**
  * Reads and merges the files, then `inline` (the `settings` option given as an object), which wins.
  * Missing files are skipped, except `required` ones (the `--settings` file or `settings` path).
  * `restricted` files belong to a folder the user has not trusted: only what they say to restrict the

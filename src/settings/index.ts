@@ -24,6 +24,7 @@ export {
   loadSettings,
   mergeSettings,
   type PermissionSettings,
+  readFlagSettingsFile,
   readSettingsFiles,
   SettingsError,
   type SettingsMergeOptions,

@@ -10,6 +10,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { readProjectConfig } from "../../src/cli/trust/project-config.js";
 import { loadSettings, mergeSettings, settingsFiles } from "../../src/settings/files.js";
+import { loadMemory } from "../../src/settings/memory-files.js";
 import { readProjectDescription } from "../../src/settings/project-description.js";
 import { readSettingsFile } from "../../src/settings/source-files.js";
 import { tempDir } from "../support/temp-dirs.js";
@@ -95,5 +96,29 @@ describe("the settings files in the project description", () => {
     expect(readSettingsFile(path.join(cwd, "none.json"), "goat", "flag").problem).toBe(
       `settings file ${path.join(cwd, "none.json")} does not exist`,
     );
+  });
+});
+
+describe("memory files, read by the settings loader", () => {
+  it("each carries the level it was read for; an import carries its importer's", () => {
+    write(path.join(env.CLAUDE_CONFIG_DIR, "CLAUDE.md"), "user memory");
+    write(path.join(cwd, "CLAUDE.md"), "project memory, see @notes.md");
+    write(path.join(cwd, "notes.md"), "imported notes");
+    write(path.join(cwd, "CLAUDE.local.md"), "local memory");
+    write(path.join(cwd, ".claude", "rules", "style.md"), "a rule");
+    const { files } = loadMemory({
+      cwd,
+      env,
+      levels: { user: true, project: true, local: true },
+      warn: () => {},
+      seen: new Set(),
+    });
+    expect(files.map((f) => [path.relative(cwd, f.path), f.level])).toEqual([
+      [path.relative(cwd, path.join(env.CLAUDE_CONFIG_DIR, "CLAUDE.md")), "user"],
+      ["CLAUDE.md", "project"],
+      ["notes.md", "project"],
+      ["CLAUDE.local.md", "local"],
+      [path.join(".claude", "rules", "style.md"), "project"],
+    ]);
   });
 });
