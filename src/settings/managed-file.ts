@@ -74,7 +74,24 @@ function readManagedFile(file: string): ManagedSettings | undefined {
   }
   if (entry.error) throw entry.error;
   // Each session gets its own copy: nothing one session does to it reaches another.
-  return entry.settings && structuredClone(entry.settings);
+  return entry.settings && copyManaged(entry.settings);
+}
+
+/** A copy of every list and object of the settings (a few arrays: cheaper than structuredClone). */
+function copyManaged(settings: ManagedSettings): ManagedSettings {
+  const { permissions, sandbox } = settings;
+  return {
+    ...settings,
+    permissions: {
+      ...permissions,
+      ...(permissions.deny ? { deny: [...permissions.deny] } : {}),
+      ...(permissions.ask ? { ask: [...permissions.ask] } : {}),
+    },
+    ...(sandbox
+      ? { sandbox: { ...sandbox, ...(sandbox.network ? { network: { ...sandbox.network } } : {}) } }
+      : {}),
+    dropped: [...settings.dropped],
+  };
 }
 
 function parseManagedFile(file: string): ManagedSettings | undefined {
