@@ -1,8 +1,8 @@
 /**
  * The host's `initialize` request: the fields that shape the session (hooks, system prompt, agents,
  * structured output, in-process MCP servers with their manifests, and what the SDK can send over stdin
- * instead of argv: MCP servers, disallowed tools, the `settings` layer, managed settings, plugins) applied to
- * the options `query()` is created with, and Claude Code's answer filled with what Goat offers (the
+ * instead of argv: MCP servers, disallowed tools, the `settings` layer, managed settings, plugins)
+ * applied to the options `query()` is created with, and Claude Code's answer filled with what Goat offers (the
  * same agents, tools and models `system/init` reports) and the `*_applied` confirmations the SDK
  * requires for the stdin-delivered fields.
  */
