@@ -22,6 +22,7 @@ export const UNIT = [
   "test/runtime/front-matter.test.ts",
   "test/runtime/loop-in-memory.test.ts",
   "test/runtime/memory-files.test.ts",
+  "test/runtime/project-description-files.test.ts",
   "test/runtime/plan-mode.test.ts",
   "test/runtime/subagent-limits.test.ts",
   "test/cli/args.test.ts",

@@ -9,21 +9,14 @@ import type { PermissionModeName } from "../index.js";
 import { KNOWN_OPTIONS } from "../index.js";
 import { claudeCloud, expandModelAlias } from "../llm/index.js";
 import { withProjectDescription } from "../runtime/index.js";
-import { readProjectDescription } from "../settings/index.js";
+import { readFlagSettingsFile, readProjectDescription } from "../settings/index.js";
 import { builtinTools } from "../tools/index.js";
 import { parseAgentsFlag } from "./agents.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { collectMcpSources, McpConfigError, type McpSource, resolveMcpServers } from "./mcp-servers.js";
 import { cliPermissionWording } from "./permission-wording.js";
 import type { CliQueryOptions, ThinkingOption } from "./sdk-options.js";
-import {
-  type CliSettings,
-  goatHomeDir,
-  inlineSettings,
-  isClaudeSettingsFile,
-  loadSettings,
-  settingsFiles,
-} from "./settings.js";
+import { type CliSettings, goatHomeDir, inlineSettings, mergeSettings } from "./settings.js";
 import type { ProjectTrust } from "./trust/settle.js";
 
 export { settleCliTrust } from "./trust/settle.js";
@@ -57,19 +50,25 @@ export function buildConfig(
   if (args.cwd !== undefined && !isDirectory(cwd)) {
     throw new UsageError(`--cwd ${args.cwd} is not a directory; give an existing folder`);
   }
+  // Every configuration file of the levels read, read once (when trust was settled, for its question).
+  const description =
+    trust?.description ??
+    readProjectDescription({
+      cwd,
+      env,
+      sources: args.settingSources ?? ["user", "project", "local"],
+      plugins: args.plugins,
+    });
   // --settings is a file, or inline JSON as the Agent SDKs pass it (with the host's sandbox merged in).
   const inline = inlineSettings(args.settings);
-  const settingsFile = inline ? undefined : args.settings;
-  const files = settingsFiles(cwd, env, settingsFile, args.settingSources);
-  const settings = loadSettings(
-    files,
-    new Set(settingsFile !== undefined ? [files[files.length - 1]] : []),
+  const settingsFile = inline || args.settings === undefined ? undefined : resolve(args.settings);
+  const flagFile = settingsFile ? [readFlagSettingsFile(settingsFile, env)] : [];
+  const settings = mergeSettings([...description.settings, ...flagFile], {
     inline,
-    "--settings JSON",
+    inlineOrigin: "--settings JSON",
     // A file the user names with --settings is theirs to apply, even one inside the project.
-    new Set(trust?.restrictedFiles.filter((f) => settingsFile === undefined || f !== resolve(settingsFile))),
-    new Set(files.filter((file) => isClaudeSettingsFile(file, env))),
-  );
+    restricted: new Set(trust?.restrictedFiles.filter((f) => f !== settingsFile)),
+  });
   // Settings `env` fills in the environment; variables the user exported themselves win.
   for (const [name, value] of Object.entries(settings.env)) if (env[name] === undefined) env[name] = value;
 
@@ -138,15 +137,6 @@ export function buildConfig(
   // An Agent SDK host (stream-json input) configured Goat with query() options: its denials name them.
   if (args.inputFormat !== "stream-json") options.permissionWording = cliPermissionWording(args);
   if (args.agents !== undefined) options.agents = parseAgentsFlag(args.agents);
-  // The agents, commands, skills and plugins: read once, when trust was settled (read here when not).
-  const description =
-    trust?.description ??
-    readProjectDescription({
-      cwd,
-      env,
-      sources: args.settingSources ?? ["user", "project"],
-      plugins: args.plugins,
-    });
   const withDefinitions = withProjectDescription(
     options,
     description,
@@ -161,6 +151,8 @@ export function buildConfig(
       (args.settingSources === undefined || args.settingSources.includes("project")) &&
       trust?.readMcpjson !== false,
     keepProjectServer: trust?.keepMcpjsonServer,
+    projectFile: description.mcpjson,
+    warn: (message) => settings.warnings.push(message),
     mcpConfig: args.mcpConfig,
     strict: args.strictMcpConfig,
   });

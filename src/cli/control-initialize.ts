@@ -1,8 +1,8 @@
 /**
  * The host's `initialize` request: the fields that shape the session (hooks, system prompt, agents,
  * structured output, in-process MCP servers with their manifests, and what the SDK can send over stdin
- * instead of argv: MCP servers, disallowed tools, the `settings` layer, managed settings) applied to
- * the options `query()` is created with, and Claude Code's answer filled with what Goat offers (the
+ * instead of argv: MCP servers, disallowed tools, the `settings` layer, managed settings, plugins)
+ * applied to the options `query()` is created with, and Claude Code's answer filled with what Goat offers (the
  * same agents, tools and models `system/init` reports) and the `*_applied` confirmations the SDK
  * requires for the stdin-delivered fields.
  */
@@ -18,8 +18,11 @@ import {
   offeredCommands as commandsOffered,
   GENERAL_PURPOSE_AGENT,
   type SlashCommand,
+  withPlugins,
 } from "../runtime/index.js";
+import type { PluginConfig } from "../settings/index.js";
 import { parseAgentsFlag } from "./agents.js";
+import { UsageError } from "./args.js";
 import { hostHooks } from "./control-callbacks.js";
 import type { HostMcpServers } from "./control-mcp.js";
 import { manifestOf } from "./control-mcp.js";
@@ -42,6 +45,8 @@ export interface AppliedFields {
   disallowedTools: boolean;
   settings: boolean;
   managedSettings: boolean;
+  /** Plugins were sent (`pluginDelivery: "initialize"`) and every one loaded. */
+  plugins: boolean;
 }
 
 /**
@@ -53,7 +58,6 @@ const IGNORED_FIELDS = [
   "planModeInstructions",
   "appendSubagentSystemPrompt",
   "codeRunningMcpTools",
-  "plugins",
   "promptSuggestions",
   "agentProgressSummaries",
   "webSearchIsolationExemptMcpServers",
@@ -76,6 +80,7 @@ export async function applyInitialize(
   // The settings layer and the policy settings are checked here, so a bad one is this answer's error.
   const settings = isRecord(request.settings) ? request.settings : undefined;
   if (settings) loadSettings([], new Set(), settings, "initialize.settings");
+  const plugins = pluginConfigs(request.plugins);
   const managed = isRecord(request.managedSettings) ? request.managedSettings : undefined;
   if (managed) {
     const { readManagedSettings } = await import("../settings/index.js");
@@ -107,6 +112,7 @@ export async function applyInitialize(
   else if (Array.isArray(request.skills)) {
     options.skills = request.skills.filter((n): n is string => typeof n === "string");
   }
+  const pluginsLoaded = plugins ? applyPlugins(plugins, options, warn) : false;
   const ignored = IGNORED_FIELDS.filter((k) => isSet(request[k]));
   if (ignored.length > 0) warn(`initialize: ${ignored.join(", ")} not supported by Goat; ignored`);
   return {
@@ -114,7 +120,47 @@ export async function applyInitialize(
     disallowedTools: disallowed !== undefined,
     settings: settings !== undefined,
     managedSettings: managed !== undefined,
+    plugins: pluginsLoaded,
   };
+}
+
+/**
+ * `initialize.plugins` (the SDK's `plugins` with `pluginDelivery: "initialize"`): the same
+ * `[{ type: "local", path, skipMcpDiscovery? }]` list `--plugin-dir` carries. Throws for anything
+ * else, so a plugin the host asked for never goes missing unsaid.
+ */
+function pluginConfigs(value: unknown): PluginConfig[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const bad = () =>
+    new UsageError(
+      'initialize: plugins must be an array of { type: "local", path } (other plugin types are not supported)',
+    );
+  if (!Array.isArray(value)) throw bad();
+  return value.map((entry) => {
+    if (!isRecord(entry) || entry.type !== "local" || typeof entry.path !== "string" || entry.path === "")
+      throw bad();
+    return {
+      type: "local",
+      path: entry.path,
+      ...(entry.skipMcpDiscovery === true ? { skipMcpDiscovery: true } : {}),
+    };
+  });
+}
+
+/**
+ * Reads the plugins and adds their parts to the options as `--plugin-dir` does (commands, agents and
+ * skills under the plugin's name, hooks, MCP servers). Returns whether every one loaded.
+ */
+function applyPlugins(
+  plugins: PluginConfig[],
+  options: CliQueryOptions,
+  warn: (text: string) => void,
+): boolean {
+  if (plugins.length === 0) return true;
+  const errorsBefore = options.loadedPlugins?.errors.length ?? 0;
+  const { plugins: _, ...rest } = withPlugins({ ...options, plugins }, warn) as CliQueryOptions;
+  Object.assign(options, rest);
+  return (options.loadedPlugins?.errors.length ?? 0) === errorsBefore;
 }
 
 /** The system prompt fields: `[""]` (the SDK's "none chosen") keeps Goat's prompt. */
@@ -169,6 +215,7 @@ export function lateInitializeFields(request: ControlRequestBody): string[] {
     "mcpServers",
     "settings",
     "managedSettings",
+    "plugins",
   ].filter((k) => {
     const v = request[k];
     return isRecord(v) ? Object.keys(v).length > 0 : Array.isArray(v) ? v.some(Boolean) : Boolean(v);
@@ -230,6 +277,7 @@ export function initializeResponse(
     ...(applied?.disallowedTools ? { disallowed_tools_applied: true } : {}),
     ...(applied?.settings ? { settings_applied: true } : {}),
     ...(applied?.managedSettings ? { managed_settings_applied: true } : {}),
+    ...(applied?.plugins ? { plugins_applied: true } : {}),
     pid: process.pid,
   };
 }

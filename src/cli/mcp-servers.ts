@@ -14,6 +14,7 @@ import {
   readMcpConfigFile,
   settingsMcpSources,
 } from "../mcp/index.js";
+import type { ConfigFileRead } from "../settings/index.js";
 import type { CliSettings } from "./settings.js";
 
 export {
@@ -37,6 +38,10 @@ export function collectMcpSources(options: {
   readProjectFile?: boolean;
   /** Which servers of `.mcp.json` to keep (workspace trust and the user's approvals); all when absent. */
   keepProjectServer?: (name: string) => boolean;
+  /** `.mcp.json` as the project description read it. */
+  projectFile?: ConfigFileRead;
+  /** Where a `.mcp.json` that is not JSON is reported (left out, the rest applies). */
+  warn?: (message: string) => void;
 }): McpSource[] {
   const fromFlags = options.mcpConfig.map((value, i) => flagSource(value, i, options.mcpConfig.length));
   if (options.strict) return fromFlags;

@@ -8,6 +8,7 @@ export {
   inlineSettings,
   isClaudeSettingsFile,
   loadSettings,
+  mergeSettings,
   type PermissionSettings,
   SettingsError,
   settingsFiles,

@@ -6,9 +6,9 @@
  * Any mistake is an error naming its file: a server silently left out is a tool the user expects and
  * the model never sees.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliSettings } from "../settings/files.js";
+import { type ConfigFileRead, readConfigFile } from "../settings/source-files.js";
 import type { ParsedMcpConfig } from "./config-file.js";
 import { McpConfigError } from "./errors.js";
 import type { McpServerConfig } from "./types.js";
@@ -38,6 +38,13 @@ export function settingsMcpSources(options: {
    * them when absent.
    */
   keepProjectServer?: (name: string) => boolean;
+  /** `.mcp.json` as the project description read it (read here when absent). */
+  projectFile?: ConfigFileRead;
+  /**
+   * Where a `.mcp.json` that is not JSON is reported: the file is then left out and the other
+   * sources still apply. Without it, that is an `McpConfigError`.
+   */
+  warn?: (message: string) => void;
 }): McpSource[] {
   const { settings, keepProjectServer } = options;
   const fromSettings = settings.mcpServers.map(({ file, value }) => ({
@@ -46,10 +53,26 @@ export function settingsMcpSources(options: {
   }));
   const user = fromSettings.filter((s) => s.file === options.userSettingsFile).map((s) => s.source);
   const others = fromSettings.filter((s) => s.file !== options.userSettingsFile).map((s) => s.source);
-  const read = options.readProjectFile ? readMcpConfigFile(join(options.cwd, ".mcp.json"), false) : undefined;
+  const read = options.readProjectFile ? projectSource(options) : undefined;
   const projectFile =
     read && keepProjectServer ? { ...read, value: keepServers(read.value, keepProjectServer) } : read;
   return [...user, ...(projectFile ? [projectFile] : []), ...others];
+}
+
+/** `.mcp.json` as a source, from the description's read (or the disk); undefined when missing or left out. */
+function projectSource(options: {
+  cwd: string;
+  projectFile?: ConfigFileRead;
+  warn?: (message: string) => void;
+}): McpSource | undefined {
+  const read = options.projectFile ?? readConfigFile(join(options.cwd, ".mcp.json"), "MCP config file");
+  if (read.missing) return undefined;
+  if (read.problem !== undefined) {
+    if (!options.warn) throw new McpConfigError(read.problem);
+    options.warn(`${read.problem}; its servers were left out`);
+    return undefined;
+  }
+  return { origin: `MCP config file ${read.file}`, value: read.json };
 }
 
 /** An `mcpServers` value (wrapped or bare) with only the servers `keep` names; other shapes as they are. */
@@ -64,23 +87,13 @@ function keepServers(value: unknown, keep: (name: string) => boolean): unknown {
 
 /** Reads an MCP config file as a source; undefined for a missing file that is not `required`. */
 export function readMcpConfigFile(file: string, required: boolean): McpSource | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && !required) return undefined;
-    throw new McpConfigError(
-      code === "ENOENT"
-        ? `MCP config file ${file} does not exist`
-        : `cannot read MCP config file ${file}: ${(error as Error).message}`,
-    );
+  const read = readConfigFile(file, "MCP config file");
+  if (read.missing) {
+    if (!required) return undefined;
+    throw new McpConfigError(`MCP config file ${file} does not exist`);
   }
-  try {
-    return { origin: `MCP config file ${file}`, value: JSON.parse(text) };
-  } catch (error) {
-    throw new McpConfigError(`invalid JSON in MCP config file ${file}: ${(error as Error).message}`);
-  }
+  if (read.problem !== undefined) throw new McpConfigError(read.problem);
+  return { origin: `MCP config file ${file}`, value: read.json };
 }
 
 /** The servers of all sources, merged; `hostServers` run in the Claude Agent SDK's host process. */

@@ -8,16 +8,16 @@
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { AfterToolCallOutcome, ToolCallInfo } from "../loop/loop-config.js";
-import { picomatch } from "../tools/lazy-packages.js";
-import type { ToolResult } from "../tools/types.js";
 import {
   type ConditionalRule,
   LOCAL_MEMORY_NAME,
   type MemoryLevels,
   memoryHeading,
   PROJECT_MEMORY_NAMES,
-} from "./memory-files.js";
-import { type ImportScope, type MemoryFile, readMemoryWithImports } from "./memory-imports.js";
+} from "../settings/memory-files.js";
+import { type ImportScope, type MemoryFile, readMemoryWithImports } from "../settings/memory-imports.js";
+import { picomatch } from "../tools/lazy-packages.js";
+import type { ToolResult } from "../tools/types.js";
 
 /** The tools whose `file_path` (or `notebook_path`) counts as touching a file. */
 const FILE_TOOLS: ReadonlySet<string> = new Set(["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"]);

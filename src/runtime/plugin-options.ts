@@ -33,13 +33,17 @@ export function applyPlugins(
   const { plugins: _, ...out } = options;
   const result: SessionOptions = {
     ...out,
+    // Added to those already loaded (the `--plugin-dir` ones, when a host's initialize sends more).
     loadedPlugins: {
-      plugins: loaded.plugins.map(({ name, path, version }) => ({
-        name,
-        path,
-        ...(version !== undefined ? { version } : {}),
-      })),
-      errors: loaded.errors,
+      plugins: [
+        ...(options.loadedPlugins?.plugins ?? []),
+        ...loaded.plugins.map(({ name, path, version }) => ({
+          name,
+          path,
+          ...(version !== undefined ? { version } : {}),
+        })),
+      ],
+      errors: [...(options.loadedPlugins?.errors ?? []), ...loaded.errors],
     },
   };
   for (const plugin of loaded.plugins) {

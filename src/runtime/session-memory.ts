@@ -3,8 +3,8 @@
  * tracker for the folder and path-scoped memory read later. Nothing is read, and no per-call work
  * added, when the session's `settingSources` (or Goat's preset) asks for no memory.
  */
-import { loadMemory, memoryLevels } from "./memory-files.js";
-import type { MemoryFile } from "./memory-imports.js";
+import { loadMemory, memoryLevels } from "../settings/memory-files.js";
+import type { MemoryFile } from "../settings/memory-imports.js";
 import { NestedMemory } from "./nested-memory.js";
 import type { SessionOptions } from "./options.js";
 

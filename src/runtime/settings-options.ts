@@ -12,15 +12,14 @@ import { join, resolve } from "node:path";
 import { parseMcpConfig } from "../mcp/config-file.js";
 import { McpConfigError, mergeMcpSources, settingsMcpSources } from "../mcp/config-sources.js";
 import { mergeSandboxSettings } from "../sandbox/settings.js";
-import { isClaudeSettingsFile } from "../settings/claude-files.js";
 import {
   type CliSettings,
   goatHomeDir,
-  loadSettings,
+  mergeSettings,
+  readFlagSettingsFile,
   SettingsError,
-  settingsFiles,
 } from "../settings/files.js";
-import { readProjectDescription } from "../settings/project-description.js";
+import { type ProjectDescription, readProjectDescription } from "../settings/project-description.js";
 import { mergeHooks } from "./merge-hooks.js";
 import type { SessionOptions } from "./options.js";
 import { withProjectDescription } from "./project-options.js";
@@ -40,58 +39,39 @@ export function withSettings<Options extends SessionOptions>(
   if (sources.length === 0 && options.settings === undefined) return options;
   const cwd = options.cwd ?? process.cwd();
   const callerEnv = options.env ?? process.env;
+  // Every file of the levels asked for, read once: the settings, .mcp.json and the definitions.
+  const description = readProjectDescription({ cwd, env: callerEnv, sources });
   const path = typeof options.settings === "string" ? resolve(cwd, options.settings) : undefined;
-  const files = settingsFiles(cwd, callerEnv, path, sources);
+  const flagFile = path ? [readFlagSettingsFile(path, callerEnv)] : [];
   const inline = typeof options.settings === "object" ? options.settings : undefined;
-  const claudeFiles = new Set(files.filter((file) => isClaudeSettingsFile(file, callerEnv)));
-  const settings = loadSettings(
-    files,
-    new Set(path ? [path] : []),
-    inline,
-    undefined,
-    undefined,
-    claudeFiles,
-  );
+  const settings = mergeSettings([...description.settings, ...flagFile], { inline });
   for (const message of settings.warnings) warn(message);
   const out = applySettings(options, settings, cwd, callerEnv);
   const userFile = join(goatHomeDir(callerEnv), "settings.json");
-  const mcpServers = settingsMcpServers(
-    settings,
-    userFile,
-    sources.includes("project"),
-    cwd,
-    out.env ?? callerEnv,
-  );
+  const mcpServers = settingsMcpServers(settings, description, userFile, out.env ?? callerEnv, warn);
   if (mcpServers) out.mcpServers = { ...mcpServers, ...options.mcpServers };
-  return withDefinitionFiles(out, cwd, callerEnv, sources, warn);
-}
-
-/**
- * The subagents, slash commands and skills of the `user` and `project` levels' folders
- * (`.claude/agents/`, `.claude/commands/`, `.claude/skills/`, `~/.claude/…`, Goat's `.goat/…` beside
- * them), read once by the project loader, added below the options' own: an `agents`, `slashCommands`
- * or `skillDefinitions` entry given as an option wins over a file's of the same name.
- */
-function withDefinitionFiles<Options extends SessionOptions>(
-  out: Options,
-  cwd: string,
-  env: Record<string, string | undefined>,
-  sources: readonly string[],
-  warn: (message: string) => void,
-): Options {
+  // The subagents, slash commands and skills of the user and project levels' folders
+  // (`.claude/agents/`, …, Goat's `.goat/…` beside them), below the options' own of the same name.
   if (!sources.includes("user") && !sources.includes("project")) return out;
-  return withProjectDescription(out, readProjectDescription({ cwd, env, sources }), true, warn);
+  return withProjectDescription(out, description, true, warn);
 }
 
 /** The servers of the files read (and `.mcp.json` with the project), or undefined when there are none. */
 function settingsMcpServers(
   settings: CliSettings,
+  description: ProjectDescription,
   userSettingsFile: string,
-  readProjectFile: boolean,
-  cwd: string,
   env: Record<string, string | undefined>,
+  warn: (message: string) => void,
 ): SessionOptions["mcpServers"] {
-  const sources = settingsMcpSources({ cwd, settings, userSettingsFile, readProjectFile });
+  const sources = settingsMcpSources({
+    cwd: description.cwd,
+    settings,
+    userSettingsFile,
+    readProjectFile: description.mcpjson !== undefined,
+    projectFile: description.mcpjson,
+    warn,
+  });
   if (sources.length === 0) return undefined;
   const { servers, hostServers } = mergeMcpSources(sources, env, parseMcpConfig);
   if (hostServers.length > 0) {

@@ -14,11 +14,11 @@ import type { AgentEvent } from "../loop/events.js";
 import { agentLoop } from "../loop/loop.js";
 import type { LoopConfig } from "../loop/loop-config.js";
 import { createAgentState } from "../loop/state.js";
+import { memorySection } from "../settings/memory-files.js";
 import { defineTool } from "../tools/define-tool.js";
 import { jsonSchema } from "../tools/tool-schema.js";
 import type { Tool } from "../tools/types.js";
 import { createToolSessionState, disposeToolSessionState } from "../tools/types.js";
-import { memorySection } from "./memory-files.js";
 import type { InstructionFile } from "./system-prompt.js";
 
 /** A subagent the model can start with the Task tool (the Claude Agent SDK's `AgentDefinition`). */

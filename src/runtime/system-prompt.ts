@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { memoryHeading, memorySection } from "./memory-files.js";
+import { memoryHeading, memorySection } from "../settings/memory-files.js";
 
 /** A system prompt: plain text, or the built-in coding-agent prompt with text appended. */
 export type SystemPromptOption = string | { type: "preset"; preset: "goat" | "claude_code"; append?: string };

@@ -11,15 +11,20 @@
  * setting (a deny rule, a hook) is worse than not starting. A Claude file is read leniently
  * (`claude-files.ts`): what Goat cannot use of it is a warning, and the rest applies.
  */
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { SettingsError } from "../errors.js";
 import { parseHookSettings } from "../hooks/settings.js";
 import type { HookEvent, SettingsHooks } from "../hooks/types.js";
 import type { ModelPriceInput } from "../llm/cost.js";
 import { mergeSandboxSettings, resolveSandboxSettings, type SandboxSettings } from "../sandbox/settings.js";
 import { claudeConfigDir, isClaudeSettingsFile, usableClaudeSettings } from "./claude-files.js";
+import {
+  readSettingsFile,
+  type SettingsFamily,
+  type SettingsFileRead,
+  type SettingsScope,
+} from "./source-files.js";
 import { restrictUntrustedSettings } from "./untrusted-project.js";
 
 /** The `permissions` key of a settings file (Claude Code's shape). */
@@ -109,6 +114,45 @@ export function settingsFiles(
 }
 
 /**
+ * The settings files of `settingsFiles()`, each read once (a path listed twice, as when the folder
+ * is the home folder, is read once), with its family and level: lowest precedence first.
+ */
+export function readSettingsFiles(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  sources: readonly string[] = ["user", "project", "local"],
+): SettingsFileRead[] {
+  const levels: Array<[SettingsScope, string[]]> = [
+    ["user", [join(claudeConfigDir(env), "settings.json"), join(goatHomeDir(env), "settings.json")]],
+    ["project", [join(cwd, ".claude", "settings.json"), join(cwd, ".goat", "settings.json")]],
+    ["local", [join(cwd, ".claude", "settings.local.json"), join(cwd, ".goat", "settings.local.json")]],
+  ];
+  const seen = new Map<string, SettingsFileRead>();
+  const reads: SettingsFileRead[] = [];
+  for (const [scope, files] of levels) {
+    if (!sources.includes(scope)) continue;
+    for (const file of files) {
+      const earlier = seen.get(file);
+      const read = earlier ? { ...earlier, scope } : readSettingsFile(file, familyOf(file, env), scope);
+      seen.set(file, read);
+      reads.push(read);
+    }
+  }
+  return reads;
+}
+
+/**
+ * The `--settings` file (or the `settings` option's path), read as the last level: it must exist,
+ * and what cannot be used of it is an error, whichever program's file it is.
+ */
+export function readFlagSettingsFile(
+  file: string,
+  env: Record<string, string | undefined>,
+): SettingsFileRead {
+  return readSettingsFile(file, familyOf(file, env), "flag");
+}
+
+/**
  * Reads and merges the files, then `inline` (the `settings` option given as an object), which wins.
  * Missing files are skipped, except `required` ones (the `--settings` file or `settings` path).
  * `restricted` files belong to a folder the user has not trusted: only what they say to restrict the
@@ -125,12 +169,41 @@ export function loadSettings(
   // Found by path when not given (the user file by process.env's CLAUDE_CONFIG_DIR).
   claudeFiles: ReadonlySet<string> = new Set(files.filter((f) => isClaudeSettingsFile(f, process.env))),
 ): CliSettings {
+  const reads = files.map((file) =>
+    readSettingsFile(
+      file,
+      claudeFiles.has(file) ? "claude" : "goat",
+      required.has(file) ? "flag" : scopeByName(file),
+    ),
+  );
+  return mergeSettings(reads, { inline, inlineOrigin, restricted });
+}
+
+/** What `mergeSettings` merges besides the files. */
+export interface SettingsMergeOptions {
+  /** The `settings` option given as an object (or `--settings` JSON): merged last, winning. */
+  inline?: unknown;
+  /** How `inline` is named in errors. */
+  inlineOrigin?: string;
+  /** Files of a folder the user has not trusted: only what restricts the session is kept. */
+  restricted?: ReadonlySet<string>;
+}
+
+/**
+ * Merges settings files already read (`readSettingsFiles`, the project description's), in order,
+ * then `inline`. A Goat file, or a `flag` one, that cannot be used is a `SettingsError` naming it;
+ * what cannot be used of a Claude Code file is a line in `warnings`, and the rest applies.
+ */
+export function mergeSettings(
+  reads: readonly SettingsFileRead[],
+  options: SettingsMergeOptions = {},
+): CliSettings {
+  const { inline, inlineOrigin = `the "settings" option`, restricted = new Set<string>() } = options;
   const merged = emptySettings();
-  for (const file of files) {
-    const lenient = claudeFiles.has(file) && !required.has(file);
-    const object = lenient
-      ? readClaudeFile(file, merged.warnings)
-      : readSettingsObject(file, required.has(file));
+  for (const read of reads) {
+    const { file } = read;
+    const lenient = read.family === "claude" && read.scope !== "flag";
+    const object = lenient ? claudeObject(read, merged.warnings) : goatObject(read);
     if (object === undefined) continue;
     const usable = restricted.has(file) ? restrictUntrustedSettings(object).kept : object;
     if (lenient) mergeLeniently(merged, usable, file);
@@ -146,6 +219,17 @@ export function loadSettings(
   return merged;
 }
 
+/** The level a listed settings file has, by its name (where only paths are given). */
+function scopeByName(file: string): SettingsScope {
+  if (basename(file) === "settings.local.json") return "local";
+  const folder = basename(dirname(file));
+  return folder === ".claude" || folder === ".goat" ? "project" : "user";
+}
+
+function familyOf(file: string, env: Record<string, string | undefined>): SettingsFamily {
+  return isClaudeSettingsFile(file, env) ? "claude" : "goat";
+}
+
 function emptySettings(): CliSettings {
   return {
     permissions: { allow: [], deny: [], ask: [], additionalDirectories: [] },
@@ -158,41 +242,19 @@ function emptySettings(): CliSettings {
   };
 }
 
-/** A Goat settings file's object; undefined when it is missing and not required. Throws otherwise. */
-function readSettingsObject(file: string, required: boolean): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && !required) return undefined;
-    throw new SettingsError(
-      code === "ENOENT"
-        ? `settings file ${file} does not exist`
-        : `cannot read settings file ${file}: ${(error as Error).message}`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SettingsError(`invalid JSON in settings file ${file}: ${(error as Error).message}`);
-  }
-  if (json === null || typeof json !== "object" || Array.isArray(json)) {
-    throw new SettingsError(`settings file ${file} must hold a JSON object`);
-  }
-  return json as Record<string, unknown>;
+/** A Goat (or required) settings file's object; undefined when it is missing. Throws otherwise. */
+function goatObject(read: SettingsFileRead): Record<string, unknown> | undefined {
+  if (read.problem !== undefined) throw new SettingsError(read.problem);
+  return read.object;
 }
 
 /** A Claude Code settings file's usable object; undefined (with a warning unless missing) otherwise. */
-function readClaudeFile(file: string, warnings: string[]): Record<string, unknown> | undefined {
-  try {
-    const object = readSettingsObject(file, false);
-    return object && usableClaudeSettings(object, file, (message) => warnings.push(message));
-  } catch (error) {
-    warnings.push(`${(error as Error).message}; the file was ignored`);
+function claudeObject(read: SettingsFileRead, warnings: string[]): Record<string, unknown> | undefined {
+  if (read.problem !== undefined) {
+    warnings.push(`${read.problem}; the file was ignored`);
     return undefined;
   }
+  return read.object && usableClaudeSettings(read.object, read.file, (message) => warnings.push(message));
 }
 
 /**

@@ -22,8 +22,12 @@ export {
   goatHomeDir,
   inlineSettings,
   loadSettings,
+  mergeSettings,
   type PermissionSettings,
+  readFlagSettingsFile,
+  readSettingsFiles,
   SettingsError,
+  type SettingsMergeOptions,
   settingsFiles,
 } from "./files.js";
 export { type ManagedSettings, ManagedSettingsError, readManagedSettings } from "./managed.js";
@@ -44,6 +48,14 @@ export {
 } from "./project-description.js";
 export { readSkillFiles, type SkillDefinition } from "./skill-files.js";
 export { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-command-files.js";
+export {
+  type ConfigFileRead,
+  readConfigFile,
+  readSettingsFile,
+  type SettingsFamily,
+  type SettingsFileRead,
+  type SettingsScope,
+} from "./source-files.js";
 export {
   describeMcpServer,
   type RestrictedSettings,

@@ -7,9 +7,11 @@
  *
  * A file that exists but cannot be read or used stops the session from starting, naming the file: a
  * policy must never look applied when it is not. A missing file is the common case and costs one
- * failed open.
+ * failed `stat`. A file that exists is read and checked once per change: what it gave is kept with
+ * its modification time, size and inode, and a session whose `stat` finds them unchanged takes a copy
+ * instead of reading and parsing it again (a process running many sessions reads it once).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, type Stats, statSync } from "node:fs";
 import { mergeSandboxSettings } from "../sandbox/settings.js";
 import { type ManagedSettings, ManagedSettingsError, readManagedSettings } from "./managed.js";
 
@@ -36,7 +38,63 @@ export function sessionManagedSettings(
   return joinManaged(fromFile, fromHost);
 }
 
+/** What a managed settings file gave, with the `stat` it was read under. */
+interface ManagedFileEntry {
+  stamp: string;
+  settings?: ManagedSettings;
+  error?: ManagedSettingsError;
+}
+
+/** The files read, by path: the machine's policy file, the same for every session of the process. */
+const managedFileCache = new Map<string, ManagedFileEntry>();
+
 function readManagedFile(file: string): ManagedSettings | undefined {
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      managedFileCache.delete(file);
+      return undefined;
+    }
+    throw new ManagedSettingsError(
+      `managed settings file ${file} cannot be read: ${(error as Error).message}`,
+    );
+  }
+  const stamp = `${stats.mtimeMs}:${stats.ctimeMs}:${stats.size}:${stats.ino}`;
+  let entry = managedFileCache.get(file);
+  if (entry?.stamp !== stamp) {
+    entry = { stamp };
+    try {
+      entry.settings = parseManagedFile(file);
+    } catch (error) {
+      entry.error = error as ManagedSettingsError;
+    }
+    managedFileCache.set(file, entry);
+  }
+  if (entry.error) throw entry.error;
+  // Each session gets its own copy: nothing one session does to it reaches another.
+  return entry.settings && copyManaged(entry.settings);
+}
+
+/** A copy of every list and object of the settings (a few arrays: cheaper than structuredClone). */
+function copyManaged(settings: ManagedSettings): ManagedSettings {
+  const { permissions, sandbox } = settings;
+  return {
+    ...settings,
+    permissions: {
+      ...permissions,
+      ...(permissions.deny ? { deny: [...permissions.deny] } : {}),
+      ...(permissions.ask ? { ask: [...permissions.ask] } : {}),
+    },
+    ...(sandbox
+      ? { sandbox: { ...sandbox, ...(sandbox.network ? { network: { ...sandbox.network } } : {}) } }
+      : {}),
+    dropped: [...settings.dropped],
+  };
+}
+
+function parseManagedFile(file: string): ManagedSettings | undefined {
   let text: string;
   try {
     text = readFileSync(file, "utf8");

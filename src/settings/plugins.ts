@@ -21,6 +21,7 @@ import { agentFromFile, type FileAgentDefinition } from "./claude-agents.js";
 import { readMarkdownFiles } from "./markdown-folders.js";
 import { readSkillFolder, type SkillDefinition } from "./skill-files.js";
 import { readPluginCommands, type SlashCommandDefinition } from "./slash-command-files.js";
+import { jsonErrorText } from "./source-files.js";
 
 /** A plugin to load, in the Claude Agent SDK's shape (`SdkPluginConfig`). */
 export interface PluginConfig {
@@ -328,7 +329,7 @@ function readJson(file: string, fail: (message: string) => void, required: boole
   try {
     return JSON.parse(text);
   } catch (error) {
-    fail(`is not valid JSON (${(error as Error).message})`);
+    fail(`is not valid JSON (${jsonErrorText(error, text)})`);
     return undefined;
   }
 }

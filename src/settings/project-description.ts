@@ -1,10 +1,12 @@
 /**
- * The definitions a session's folder and user bring, read once into one typed description: the
- * subagents, slash commands and skills of each level (the user's `~/.claude/…` and `~/.goat/…`, the
- * folder's `.claude/…` and `.goat/…`), each item keeping the file it came from, and the configured
- * plugins with every part they define. The `goat` command's trust question reads the folder's items
- * from it, and the session applies it (`runtime/project-options.ts`): the files are read once per
- * start, not once to ask and again to load.
+ * The configuration a session's folder and user bring, read once into one typed description: the
+ * settings files of each level read (Claude Code's and Goat's, each with its family and level), the
+ * folder's `.mcp.json`, the subagents, slash commands and skills of each level (the user's
+ * `~/.claude/…` and `~/.goat/…`, the folder's `.claude/…` and `.goat/…`), each item keeping the file
+ * it came from, and the configured plugins with every part they define. The `goat` command's trust
+ * question reads the folder's files and items from it, the settings merge and the MCP sources read
+ * its file contents, and the session applies it (`runtime/project-options.ts`): the files are read
+ * once per start, not once to ask and again to load.
  *
  * The levels stay apart, so a folder that is not trusted drops its own items and keeps the user's
  * (a user's command of the same name included). Warnings stay with their level too: an untrusted
@@ -13,10 +15,11 @@
 import { join } from "node:path";
 import { type FileAgentDefinition, readAgentFiles } from "./claude-agents.js";
 import { claudeConfigDir } from "./claude-files.js";
-import { goatHomeDir } from "./files.js";
+import { goatHomeDir, readSettingsFiles } from "./files.js";
 import { type LoadedPlugins, type PluginConfig, readPlugins } from "./plugins.js";
 import { readSkillFiles, type SkillDefinition } from "./skill-files.js";
 import { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-command-files.js";
+import { type ConfigFileRead, readConfigFile, type SettingsFileRead } from "./source-files.js";
 
 /** The definitions of one level. */
 export interface DefinitionSet {
@@ -45,6 +48,13 @@ export interface ProjectDescription {
   plugins: LoadedPlugins;
   /** What could not be used of the plugins, one line each. */
   pluginWarnings: string[];
+  /**
+   * The settings files of the levels read (user, project, local), lowest precedence first, each as
+   * read from disk with its family and level; missing ones included, marked `missing`.
+   */
+  settings: SettingsFileRead[];
+  /** The folder's `.mcp.json` as read; undefined when the project level is not read. */
+  mcpjson?: ConfigFileRead;
 }
 
 /** What to read. */
@@ -53,7 +63,7 @@ export interface DescriptionRequest {
   cwd: string;
   /** Where `$CLAUDE_CONFIG_DIR` and `$GOAT_HOME` are read (the user's folders). */
   env: Record<string, string | undefined>;
-  /** The settings levels to read (`user`, `project`; others have no definition folders). */
+  /** The settings levels to read (`user`, `project`, `local`; only the first two have definition folders). */
   sources: readonly string[];
   /** Plugins to read (none when absent). */
   plugins?: readonly PluginConfig[];
@@ -74,6 +84,10 @@ export function readProjectDescription(request: DescriptionRequest): ProjectDesc
         ? readPlugins(request.plugins, cwd, (m) => pluginWarnings.push(m))
         : { plugins: [], errors: [] },
     pluginWarnings,
+    settings: readSettingsFiles(cwd, env, sources),
+    ...(sources.includes("project")
+      ? { mcpjson: readConfigFile(join(cwd, ".mcp.json"), "MCP config file") }
+      : {}),
   };
 }
 

@@ -64,4 +64,20 @@ describe("the machine's managed settings file", () => {
       new RegExp(`${unenforceable}.*cannot enforce allowedMcpServers`),
     );
   });
+
+  it("is kept between sessions while the file is unchanged; a change, a break and a fix are each seen at the next start", () => {
+    const file = policyFile({ permissions: { deny: ["WebFetch"] } });
+    const first = sessionManagedSettings(undefined, file);
+    first?.permissions.deny?.push("Bash"); // one session's copy is its own
+    expect(sessionManagedSettings(undefined, file)?.permissions.deny).toEqual(["WebFetch"]);
+    fs.writeFileSync(file, JSON.stringify({ permissions: { deny: ["WebFetch", "Bash(curl:*)"] } }));
+    expect(sessionManagedSettings(undefined, file)?.permissions.deny).toEqual(["WebFetch", "Bash(curl:*)"]);
+    fs.writeFileSync(file, "{ broken");
+    expect(() => sessionManagedSettings(undefined, file)).toThrow(`managed settings file ${file}`);
+    expect(() => sessionManagedSettings(undefined, file)).toThrow(ManagedSettingsError);
+    fs.writeFileSync(file, JSON.stringify({ permissions: { ask: ["Edit"] } }));
+    expect(sessionManagedSettings(undefined, file)?.permissions).toEqual({ ask: ["Edit"] });
+    fs.rmSync(file);
+    expect(sessionManagedSettings(undefined, file)).toBeUndefined();
+  });
 });

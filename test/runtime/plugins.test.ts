@@ -110,7 +110,7 @@ describe("plugins in query()", () => {
     expect(init.plugins).toEqual([{ name: "review-kit", path: pluginDir }]);
     expect(init.slash_commands).toContain(PLUGIN.command);
     expect(warnings(messages).filter((w) => w.includes(manifest))).toEqual([
-      expect.stringContaining("is not valid JSON"),
+      expect.stringMatching(/is not valid JSON \(.*\(line 1, column 3\)\)/),
     ]);
     expect(init.plugin_errors).toEqual([
       expect.objectContaining({ type: "manifest-validation-error", path: manifest }),

@@ -228,6 +228,24 @@ describe("MCP servers in settings files reach query()", () => {
     expect(initServers(userOnly)).toEqual({ alpha: "connected", shared: "failed" });
   });
 
+  it("a .mcp.json that is not JSON is one warning naming the file and the line; the other servers still start", async () => {
+    write(path.join(cwd, ".mcp.json"), '{\n  "mcpServers": {\n    "beta": { "command": "x" },\n  }\n}\n');
+    write(userFile(), { mcpServers: { alpha: real() } });
+    mock.enqueue(reply.text("ok"));
+    const messages = await collect(
+      query({
+        prompt: "x",
+        options: options({ settingSources: ["user", "project"], mcpStartupTimeoutMs: 60_000 }),
+      }),
+    );
+    const warnings = messages.filter((m) => (m as any).level === "warning").map((m) => (m as any).content);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`invalid JSON in MCP config file ${path.join(cwd, ".mcp.json")}`);
+    expect(warnings[0]).toContain("(line 4, column 3)");
+    expect(initServers(messages)).toEqual({ alpha: "connected" });
+    expect(mock.requests).toHaveLength(1);
+  });
+
   it("a server that cannot be used stops query() with an error naming its file", () => {
     write(projectFile(), { mcpServers: { broken: { type: "http" } } });
     expect(() => query({ prompt: "x", options: options({ settingSources: ["project"] }) })).toThrow(

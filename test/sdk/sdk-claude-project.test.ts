@@ -6,12 +6,14 @@
  * starts a new session, as with Claude Code. The whole fixture project (test/support/claude-project-fixture.ts)
  * with the `review-kit` plugin (the SDK's `plugins` option, sent as `--plugin-dir`): each piece is
  * offered (system/init, supportedCommands(), supportedAgents(), reloadSkills(), reloadPlugins()),
- * invoked and obeyed.
+ * invoked and obeyed. The same plugin sent in the initialize request (`pluginDelivery: "initialize"`)
+ * loads as `--plugin-dir` does, and `plugins_applied` confirms it (it was ignored with a warning).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { trustWorkFolder, useCliFixture } from "../cli/helpers.js";
+import { writeReviewPlugin } from "../support/claude-plugin-fixture.js";
 import { PLUGIN, PROJECT, writeClaudeProject } from "../support/claude-project-fixture.js";
 import { reply } from "../support/mock-provider.js";
 import { type ClaudeSdk, loadClaudeSdk } from "./claude-sdk.js";
@@ -163,6 +165,56 @@ describe("a whole Claude Code project under the SDK", () => {
     expect(readFileSync(join(pluginDir, "hook.log"), "utf8")).toBe("hooked\n");
     expect(read).toContain(PROJECT.helperText);
     expect(JSON.stringify(fx.mock.requests[2].body.system)).toContain(PROJECT.agentMarker);
+  });
+});
+
+describe("plugins sent in the initialize request", () => {
+  it('pluginDelivery "initialize": the plugin loads as with --plugin-dir, and plugins_applied says so', async () => {
+    const pluginDir = writeReviewPlugin(join(fx.home.path, "plugins", "review-kit"));
+    fx.mock.enqueue(
+      reply.toolCalls([
+        { name: "Skill", id: "s1", input: { skill: PLUGIN.skill } },
+        { name: PLUGIN.echoTool, id: "e1", input: { msg: "sent-by-initialize" } },
+      ]),
+      reply.text("plugged in"),
+    );
+    const stderr: string[] = [];
+    const q = sdk.query({
+      prompt: `/${PLUGIN.command} a.ts`,
+      options: sdkOptions(fx, {
+        plugins: [{ type: "local", path: pluginDir }],
+        pluginDelivery: "initialize",
+        stderr: (text: string) => stderr.push(text),
+        canUseTool: async (_name: string, input: Record<string, unknown>) => ({
+          behavior: "allow",
+          updatedInput: input,
+        }),
+      }),
+    });
+    const offered = q.initializationResult().then(async (initialization: any) => ({
+      initialization,
+      commands: await q.supportedCommands(),
+      agents: await q.supportedAgents(),
+    }));
+    const run = await collect(q);
+    expect(run.error).toBeUndefined();
+    expect(stderr.join("")).not.toContain("plugins");
+    const [init] = inits(run) as any[];
+    expect(init.plugins).toEqual([{ name: PLUGIN.name, path: pluginDir, version: PLUGIN.version }]);
+    expect(init.skills).toContain(PLUGIN.skill);
+    expect(init.mcp_servers).toContainEqual(
+      expect.objectContaining({ name: PLUGIN.server, status: "connected" }),
+    );
+    const { initialization, commands, agents } = await offered;
+    expect(initialization.plugins_applied).toBe(true);
+    expect(commands.map((c: any) => c.name)).toContain(PLUGIN.command);
+    expect(agents.map((a: any) => a.name)).toContain(PLUGIN.agent);
+    // The command expanded, the skill loaded, the server answered and the plugin's hook ran.
+    expect(JSON.stringify(fx.mock.requests[0].body.messages[0])).toContain(PLUGIN.commandMarker);
+    const [style, echo] = toolResults(run).map((r) => JSON.stringify(r.content));
+    expect(style).toContain(PLUGIN.skillMarker);
+    expect(echo).toContain("echo: sent-by-initialize");
+    expect(readFileSync(join(pluginDir, "hook.log"), "utf8")).toBe("hooked\n");
   });
 });
 

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { goatHomeDir, inlineSettings } from "../../settings/index.js";
+import { goatHomeDir, inlineSettings, type SettingsFileRead } from "../../settings/index.js";
 import { writeFileAtomic } from "../../tools/index.js";
 
 /** The answers of one settings file. */
@@ -43,14 +43,21 @@ export type McpjsonChoice =
 
 /**
  * The answers for the project in `cwd`; `settingsFlag` is `--settings` (a path or JSON). The files
- * are read on the first question, so a folder without `.mcp.json` servers never reads them.
+ * are looked at on the first question, so a folder without `.mcp.json` servers never reads them;
+ * those in `alreadyRead` (the project description's) are not read again.
  */
 export function readMcpjsonApprovals(
   cwd: string,
   env: Record<string, string | undefined>,
   settingsFlag?: string,
+  /** The settings files the project description already read: used instead of reading them again. */
+  alreadyRead: readonly SettingsFileRead[] = [],
 ): McpjsonApprovals {
   let read: FileAnswers[] | undefined;
+  const readObject = (file: string) => {
+    const known = alreadyRead.find((r) => r.file === file);
+    return known ? known.object : readObjectFromDisk(file);
+  };
   const answers = (): FileAnswers[] => {
     if (read) return read;
     const files = [
@@ -123,7 +130,7 @@ function safeInline(flag: string | undefined): Record<string, unknown> | undefin
   }
 }
 
-function readObject(file: string): Record<string, unknown> | undefined {
+function readObjectFromDisk(file: string): Record<string, unknown> | undefined {
   try {
     const json: unknown = JSON.parse(readFileSync(file, "utf8"));
     return isObject(json) ? json : undefined;

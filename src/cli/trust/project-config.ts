@@ -6,13 +6,13 @@
  * the two families are asked about as one), and the servers of its `.mcp.json`. A folder that
  * declares none of these needs no trust question: what else its files say only narrows the session.
  *
- * Reading is cheap (a few small files, already in the page cache for the settings loader
- * that reads them next) and never fails: a file that cannot be read or parsed declares nothing
- * here, and the settings loader then reports it with its usual error.
+ * Nothing is read here: the files are the project description's (`settings/project-description.ts`),
+ * read once and then merged by the settings loader from the same reads. A file that cannot be read
+ * or parsed declares nothing here, and the settings loader then reports it with its usual error.
  */
-import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
+  type ConfigFileRead,
   claudeConfigDir,
   type DefinitionSet,
   describeMcpServer,
@@ -20,7 +20,7 @@ import {
   type ProjectDescription,
   readProjectDescription,
   restrictUntrustedSettings,
-  settingsFiles,
+  type SettingsFileRead,
 } from "../../settings/index.js";
 
 /** One project file and what trusting the folder would let it do, one phrase each. */
@@ -56,19 +56,22 @@ export function readProjectConfig(
   cwd: string,
   env: Record<string, string | undefined>,
   sources?: readonly string[],
-  description: ProjectDescription = readProjectDescription({ cwd, env, sources: ["project"] }),
+  description: ProjectDescription = readProjectDescription({
+    cwd,
+    env,
+    sources: (sources ?? ["project", "local"]).filter((s) => s !== "user"),
+  }),
 ): ProjectConfig {
-  const projectFiles = projectSettingsFiles(cwd, env, sources);
+  const projectFiles = projectSettingsFiles(description.settings, env);
   const declaring: DeclaringFile[] = [];
-  for (const file of projectFiles) {
-    const json = readJsonObject(file);
-    const items = json ? restrictUntrustedSettings(json).leftOut : [];
-    if (items.length > 0) declaring.push({ file: relative(cwd, file), items });
+  for (const read of projectFiles) {
+    const items = read.object ? restrictUntrustedSettings(read.object).leftOut : [];
+    if (items.length > 0) declaring.push({ file: relative(cwd, read.file), items });
   }
   const readsProject = sources === undefined || sources.includes("project");
   if (readsProject) declaring.push(...projectDefinitions(cwd, description.project));
-  const mcpjsonServers = readsProject ? readMcpjsonServers(join(cwd, ".mcp.json")) : [];
-  return { cwd, settingsFiles: projectFiles, declaring, mcpjsonServers };
+  const mcpjsonServers = readsProject ? mcpjsonServersOf(description.mcpjson) : [];
+  return { cwd, settingsFiles: projectFiles.map((read) => read.file), declaring, mcpjsonServers };
 }
 
 /**
@@ -105,36 +108,28 @@ export function needsTrust(project: ProjectConfig): boolean {
  * own (started in the home folder, `~/.goat/settings.json` and `~/.claude/settings.json` are both).
  */
 function projectSettingsFiles(
-  cwd: string,
+  reads: readonly SettingsFileRead[],
   env: Record<string, string | undefined>,
-  sources?: readonly string[],
-): string[] {
+): SettingsFileRead[] {
   const homes = [goatHomeDir(env), claudeConfigDir(env)];
-  const userFiles = settingsFiles(cwd, env, undefined, ["user"]);
-  return settingsFiles(cwd, env, undefined, sources).filter(
-    (file) => !userFiles.includes(file) && !homes.some((home) => file.startsWith(home + sep)),
-  );
+  const userFiles = new Set(reads.filter((r) => r.scope === "user").map((r) => r.file));
+  const out = new Map<string, SettingsFileRead>();
+  for (const read of reads) {
+    if (read.scope === "user" || read.scope === "flag" || userFiles.has(read.file)) continue;
+    if (homes.some((home) => read.file.startsWith(home + sep))) continue;
+    out.set(read.file, read);
+  }
+  return [...out.values()];
 }
 
 /** The servers of an `.mcp.json` (`{ "mcpServers": { … } }` or the bare record), in file order. */
-function readMcpjsonServers(file: string): McpjsonServer[] {
-  const json = readJsonObject(file);
-  if (!json) return [];
-  const record = "mcpServers" in json ? json.mcpServers : json;
+function mcpjsonServersOf(read: ConfigFileRead | undefined): McpjsonServer[] {
+  const json = read?.json;
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return [];
+  const record = "mcpServers" in json ? (json as { mcpServers: unknown }).mcpServers : json;
   if (record === null || typeof record !== "object" || Array.isArray(record)) return [];
   return Object.entries(record as Record<string, unknown>).map(([name, config]) => ({
     name,
     description: describeMcpServer(config),
   }));
-}
-
-function readJsonObject(file: string): Record<string, unknown> | undefined {
-  try {
-    const json: unknown = JSON.parse(readFileSync(file, "utf8"));
-    return json !== null && typeof json === "object" && !Array.isArray(json)
-      ? (json as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -19,8 +19,9 @@
  * repositories in CI: the folder's configuration applies unasked (the project cannot set it: its
  * `env` is applied only after this is decided).
  *
- * Cost when nothing needs asking: reading the folder's two or three settings files once more (and
- * `.mcp.json`), plus `trust.json` when the folder declares something.
+ * Cost when nothing needs asking: none beyond the project description, whose reads of the settings
+ * files and `.mcp.json` the session then merges (each file is read once per start), plus
+ * `trust.json` when the folder declares something.
  */
 import { relative, resolve } from "node:path";
 import { type PluginConfig, type ProjectDescription, readProjectDescription } from "../../settings/index.js";
@@ -85,16 +86,21 @@ export async function settleProjectTrust(ctx: TrustContext): Promise<ProjectTrus
   const description = readProjectDescription({
     cwd: ctx.cwd,
     env: ctx.env,
-    sources: ctx.settingSources ?? ["user", "project"],
+    sources: ctx.settingSources ?? ["user", "project", "local"],
     plugins: ctx.plugins,
   });
-  const trust = await decide(ctx, readProjectConfig(ctx.cwd, ctx.env, ctx.settingSources, description));
+  const project = readProjectConfig(ctx.cwd, ctx.env, ctx.settingSources, description);
+  const trust = await decide(ctx, project, description);
   return trust === "quit" ? trust : { ...trust, description };
 }
 
-async function decide(ctx: TrustContext, project: ProjectConfig): Promise<ProjectTrust | "quit"> {
+async function decide(
+  ctx: TrustContext,
+  project: ProjectConfig,
+  description: ProjectDescription,
+): Promise<ProjectTrust | "quit"> {
   if (!needsTrust(project)) return ALL;
-  const approvals = readMcpjsonApprovals(ctx.cwd, ctx.env, ctx.settingsFlag);
+  const approvals = readMcpjsonApprovals(ctx.cwd, ctx.env, ctx.settingsFlag, description.settings);
   if (!ctx.interactive) return headless(project, approvals, ctx);
   const folder = realFolder(ctx.cwd);
   const trusted = isFolderTrusted(folder, ctx.env);

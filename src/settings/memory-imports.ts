@@ -25,6 +25,8 @@ export interface MemoryFile {
   content: string;
   /** The file whose `@path` brought this one in. */
   importedBy?: string;
+  /** The memory level it was read for (an import has its importer's); set by `loadMemory`. */
+  level?: "user" | "project" | "local";
 }
 
 /** What an import may read, and where the problems go. */

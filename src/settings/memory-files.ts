@@ -1,16 +1,19 @@
 /**
- * Memory: the instruction files Claude Code reads into every session, read the same way here.
+ * Memory: the instruction files Claude Code reads into every session, read the same way here, each
+ * file tagged with the level it was read for. The runtime reads them at a session's start
+ * (`runtime/session-memory.ts`): which levels apply and where imports may reach depend on the
+ * session's options (`memorySources`, `additionalDirectories`), known only once settings are merged.
  * - user: `$CLAUDE_CONFIG_DIR/CLAUDE.md` (default `~/.claude/CLAUDE.md`) and its `rules/*.md`;
  * - project: `AGENTS.md`, `CLAUDE.md` and `.claude/CLAUDE.md` of the cwd and every parent, and the
  *   cwd's `.claude/rules/**\/*.md`;
  * - local: `CLAUDE.local.md` of the cwd and every parent.
  * Each with its `@path` imports (memory-imports.ts). A rule with `paths:` globs in its front matter,
  * and the CLAUDE.md files of folders below the cwd, are read only when the model touches a file
- * they cover (nested-memory.ts). Which levels apply follows `settingSources`.
+ * they cover (`runtime/nested-memory.ts`). Which levels apply follows `settingSources`.
  */
 import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { claudeConfigDir } from "../settings/claude-files.js";
+import { claudeConfigDir } from "./claude-files.js";
 import {
   type ImportScope,
   type MemoryFile,
@@ -90,19 +93,32 @@ export function loadMemory(ctx: MemoryContext): LoadedMemory {
   });
   const files: MemoryFile[] = [];
   const conditionalRules: ConditionalRule[] = [];
+  // Each file read from here on is of `level` (its imports too).
+  const levelFrom = (level: NonNullable<MemoryFile["level"]>, from: number) => {
+    for (const file of files.slice(from)) file.level = level;
+  };
   if (ctx.levels.user) {
     const userDir = claudeConfigDir(ctx.env);
     files.push(...readMemoryWithImports(join(userDir, "CLAUDE.md"), scope([userDir])));
     readRules(join(userDir, "rules"), userDir, files, conditionalRules, scope([userDir]));
+    levelFrom("user", 0);
   }
   for (const dir of foldersDownTo(cwd)) {
     const names = [
       ...(ctx.levels.project ? PROJECT_MEMORY_NAMES : []),
       ...(ctx.levels.local ? [LOCAL_MEMORY_NAME] : []),
     ];
-    for (const name of names) files.push(...readMemoryWithImports(join(dir, name), scope([])));
+    for (const name of names) {
+      const from = files.length;
+      files.push(...readMemoryWithImports(join(dir, name), scope([])));
+      levelFrom(name === LOCAL_MEMORY_NAME ? "local" : "project", from);
+    }
   }
-  if (ctx.levels.project) readRules(join(cwd, ".claude", "rules"), cwd, files, conditionalRules, scope([]));
+  if (ctx.levels.project) {
+    const from = files.length;
+    readRules(join(cwd, ".claude", "rules"), cwd, files, conditionalRules, scope([]));
+    levelFrom("project", from);
+  }
   return { files, conditionalRules };
 }
 
