@@ -8,8 +8,10 @@
  *   sent from anywhere reach the running session, and a replay receives the same ones;
  * - every SDK message goes to the message log (`message-log.ts`) for followers elsewhere.
  *
- * Tool calls run one at a time: steps are numbered in the order they start, and a replay must start
- * them in the same order, which concurrent calls (whose start waits on hooks) do not guarantee.
+ * Steps are numbered in the order they start, and a replay must start them in the same order. So the
+ * loop runs with `orderedToolStarts`: calls of side-effect-free tools run together as parallel steps,
+ * each taking its step number when it begins, and they begin in the model's order (whatever their hooks'
+ * timing); a call with any side effect (two steps, or a subagent's many) runs alone.
  */
 import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
@@ -131,7 +133,7 @@ export async function runSessionWorkflow(
       sessionStore: replaySafeStore(context.store, workflowId),
       provider: durable.providers,
       tools: wantsTask ? [...tools, "Task"] : tools,
-      toolConcurrency: 1,
+      orderedToolStarts: true,
       getSteeringMessages: received(STEER_TOPIC, 0),
       getFollowUpMessages: received(FOLLOW_UP_TOPIC, waitSeconds),
     },
