@@ -78,7 +78,7 @@ describe.skipIf(missing !== undefined)("parallel durable tool steps", () => {
             ? next.content.filter((b): b is ToolResultBlock => b.type === "tool_result")
             : [];
         expect(results.map((r) => r.tool_use_id)).toEqual(calls.map((c) => c.id));
-        calls.forEach((c, k) => pairs.push({ input: c.input, result: results[k].content }));
+        for (const [k, c] of calls.entries()) pairs.push({ input: c.input, result: results[k].content });
       }
       return pairs;
     } finally {
@@ -106,7 +106,12 @@ describe.skipIf(missing !== undefined)("parallel durable tool steps", () => {
     process.stdout.write(`4 × 200 ms slow_read: tool batch ${batchMs} ms, session ${sessionMs} ms\n`);
     const firstEnd = log.findIndex(([event]) => event === "end");
     // Every call started before any ended: they overlapped (one at a time, a start follows each end).
-    expect(log.slice(0, firstEnd).map(([, text]) => text).sort()).toEqual(texts);
+    expect(
+      log
+        .slice(0, firstEnd)
+        .map(([, text]) => text)
+        .sort(),
+    ).toEqual(texts);
     expect(batchMs).toBeLessThan(4 * 200);
 
     const pairs = await toolResults(databaseUrl, sessionId);
@@ -141,16 +146,17 @@ describe.skipIf(missing !== undefined)("parallel durable tool steps", () => {
     } finally {
       await db.end();
     }
-    expect(linesOf(readLog).filter((l) => l.startsWith("end")).map((l) => l.split(" ")[1])).toEqual(
-      expect.arrayContaining(["a", "c"]),
-    );
+    expect(
+      linesOf(readLog)
+        .filter((l) => l.startsWith("end"))
+        .map((l) => l.split(" ")[1]),
+    ).toEqual(expect.arrayContaining(["a", "c"]));
     await first.kill9();
     writeFileSync(release, "");
 
     await spawnWorker("q2");
     expect(await client.result(workflowId)).toMatchObject({ subtype: "success", result: "after the crash" });
-    const startsOf = (text: string) =>
-      linesOf(readLog).filter((l) => l.startsWith(`start ${text} `)).length;
+    const startsOf = (text: string) => linesOf(readLog).filter((l) => l.startsWith(`start ${text} `)).length;
     expect([startsOf("a"), startsOf("b"), startsOf("c")]).toEqual([1, 2, 1]);
     const pairs = await toolResults(databaseUrl, sessionId);
     expect(pairs.map((p) => p.result)).toEqual(["read a", "read b", "read c"]);

@@ -226,7 +226,16 @@ describe("tool scheduling", () => {
     await write.started("w2");
     write.finish("w2");
     await run;
-    expect(log).toEqual(["start r1", "start r2", "end r2", "end r1", "start w1", "end w1", "start w2", "end w2"]);
+    expect(log).toEqual([
+      "start r1",
+      "start r2",
+      "end r2",
+      "end r1",
+      "start w1",
+      "end w1",
+      "start w2",
+      "end w2",
+    ]);
     expect(toolResultsOf(model.requests[1]).map((r) => r.content)).toEqual([
       "done r1",
       "done r2",
