@@ -158,11 +158,23 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         return () => running.delete(workflowId);
       },
     };
-    DBOS.registerWorkflow(
+    const sessionWorkflow = DBOS.registerWorkflow(
       async (request: DurableSessionRequest): Promise<DurableSessionOutcome> =>
         runSessionWorkflow(context, request),
       { name: SESSION_WORKFLOW_NAME },
     );
+    // A subagent is a child session: started from within its parent's workflow (so DBOS records the
+    // start as one of the parent's steps), off the queue, and stopped with the parent's call.
+    context.runChild = async (childId, request, signal) => {
+      const handle = await DBOS.startWorkflow(sessionWorkflow, { workflowID: childId })(request);
+      const stop = () => running.get(childId)?.();
+      signal.addEventListener("abort", stop, { once: true });
+      try {
+        return await handle.getResult();
+      } finally {
+        signal.removeEventListener("abort", stop);
+      }
+    };
     await migrateDbosOnce(pool, options.databaseUrl);
     DBOS.setConfig({
       name: options.appName ?? DEFAULT_APP_NAME,
