@@ -20,6 +20,8 @@ import type { Tool } from "../tools/types.js";
 export interface SubagentRun {
   /** The child workflow's id. */
   childId: string;
+  /** The parent's session id (the child's transcript is one of its subagent transcripts). */
+  parentSessionId: string;
   prompt: string;
   systemPrompt: string;
   /** `provider/model`; undefined: the parent's. */
@@ -63,6 +65,7 @@ export function durableTaskTool(
       const outcome = await runChild(
         {
           childId: `${parentWorkflowId}.task-${ctx.toolUseId}`,
+          parentSessionId: ctx.sessionId,
           prompt,
           systemPrompt: def.prompt,
           ...(def.model && def.model !== "inherit" ? { model: expandModelAlias(def.model) } : {}),

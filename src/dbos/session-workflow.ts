@@ -219,7 +219,8 @@ function subagentRunner(
     const tools = run.tools ? run.tools.filter((t) => inherited.tools?.includes(t) ?? true) : inherited.tools;
     const child: DurableSessionRequest = {
       prompt: run.prompt,
-      sessionId: nameUuid(`${run.childId}:session`),
+      // A subagent transcript of the parent's session (`<session>.agent-<id>`), not listed as a session.
+      sessionId: `${run.parentSessionId}.agent-${nameUuid(run.childId)}`,
       options: {
         ...(inherited.cwd !== undefined ? { cwd: inherited.cwd } : {}),
         ...(inherited.permissionMode !== undefined ? { permissionMode: inherited.permissionMode } : {}),

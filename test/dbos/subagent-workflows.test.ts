@@ -97,7 +97,7 @@ describe.skipIf(missing !== undefined)("durable subagents", () => {
     });
     const first = await startWorker("a1", env);
     workers.push(first);
-    const { workflowId } = await client.submit({ prompt: "delegate" });
+    const { workflowId, sessionId } = await client.submit({ prompt: "delegate" });
     await waitFor("the subagent's second call", () => linesOf(sideFile).includes("child-two"));
     await first.kill9();
 
@@ -125,6 +125,14 @@ describe.skipIf(missing !== undefined)("durable subagents", () => {
         [`${workflowId}.task-${taskCall.id}`],
       );
       expect(rows).toEqual([{ status: "SUCCESS" }]);
+      // Its transcript is one of the parent session's subagent transcripts, not a session of its own.
+      const sessions = await db.query<{ session_id: string }>(
+        "SELECT session_id FROM goat.sessions ORDER BY session_id",
+      );
+      expect(sessions.rows.map((r) => r.session_id)).toEqual([
+        sessionId,
+        expect.stringMatching(new RegExp(`^${sessionId}\\.agent-`)),
+      ]);
     } finally {
       await db.end();
     }
