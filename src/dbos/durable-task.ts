@@ -9,8 +9,9 @@
  * session's (never Task: subagents start no subagents), and the parent's working directory and
  * permission settings. Unlike an in-process subagent it does not draw on the parent's turn and
  * budget limits, and its messages go to its own message log (its workflow id), not the parent's.
- * Task calls run one at a time in a durable session (`orderedToolStarts`: Task reads, it is not
- * side-effect free).
+ * The tool is side-effect free to the scheduler: starting a child changes nothing in this session,
+ * so several Task calls of one answer run together, as in process (the child's own calls are asked
+ * about one by one). The permission engine lets a Task call through as it does the in-process one.
  */
 import { expandModelAlias } from "../llm/resolve.js";
 import { type AgentDefinition, createTaskTool, GENERAL_PURPOSE_AGENT } from "../runtime/subagents.js";
@@ -53,6 +54,7 @@ export function durableTaskTool(
   });
   return {
     ...shape,
+    sideEffect: "none",
     async execute(input, ctx) {
       const { subagent_type: agentType, prompt } = input as { subagent_type: string; prompt: string };
       const def = available[agentType];

@@ -11,7 +11,8 @@
  * Steps are numbered in the order they start, and a replay must start them in the same order. So the
  * loop runs with `orderedToolStarts`: calls of side-effect-free tools run together as parallel steps,
  * each taking its step number when it begins, and they begin in the model's order (whatever their hooks'
- * timing); a call with any side effect (two steps, or a subagent's many) runs alone.
+ * timing); a call with any side effect (two steps) runs alone. A Task call starts a child workflow
+ * (`durable-task.ts`) and counts as side-effect free: its two numbers are taken as it begins.
  */
 import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";

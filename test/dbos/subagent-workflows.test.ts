@@ -137,4 +137,49 @@ describe.skipIf(missing !== undefined)("durable subagents", () => {
       await db.end();
     }
   }, 90_000);
+
+  it("runs the Task calls of one answer together, and after a crash each parent call gets its own child's answer", async () => {
+    const databaseUrl = await server.createDatabase("agents2");
+    const sideFile = join(dir, "agents2.lines");
+    const env = {
+      DATABASE_URL: databaseUrl,
+      ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+      SIDE_FILE: sideFile,
+      WITH_AGENTS: "1",
+    };
+    const client = await createDurableClient({ databaseUrl });
+    clients.push(client);
+    let lastParentRequest: MockRequest | undefined;
+    mock.setWhenEmpty((request) => {
+      const done = toolResultCount(request);
+      const prompt = firstPrompt(request);
+      const child = /^sub (\w+)$/.exec(prompt)?.[1];
+      if (child !== undefined) {
+        // Each child holds its one call until the test kills the worker.
+        if (done === 0)
+          return reply.toolCalls([{ name: "append_line", input: { text: child, waitMs: 60_000 } }]);
+        return reply.text(`${child} done`);
+      }
+      lastParentRequest = request;
+      if (done === 0)
+        return reply.toolCalls(
+          ["A", "B"].map((name) => ({
+            name: "Task",
+            input: { description: `sub ${name}`, prompt: `sub ${name}`, subagent_type: "helper" },
+          })),
+        );
+      return reply.text("both done");
+    });
+    const first = await startWorker("b1", env);
+    workers.push(first);
+    const { workflowId } = await client.submit({ prompt: "delegate twice" });
+    // Both children hold their call at once: one at a time, the second would wait a minute.
+    await waitFor("both subagents' calls", () => linesOf(sideFile).length === 2);
+    await first.kill9();
+
+    workers.push(await startWorker("b2", env));
+    expect(await client.result(workflowId)).toMatchObject({ subtype: "success", result: "both done" });
+    expect([...linesOf(sideFile)].sort()).toEqual(["A", "B"]);
+    expect(resultTexts(lastParentRequest as MockRequest)).toEqual(["A done", "B done"]);
+  }, 90_000);
 });
