@@ -39,10 +39,18 @@ export interface DurableToolOptions {
   storeOutput: OutputStore;
   /** Keeps Bash's spill files readable by any worker (none: they stay on the worker's disk). */
   spills?: SpillShelf;
+  /**
+   * Goat's built-in tools among `tools`: their calls keep their own time rules. Wrapped, every tool
+   * is a tool object of the host's to the runtime, which gives those without a `timeoutMs` the
+   * session's `toolTimeoutMs` (10 minutes).
+   */
+  builtIn?: ReadonlySet<Tool>;
 }
 
 /** What a wrapped tool needs besides the tool. */
 interface StepSettings {
+  /** The wrapped tool's time limit: its own (an MCP server's `toolTimeoutMs`), 0 for a built-in. */
+  timeoutMs?: number;
   nonce: string;
   rerunnable: boolean;
   guard: EngineGuard;
@@ -56,6 +64,7 @@ export function durableTools(tools: readonly Tool[], options: DurableToolOptions
   const idempotent = new Set(options.idempotentTools ?? []);
   return tools.map((tool) =>
     durableTool(tool, {
+      timeoutMs: tool.timeoutMs ?? (options.builtIn?.has(tool) ? 0 : undefined),
       nonce: options.executionNonce,
       rerunnable: tool.sideEffect === "none" || idempotent.has(tool.name),
       guard: options.guard,
@@ -74,6 +83,7 @@ function durableTool(tool: Tool, settings: StepSettings): Tool {
     inputSchema: tool.inputSchema,
     jsonSchema: tool.jsonSchema,
     sideEffect: tool.sideEffect,
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(tool.resourceKey ? { resourceKey: tool.resourceKey.bind(tool) } : {}),
     async execute(input, ctx) {
       // A rerunnable call takes its step number here, before any await: side-effect-free calls run

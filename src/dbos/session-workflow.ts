@@ -136,9 +136,11 @@ async function runSession(
   const allowed = (name: string) => only === undefined || only.includes(name);
   const { tools: plainTools, wantsTask: anyTask } = sessionToolSet(base);
   const wantsTask = anyTask && allowed("Task");
+  const own = new Set(Array.isArray(base.tools) ? base.tools.filter((t) => typeof t !== "string") : []);
   const tools = durableTools(
     [...plainTools, ...mcpTools].filter((t) => allowed(t.name)),
     {
+      builtIn: new Set(plainTools.filter((t) => !own.has(t))),
       executionNonce: randomUUID(),
       idempotentTools: context.idempotentTools,
       guard,

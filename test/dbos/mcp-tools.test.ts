@@ -119,4 +119,28 @@ describe.skipIf(missing !== undefined)("MCP tools in durable sessions", () => {
       "noted three",
     ]);
   }, 90_000);
+
+  it("keeps the server's toolTimeoutMs for its calls", async () => {
+    const databaseUrl = await server.createDatabase("mcp2");
+    const env = {
+      DATABASE_URL: databaseUrl,
+      ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+      SIDE_FILE: join(dir, "mcp2.lines"),
+      MCP_SERVER: writeNoteServer(dir, join(dir, "notes2")),
+      MCP_TOOL_TIMEOUT_MS: "300",
+    };
+    const client = await createDurableClient({ databaseUrl });
+    clients.push(client);
+    let lastRequest: MockRequest | undefined;
+    mock.setWhenEmpty((request) => {
+      lastRequest = request;
+      return toolResultCount(request) === 0
+        ? reply.toolCalls([{ name: "mcp__fix__note", input: { text: "slow", waitMs: 5_000 } }])
+        : reply.text("gave up");
+    });
+    workers.push(await startWorker("t1", env));
+    const { workflowId } = await client.submit({ prompt: "note slowly" });
+    expect(await client.result(workflowId)).toMatchObject({ subtype: "success", result: "gave up" });
+    expect(resultTexts(lastRequest as MockRequest)).toEqual([expect.stringMatching(/time limit of 300 ms/)]);
+  }, 60_000);
 });
