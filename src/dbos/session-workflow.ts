@@ -132,25 +132,7 @@ async function runSession(
 ): Promise<DurableSessionOutcome> {
   const workflowId = DBOS.workflowID as string;
   const guard = new EngineGuard();
-  const only = request.options?.tools;
-  const allowed = (name: string) => only === undefined || only.includes(name);
-  const { tools: plainTools, wantsTask: anyTask } = sessionToolSet(base);
-  const wantsTask = anyTask && allowed("Task");
-  const own = new Set(Array.isArray(base.tools) ? base.tools.filter((t) => typeof t !== "string") : []);
-  const tools = durableTools(
-    [...plainTools, ...mcpTools].filter((t) => allowed(t.name)),
-    {
-      builtIn: new Set(plainTools.filter((t) => !own.has(t))),
-      executionNonce: randomUUID(),
-      idempotentTools: context.idempotentTools,
-      guard,
-      payloadLimitBytes: context.payloadLimitBytes ?? DEFAULT_STEP_PAYLOAD_BYTES,
-      storeOutput: postgresOutputStore(context.pool, context.schema, workflowId),
-      spills: new SpillShelf(postgresOutputStore(context.pool, context.schema, workflowId), (id) =>
-        readStoredOutput(context.pool, context.schema, id),
-      ),
-    },
-  );
+  const tools = sessionTools(context, request, base, mcpTools, guard);
   const specs: ProviderSpec[] = base.provider ? [base.provider].flat() : [];
   const log = createMessageLogWriter(context.pool, context.schema, workflowId);
   const waitSeconds = Math.max(0, request.followUpWaitSeconds ?? 0);
@@ -159,10 +141,6 @@ async function runSession(
     return typeof text === "string" ? [{ role: "user", content: text }] : [];
   };
 
-  const task =
-    wantsTask && context.runChild
-      ? durableTaskTool(base.agents ?? {}, workflowId, subagentRunner(context.runChild, request, guard))
-      : undefined;
   const durable = durableProviders(specs, guard, base.getApiKey);
   const q = query({
     prompt: request.prompt,
@@ -177,9 +155,9 @@ async function runSession(
       persistSession: true,
       sessionStore: replaySafeStore(context.store, workflowId),
       provider: durable.providers,
-      tools: task ? [...tools, task] : wantsTask ? [...tools, "Task"] : tools,
+      tools: tools.list,
       // The durable Task tool takes the place of the runtime's (which `agents` would add).
-      ...(task ? { agents: undefined } : {}),
+      ...(tools.ownTask ? { agents: undefined } : {}),
       orderedToolStarts: true,
       getSteeringMessages: received(STEER_TOPIC, 0),
       getFollowUpMessages: received(FOLLOW_UP_TOPIC, waitSeconds),
@@ -205,6 +183,47 @@ async function runSession(
   // session that merely looked interrupted.
   if (guard.failure) throw guard.failure.error;
   return { sessionId: q.sessionId, ...(result ? { result } : {}) };
+}
+
+/**
+ * The session's tools as `query()` gets them: the worker's and the MCP servers' (those the request
+ * allows) wrapped as steps, and the Task tool: a durable one starting child workflows when the worker
+ * can (`ownTask`), else the runtime's.
+ */
+function sessionTools(
+  context: SessionWorkflowContext,
+  request: DurableSessionRequest,
+  base: QueryOptions,
+  mcpTools: Tool[],
+  guard: EngineGuard,
+): { list: Array<Tool | string>; ownTask: boolean } {
+  const workflowId = DBOS.workflowID as string;
+  const only = request.options?.tools;
+  const allowed = (name: string) => only === undefined || only.includes(name);
+  const { tools: plainTools, wantsTask } = sessionToolSet(base);
+  const own = new Set(Array.isArray(base.tools) ? base.tools.filter((t) => typeof t !== "string") : []);
+  const tools = durableTools(
+    [...plainTools, ...mcpTools].filter((t) => allowed(t.name)),
+    {
+      builtIn: new Set(plainTools.filter((t) => !own.has(t))),
+      executionNonce: randomUUID(),
+      idempotentTools: context.idempotentTools,
+      guard,
+      payloadLimitBytes: context.payloadLimitBytes ?? DEFAULT_STEP_PAYLOAD_BYTES,
+      storeOutput: postgresOutputStore(context.pool, context.schema, workflowId),
+      spills: new SpillShelf(postgresOutputStore(context.pool, context.schema, workflowId), (id) =>
+        readStoredOutput(context.pool, context.schema, id),
+      ),
+    },
+  );
+  if (!wantsTask || !allowed("Task")) return { list: tools, ownTask: false };
+  if (!context.runChild) return { list: [...tools, "Task"], ownTask: false };
+  const task = durableTaskTool(
+    base.agents ?? {},
+    workflowId,
+    subagentRunner(context.runChild, request, guard),
+  );
+  return { list: [...tools, task], ownTask: true };
 }
 
 /**
