@@ -11,16 +11,18 @@
  * again; they need no marker.
  *
  * Each checkpoint also carries what the call added to the session's read-file records, so Write and
- * Edit after a replayed Read still know the file was read.
+ * Edit after a replayed Read still know the file was read, and the spill file a Bash call stored
+ * (`durable-spill.ts`), so a Read of it works on any worker.
  */
 import { INTERRUPTED_TOOL_RESULT } from "../session/repair.js";
 import type { FileSnapshot, Tool, ToolContext, ToolResult } from "../tools/types.js";
+import type { SpillRecord, SpillShelf } from "./durable-spill.js";
 import type { EngineGuard } from "./engine-guard.js";
 import { boundResult, type OutputStore } from "./payload-limit.js";
 
 /** What a tool step records. */
 type ToolCheckpoint =
-  | { ok: true; result: ToolResult; readFiles?: Array<[string, FileSnapshot]> }
+  | { ok: true; result: ToolResult; readFiles?: Array<[string, FileSnapshot]>; spill?: SpillRecord }
   | { ok: false; message: string; readFiles?: Array<[string, FileSnapshot]> };
 
 /** Options of `durableTools`. */
@@ -35,15 +37,26 @@ export interface DurableToolOptions {
   payloadLimitBytes: number;
   /** Where a cut result's whole text is kept. */
   storeOutput: OutputStore;
+  /** Keeps Bash's spill files readable by any worker (none: they stay on the worker's disk). */
+  spills?: SpillShelf;
+  /**
+   * Goat's built-in tools among `tools`: their calls keep their own time rules. Wrapped, every tool
+   * is a tool object of the host's to the runtime, which gives those without a `timeoutMs` the
+   * session's `toolTimeoutMs` (10 minutes).
+   */
+  builtIn?: ReadonlySet<Tool>;
 }
 
 /** What a wrapped tool needs besides the tool. */
 interface StepSettings {
+  /** The wrapped tool's time limit: its own (an MCP server's `toolTimeoutMs`), 0 for a built-in. */
+  timeoutMs?: number;
   nonce: string;
   rerunnable: boolean;
   guard: EngineGuard;
   limitBytes: number;
   storeOutput: OutputStore;
+  spills?: SpillShelf;
 }
 
 /** Wraps each tool so its calls are steps. */
@@ -51,11 +64,13 @@ export function durableTools(tools: readonly Tool[], options: DurableToolOptions
   const idempotent = new Set(options.idempotentTools ?? []);
   return tools.map((tool) =>
     durableTool(tool, {
+      timeoutMs: tool.timeoutMs ?? (options.builtIn?.has(tool) ? 0 : undefined),
       nonce: options.executionNonce,
       rerunnable: tool.sideEffect === "none" || idempotent.has(tool.name),
       guard: options.guard,
       limitBytes: options.payloadLimitBytes,
       storeOutput: options.storeOutput,
+      spills: options.spills,
     }),
   );
 }
@@ -68,8 +83,11 @@ function durableTool(tool: Tool, settings: StepSettings): Tool {
     inputSchema: tool.inputSchema,
     jsonSchema: tool.jsonSchema,
     sideEffect: tool.sideEffect,
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(tool.resourceKey ? { resourceKey: tool.resourceKey.bind(tool) } : {}),
     async execute(input, ctx) {
+      // A rerunnable call takes its step number here, before any await: side-effect-free calls run
+      // together, and only this keeps their numbers in the order the loop began them.
       const startedBy = rerunnable ? nonce : await guard.step(async () => nonce, `tool-start:${tool.name}`);
       const outcome = await guard.step(async (): Promise<ToolCheckpoint> => {
         if (startedBy !== nonce) {
@@ -78,6 +96,7 @@ function durableTool(tool: Tool, settings: StepSettings): Tool {
         return runAndRecord(tool, input, ctx, settings);
       }, `tool:${tool.name}`);
       for (const [path, snapshot] of outcome.readFiles ?? []) ctx.state.readFiles.set(path, snapshot);
+      if (outcome.ok && outcome.spill) settings.spills?.remember(outcome.spill);
       if (!outcome.ok) throw new Error(outcome.message);
       return outcome.result;
     },
@@ -102,14 +121,17 @@ async function runAndRecord(
     return changed.length > 0 ? { readFiles: changed } : {};
   };
   try {
+    const { spills } = settings;
+    const ran = await tool.execute(spills ? await spills.localInput(tool.name, input, ctx) : input, ctx);
+    const kept = spills && tool.name === "Bash" ? await spills.keep(ran, ctx) : { result: ran };
     const result = await boundResult(
-      await tool.execute(input, ctx),
+      kept.result,
       settings.limitBytes,
       settings.storeOutput,
       tool.name,
       ctx.toolUseId,
     );
-    return { ok: true, result: storable(result), ...changes() };
+    return { ok: true, result: storable(result), ...changes(), ...(kept.spill ? { spill: kept.spill } : {}) };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error), ...changes() };
   }

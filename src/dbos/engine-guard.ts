@@ -29,15 +29,16 @@ export class EngineGuard {
 
   /** `DBOS.runStep`, whose throws are the engine's. */
   step<T>(body: () => Promise<T>, name: string): Promise<T> {
-    return this.guard(() => DBOS.runStep(body, { name }));
+    return this.run(() => DBOS.runStep(body, { name }));
   }
 
   /** `DBOS.recv`, whose throws are the engine's. */
   recv<T>(topic: string, seconds: number): Promise<T | null> {
-    return this.guard(() => DBOS.recv<T>(topic, seconds));
+    return this.run(() => DBOS.recv<T>(topic, seconds));
   }
 
-  private async guard<T>(call: () => Promise<T>): Promise<T> {
+  /** Any other DBOS call (a child workflow's start and result), whose throws are the engine's. */
+  async run<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (error) {

@@ -8,8 +8,11 @@
  *   sent from anywhere reach the running session, and a replay receives the same ones;
  * - every SDK message goes to the message log (`message-log.ts`) for followers elsewhere.
  *
- * Tool calls run one at a time: steps are numbered in the order they start, and a replay must start
- * them in the same order, which concurrent calls (whose start waits on hooks) do not guarantee.
+ * Steps are numbered in the order they start, and a replay must start them in the same order. So the
+ * loop runs with `orderedToolStarts`: calls of side-effect-free tools run together as parallel steps,
+ * each taking its step number when it begins, and they begin in the model's order (whatever their hooks'
+ * timing); a call with any side effect (two steps) runs alone. A Task call starts a child workflow
+ * (`durable-task.ts`) and counts as side-effect free: its two numbers are taken as it begins.
  */
 import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
@@ -21,13 +24,16 @@ import { query } from "../sdk/query.js";
 import type { PermissionModeName, SDKResultMessage } from "../sdk/sdk-messages.js";
 import { resolveTools } from "../tools/builtin.js";
 import type { Tool } from "../tools/types.js";
+import { startSessionMcp } from "./durable-mcp.js";
 import { durableProviders } from "./durable-model.js";
+import { SpillShelf } from "./durable-spill.js";
+import { durableTaskTool, type SubagentRunner } from "./durable-task.js";
 import { durableTools } from "./durable-tools.js";
 import { EngineGuard } from "./engine-guard.js";
 import { createMessageLogWriter } from "./message-log.js";
-import { DEFAULT_STEP_PAYLOAD_BYTES, postgresOutputStore } from "./payload-limit.js";
+import { DEFAULT_STEP_PAYLOAD_BYTES, postgresOutputStore, readStoredOutput } from "./payload-limit.js";
 import type { PostgresSessionStore } from "./postgres-store.js";
-import { replaySafeStore } from "./replay-store.js";
+import { nameUuid, replaySafeStore } from "./replay-store.js";
 
 /** Topics of `DBOS.send` a durable session listens on. */
 export const FOLLOW_UP_TOPIC = "goat.follow-up";
@@ -46,6 +52,8 @@ export interface DurableSessionOptions {
   permissionMode?: PermissionModeName;
   allowedTools?: string[];
   disallowedTools?: string[];
+  /** Names of the worker's tools this session may use (default: all); a subagent's session gets its agent's. */
+  tools?: string[];
 }
 
 /** What is submitted: one prompt to run as a durable session (plain JSON, stored by DBOS). */
@@ -84,6 +92,15 @@ export interface SessionWorkflowContext {
   payloadLimitBytes?: number;
   /** Called with the running session's abort, so cancellation reaches it; returns the unregister. */
   track: (workflowId: string, stop: () => void) => () => void;
+  /**
+   * Starts `request` as a child workflow of the running one, with id `childId` (or finds it, on a
+   * replay), and waits for its outcome; `signal` stops it. Without it, subagents run in process.
+   */
+  runChild?: (
+    childId: string,
+    request: DurableSessionRequest,
+    signal: AbortSignal,
+  ) => Promise<DurableSessionOutcome>;
 }
 
 /** Runs one durable session; must be called as a DBOS workflow. */
@@ -94,20 +111,28 @@ export async function runSessionWorkflow(
   const workflowId = DBOS.workflowID;
   if (workflowId === undefined) throw new Error("runSessionWorkflow must run as a DBOS workflow.");
   const base = context.baseOptions(request);
-  if (base.mcpServers && Object.keys(base.mcpServers).length > 0) {
-    throw new Error(
-      "Durable sessions do not support mcpServers yet: their tool calls would not be steps. Give the tools as Goat tools instead.",
-    );
-  }
-  const guard = new EngineGuard();
-  const { tools: plainTools, wantsTask } = sessionToolSet(base);
-  const tools = durableTools(plainTools, {
-    executionNonce: randomUUID(),
-    idempotentTools: context.idempotentTools,
-    guard,
-    payloadLimitBytes: context.payloadLimitBytes ?? DEFAULT_STEP_PAYLOAD_BYTES,
-    storeOutput: postgresOutputStore(context.pool, context.schema, workflowId),
+  const mcp = await startSessionMcp(base.mcpServers, {
+    cwd: request.options?.cwd ?? base.cwd ?? process.cwd(),
+    env: base.env,
+    startupMs: base.mcpStartupTimeoutMs,
   });
+  try {
+    return await runSession(context, request, { ...base, mcpServers: undefined }, mcp?.tools ?? []);
+  } finally {
+    await mcp?.close();
+  }
+}
+
+/** The session itself, its MCP servers up (their tools in `mcpTools`, unwrapped). */
+async function runSession(
+  context: SessionWorkflowContext,
+  request: DurableSessionRequest,
+  base: QueryOptions,
+  mcpTools: Tool[],
+): Promise<DurableSessionOutcome> {
+  const workflowId = DBOS.workflowID as string;
+  const guard = new EngineGuard();
+  const tools = sessionTools(context, request, base, mcpTools, guard);
   const specs: ProviderSpec[] = base.provider ? [base.provider].flat() : [];
   const log = createMessageLogWriter(context.pool, context.schema, workflowId);
   const waitSeconds = Math.max(0, request.followUpWaitSeconds ?? 0);
@@ -130,8 +155,10 @@ export async function runSessionWorkflow(
       persistSession: true,
       sessionStore: replaySafeStore(context.store, workflowId),
       provider: durable.providers,
-      tools: wantsTask ? [...tools, "Task"] : tools,
-      toolConcurrency: 1,
+      tools: tools.list,
+      // The durable Task tool takes the place of the runtime's (which `agents` would add).
+      ...(tools.ownTask ? { agents: undefined } : {}),
+      orderedToolStarts: true,
       getSteeringMessages: received(STEER_TOPIC, 0),
       getFollowUpMessages: received(FOLLOW_UP_TOPIC, waitSeconds),
     },
@@ -156,6 +183,85 @@ export async function runSessionWorkflow(
   // session that merely looked interrupted.
   if (guard.failure) throw guard.failure.error;
   return { sessionId: q.sessionId, ...(result ? { result } : {}) };
+}
+
+/**
+ * The session's tools as `query()` gets them: the worker's and the MCP servers' (those the request
+ * allows) wrapped as steps, and the Task tool: a durable one starting child workflows when the worker
+ * can (`ownTask`), else the runtime's.
+ */
+function sessionTools(
+  context: SessionWorkflowContext,
+  request: DurableSessionRequest,
+  base: QueryOptions,
+  mcpTools: Tool[],
+  guard: EngineGuard,
+): { list: Array<Tool | string>; ownTask: boolean } {
+  const workflowId = DBOS.workflowID as string;
+  const only = request.options?.tools;
+  const allowed = (name: string) => only === undefined || only.includes(name);
+  const { tools: plainTools, wantsTask } = sessionToolSet(base);
+  const own = new Set(Array.isArray(base.tools) ? base.tools.filter((t) => typeof t !== "string") : []);
+  const tools = durableTools(
+    [...plainTools, ...mcpTools].filter((t) => allowed(t.name)),
+    {
+      builtIn: new Set(plainTools.filter((t) => !own.has(t))),
+      executionNonce: randomUUID(),
+      idempotentTools: context.idempotentTools,
+      guard,
+      payloadLimitBytes: context.payloadLimitBytes ?? DEFAULT_STEP_PAYLOAD_BYTES,
+      storeOutput: postgresOutputStore(context.pool, context.schema, workflowId),
+      spills: new SpillShelf(postgresOutputStore(context.pool, context.schema, workflowId), (id) =>
+        readStoredOutput(context.pool, context.schema, id),
+      ),
+    },
+  );
+  if (!wantsTask || !allowed("Task")) return { list: tools, ownTask: false };
+  if (!context.runChild) return { list: [...tools, "Task"], ownTask: false };
+  const task = durableTaskTool(
+    base.agents ?? {},
+    workflowId,
+    subagentRunner(context.runChild, request, guard),
+  );
+  return { list: [...tools, task], ownTask: true };
+}
+
+/**
+ * Runs a Task call's subagent as a child session: the parent's working directory and permission
+ * settings, the agent's prompt, model, turn limit and tools.
+ */
+function subagentRunner(
+  runChild: NonNullable<SessionWorkflowContext["runChild"]>,
+  parent: DurableSessionRequest,
+  guard: EngineGuard,
+): SubagentRunner {
+  return async (run, signal) => {
+    const inherited = parent.options ?? {};
+    // The agent's tools among those of the parent's session.
+    const tools = run.tools ? run.tools.filter((t) => inherited.tools?.includes(t) ?? true) : inherited.tools;
+    const child: DurableSessionRequest = {
+      prompt: run.prompt,
+      // A subagent transcript of the parent's session (`<session>.agent-<id>`), not listed as a session.
+      sessionId: `${run.parentSessionId}.agent-${nameUuid(run.childId)}`,
+      options: {
+        ...(inherited.cwd !== undefined ? { cwd: inherited.cwd } : {}),
+        ...(inherited.permissionMode !== undefined ? { permissionMode: inherited.permissionMode } : {}),
+        ...(inherited.allowedTools !== undefined ? { allowedTools: inherited.allowedTools } : {}),
+        ...((run.model ?? inherited.model) ? { model: run.model ?? inherited.model } : {}),
+        systemPrompt: run.systemPrompt,
+        ...(run.maxTurns !== undefined ? { maxTurns: run.maxTurns } : {}),
+        ...(tools ? { tools } : {}),
+        disallowedTools: [...(inherited.disallowedTools ?? []), ...(run.disallowedTools ?? [])],
+      },
+    };
+    // The start and the wait are DBOS's own operations in the parent: their throws are the engine's.
+    const outcome = await guard.run(() => runChild(run.childId, child, signal));
+    const result = outcome.result;
+    if (result?.subtype === "success" && !result.is_error) return { ok: true, text: result.result };
+    const reason = result === undefined ? "it ended without a result" : result.subtype;
+    const errors = result && "errors" in result ? result.errors.join("; ") : "";
+    return { ok: false, text: errors ? `${reason}: ${errors}` : reason };
+  };
 }
 
 /**

@@ -55,6 +55,8 @@ export const DEFAULT_QUEUE_NAME = "goat-sessions";
 export const SESSION_WORKFLOW_NAME = "goatSession";
 /** How often a worker polls the queue by default, in milliseconds. */
 const DEFAULT_POLLING_INTERVAL_MS = 100;
+/** How often a Task call looks whether its subagent's workflow has ended (DBOS's default: 1 s). */
+const CHILD_POLL_MS = 200;
 
 /** Options of `startDurableWorker`. */
 export interface DurableWorkerOptions {
@@ -170,11 +172,31 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         return () => running.delete(workflowId);
       },
     };
-    DBOS.registerWorkflow(
+    const sessionWorkflow = DBOS.registerWorkflow(
       async (request: DurableSessionRequest): Promise<DurableSessionOutcome> =>
         runSessionWorkflow(context, request),
       { name: SESSION_WORKFLOW_NAME },
     );
+    // A subagent is a child session: started from within its parent's workflow (so DBOS records the
+    // start as one of the parent's steps), off the queue, and stopped with the parent's call. The start
+    // and the wait for the result both take their step numbers now, before any await, so Task calls
+    // running together keep them in the order they began (`DBOS.getResult` polls until the child ends).
+    context.runChild = async (childId, request, signal) => {
+      const started = DBOS.startWorkflow(sessionWorkflow, { workflowID: childId })(request);
+      const finished = DBOS.getResult<DurableSessionOutcome>(childId, { pollingIntervalMs: CHILD_POLL_MS });
+      const stop = () => running.get(childId)?.();
+      signal.addEventListener("abort", stop, { once: true });
+      // Were the start to fail (the engine's error, which ends the parent), nothing may await this.
+      finished.catch(() => {});
+      try {
+        await started;
+        const outcome = await finished;
+        if (outcome === null) throw new Error(`The subagent's workflow ${childId} has no result.`);
+        return outcome;
+      } finally {
+        signal.removeEventListener("abort", stop);
+      }
+    };
     await migrateDbosOnce(pool, options.databaseUrl);
     await installSessionSignals(pool, schemaName);
     serializeQueuePolls();

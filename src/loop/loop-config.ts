@@ -164,6 +164,11 @@ export interface LoopConfig {
   compactionReserveTokens?: number;
   /** Most tool calls running at once. */
   toolConcurrency?: number;
+  /**
+   * Calls begin executing in the model's order, and only side-effect-free ones run together (durable
+   * sessions, whose steps are numbered in start order). See `SessionOptions.orderedToolStarts`.
+   */
+  orderedToolStarts?: boolean;
   /** True when something (a PostToolUse hook) will read a call's full `details`; see ToolContext. */
   wantsFullDetails?: (toolName: string) => boolean;
   /** The scope file tools re-check when they open a path through a symbolic link; see ToolContext. */

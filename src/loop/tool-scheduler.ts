@@ -7,6 +7,11 @@
  * different resource keys may overlap). Results always come back in the order the model asked, one
  * per call, whatever happened: an unknown tool, bad input, a denial, a throw or an abort each produce
  * an `isError` result.
+ *
+ * With `orderedToolStarts` (durable sessions) only side-effect-free calls run together, and call i
+ * begins (its hooks, its permission check, then its execution) only once call i-1 has begun executing
+ * or has ended without running: the order in which executions start is the model's, whatever the
+ * hooks' timing, so a replay numbers its steps as the first run did.
  */
 import type { ToolResultBlock, ToolUseBlock } from "../llm/types.js";
 import type { ConfinementLevel } from "../sandbox/confinement.js";
@@ -63,18 +68,26 @@ export async function runToolBatch(
     else running--;
   };
 
+  const ordered = config.orderedToolStarts === true;
   const done: Array<Promise<void>> = [];
+  // In order: resolved when call i has begun executing or has ended (then call i+1 may begin).
+  let previousBegun: Promise<void> = Promise.resolve();
   const results: ToolResultBlock[] = new Array(calls.length);
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i];
-    const deps = dependenciesOf(i, calls, toolsByName, config.cwd).map((j) => done[j]);
+    const deps = dependenciesOf(i, calls, toolsByName, config.cwd, ordered).map((j) => done[j]);
+    const afterPrevious = previousBegun;
+    let begin: (() => void) | undefined;
+    if (ordered) previousBegun = new Promise<void>((resolve) => (begin = resolve));
     done.push(
       (async () => {
         await Promise.all(deps);
+        if (ordered) await afterPrevious;
         await acquire();
         try {
-          results[i] = await runOneCall(call, toolsByName.get(call.name), config, signal, outcome);
+          results[i] = await runOneCall(call, toolsByName.get(call.name), config, signal, outcome, begin);
         } finally {
+          begin?.();
           release();
         }
       })(),
@@ -85,15 +98,26 @@ export async function runToolBatch(
   return outcome;
 }
 
-/** Indices of earlier calls that call `i` must wait for. */
-function dependenciesOf(i: number, calls: ToolUseBlock[], tools: Map<string, Tool>, cwd: string): number[] {
+/**
+ * Indices of earlier calls that call `i` must wait for. `ordered`: every call with any side effect
+ * runs alone (a durable call of one is two steps, whose numbers concurrent calls would interleave).
+ */
+function dependenciesOf(
+  i: number,
+  calls: ToolUseBlock[],
+  tools: Map<string, Tool>,
+  cwd: string,
+  ordered: boolean,
+): number[] {
   const deps: number[] = [];
+  const exclusive = (tool: Tool | undefined) =>
+    !tool || tool.sideEffect === "mutating" || (ordered && tool.sideEffect !== "none");
   const mine = tools.get(calls[i].name);
-  const mutating = !mine || mine.sideEffect === "mutating";
-  const myKey = mutating ? keyOf(mine, calls[i], cwd) : undefined;
+  const mutating = exclusive(mine);
+  const myKey = mutating && !ordered ? keyOf(mine, calls[i], cwd) : undefined;
   for (let j = 0; j < i; j++) {
     const other = tools.get(calls[j].name);
-    const otherMutating = !other || other.sideEffect === "mutating";
+    const otherMutating = exclusive(other);
     if (!mutating && !otherMutating) continue;
     if (mutating && otherMutating && myKey !== undefined) {
       const otherKey = keyOf(other, calls[j], cwd);
@@ -123,9 +147,10 @@ async function runOneCall(
   config: LoopConfig,
   signal: AbortSignal,
   outcome: ToolBatchOutcome,
+  beginExecution?: () => void,
 ): Promise<ToolResultBlock> {
   try {
-    return await runOneCallUnguarded(call, tool, config, signal, outcome);
+    return await runOneCallUnguarded(call, tool, config, signal, outcome, beginExecution);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     config.emit({ type: "warning", message: `Handling the ${call.name} call failed: ${text}` });
@@ -139,6 +164,7 @@ async function runOneCallUnguarded(
   config: LoopConfig,
   signal: AbortSignal,
   outcome: ToolBatchOutcome,
+  beginExecution?: () => void,
 ): Promise<ToolResultBlock> {
   // Checked before each start: an abort or an urgent steering message skips calls not yet started.
   if (signal.aborted) return errorResult(call, "Interrupted by the user: this tool call was not run.");
@@ -198,6 +224,9 @@ async function runOneCallUnguarded(
     info.input = input;
   }
 
+  // Lets the next call begin; it can only go on after this synchronous run into `execute` (where a
+  // durable tool takes its step's number) has returned.
+  beginExecution?.();
   const started = Date.now();
   config.emit({ type: "tool_execution_start", toolUseId: call.id, name: call.name, input });
   const limitMs = config.toolTimeoutOf?.(tool);

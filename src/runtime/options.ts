@@ -243,6 +243,14 @@ export interface SessionOptions {
   /** Most tool calls running at once (default 10). */
   toolConcurrency?: number;
   /**
+   * Tool calls of one answer start in the model's order: only calls of tools without side effects
+   * (`sideEffect: "none"`) run together, and each begins executing only once the call before it has
+   * begun (or ended without running), however long its hooks or permission check took. Durable
+   * sessions set it: their steps are numbered in the order they start, and a replay must start them
+   * in the same order. Default false.
+   */
+  orderedToolStarts?: boolean;
+  /**
    * Longest a call of a custom or MCP tool may run, in ms (default 10 minutes; 0: no limit). When it
    * is hit, the tool's signal is aborted and the model gets a time-limit error. A tool's own
    * `timeoutMs` (`defineTool`) and an MCP server's `toolTimeoutMs` win over it.

@@ -130,6 +130,7 @@ export function createSessionLoopConfig(s: LoopConfigSources): LoopConfig {
     contextWindowOf: providers.contextWindowOf,
     maxOutputTokensOf: providers.maxOutputTokensOf,
     toolConcurrency: options.toolConcurrency,
+    orderedToolStarts: options.orderedToolStarts,
     toolTimeoutOf: toolTimeouts(options, tools.staticTools),
     // The SDK user messages carry Claude Code's tool output shapes (tool_use_result), which need them.
     wantsFullDetails: () => true,

@@ -258,6 +258,7 @@ const CHECKS: { [K in keyof Required<QueryOptions>]: Check | null } = {
       : "{ connectMs?, firstByteMs?, idleMs? } in milliseconds ≥ 0",
   proxy: (v) => (v === false || (typeof v === "string" && v !== "") ? undefined : "a proxy URL or false"),
   toolConcurrency: wholeNumber(1),
+  orderedToolStarts: boolean,
   mcpServers: object,
   mcpStartupTimeoutMs: (v) => (typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds ≥ 0"),
   agents,

@@ -216,6 +216,66 @@ describe("tool scheduling", () => {
     await run;
     expect(read.log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
   });
+  it("with orderedToolStarts, starts calls in the model's order whatever their hooks' timing, and still runs side-effect-free ones together", async () => {
+    const log: string[] = [];
+    const read = gatedTool("slow_read", "none", { log });
+    const write = gatedTool("slow_write", "mutating", { log });
+    model.enqueue(
+      reply.toolCalls([
+        { name: "slow_read", input: { tag: "r1" } },
+        { name: "slow_read", input: { tag: "r2" } },
+        { name: "slow_write", input: { tag: "w1" } },
+        { name: "slow_write", input: { tag: "w2" } },
+      ]),
+      reply.text("done"),
+    );
+    // r1's PreToolUse hook answers last: unordered, r2 would start first.
+    let releaseR1 = () => {};
+    const r1Hook = new Promise<void>((resolve) => (releaseR1 = resolve));
+    const hook = async (input: unknown) => {
+      if ((input as { tool_input: { tag: string } }).tool_input.tag === "r1") await r1Hook;
+      return {};
+    };
+    const run = collect(
+      query({
+        prompt: "x",
+        options: options({
+          tools: [read.tool, write.tool],
+          orderedToolStarts: true,
+          hooks: { PreToolUse: [{ hooks: [hook] }] },
+        }),
+      }),
+    );
+    await settle();
+    expect(log).toEqual([]);
+    releaseR1();
+    await Promise.all([read.started("r1"), read.started("r2")]);
+    read.finish("r2");
+    read.finish("r1");
+    await write.started("w1");
+    await settle();
+    expect(write.running()).toEqual(["w1"]);
+    write.finish("w1");
+    await write.started("w2");
+    write.finish("w2");
+    await run;
+    expect(log).toEqual([
+      "start r1",
+      "start r2",
+      "end r2",
+      "end r1",
+      "start w1",
+      "end w1",
+      "start w2",
+      "end w2",
+    ]);
+    expect(toolResultsOf(model.requests[1]).map((r) => r.content)).toEqual([
+      "done r1",
+      "done r2",
+      "done w1",
+      "done w2",
+    ]);
+  });
 });
 
 describe("tool progress", () => {
