@@ -125,7 +125,13 @@ function credentialSource(source: string, name: string, context: ProfileContext)
       sessionToken: env.AWS_SESSION_TOKEN || undefined,
     });
   }
-  if (source === "EcsContainer") return containerCredentials({ ...options, env });
+  if (source === "EcsContainer") {
+    if (!env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI && !env.AWS_CONTAINER_CREDENTIALS_FULL_URI)
+      throw new Error(
+        `AWS profile "${name}" takes its credentials from the container, but AWS_CONTAINER_CREDENTIALS_RELATIVE_URI and _FULL_URI are unset`,
+      );
+    return containerCredentials({ ...options, env });
+  }
   if (source === "Ec2InstanceMetadata") return instanceCredentials({ ...options, env });
   throw new Error(
     `AWS profile "${name}" has credential_source ${source}; expected Environment, EcsContainer or Ec2InstanceMetadata`,

@@ -165,17 +165,22 @@ console.log(JSON.stringify({ Version: 1, AccessKeyId: "AKPROC" + n, SecretAccess
   it("ends a command that does not answer in time, with its whole process group", async () => {
     const dir = tempDir("goat-aws-");
     const pidFile = path.join(dir, "pid");
-    // The shell starts a child that would outlive it; the limit must end both.
-    const home = awsHome(`[profile slow]\ncredential_process = sleep 30 & echo $! > ${pidFile}; wait\n`);
+    // The shell starts a child that would outlive it; the limit must end both. The pid is written to a
+    // temporary name and renamed, so a kill mid-write cannot leave an empty file read as pid 0.
+    const home = awsHome(
+      `[profile slow]\ncredential_process = sleep 30 & echo $! > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}; wait\n`,
+    );
     const chain = createAwsCredentialChain({
       env: { AWS_PROFILE: "slow", ...noImds },
       home,
-      processTimeoutMs: 500,
+      // Long enough for a loaded machine to start the shell and its child, short for a test.
+      processTimeoutMs: 3000,
     });
     const started = Date.now();
-    await expect(chain.get()).rejects.toThrow(/"slow" gave no answer within 1 s/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(chain.get()).rejects.toThrow(/"slow" gave no answer within 3 s/);
+    expect(Date.now() - started).toBeLessThan(15_000);
     const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    expect(pid).toBeGreaterThan(1);
     await new Promise((r) => setTimeout(r, 100));
     expect(running(pid)).toBe(false); // the grandchild is gone too
   });
@@ -230,7 +235,7 @@ describe("role assumption through STS", () => {
     expect(calls[0].RoleSessionName).toMatch(/^goat-\d+$/);
   });
 
-  it("reports STS's refusal with its code, and a cycle of source profiles without calling STS", async () => {
+  it("reports STS's refusal with its code, a cycle of source profiles without calling STS, and a missing container source", async () => {
     const calls: Array<Record<string, string>> = [];
     const sts = await fakeSts({ AKIDSOURCE: "source-secret" }, calls);
     const home = awsHome(
@@ -248,6 +253,14 @@ describe("role assumption through STS", () => {
     const before = calls.length;
     await expect(get("a")).rejects.toThrow(/cycle/);
     expect(calls.length).toBe(before);
+    const container = awsHome(
+      "[profile ecs]\nrole_arn = arn:aws:iam::1:role/e\ncredential_source = EcsContainer\n",
+    );
+    await expect(
+      createAwsCredentialChain({ env: { AWS_PROFILE: "ecs", ...noImds }, home: container }).get(),
+    ).rejects.toThrow(
+      /"ecs" takes its credentials from the container, but AWS_CONTAINER_CREDENTIALS_RELATIVE_URI/,
+    );
   });
 });
 
