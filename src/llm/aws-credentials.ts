@@ -14,25 +14,13 @@
  * share one fetch. Not covered: `mfa_serial` on a role profile (there is no prompt to ask for the code)
  * and the refresh of an expired SSO token through SSO-OIDC (the error says to run `aws sso login`).
  */
+import type { AwsChainOptions } from "./aws-chain-options.js";
 import { readSharedFiles, selectedProfile } from "./aws-config-files.js";
 import { containerCredentials, instanceCredentials } from "./aws-metadata-credentials.js";
 import { environmentWebIdentity, profileCredentials } from "./aws-profile-credentials.js";
 import type { AwsCredentials } from "./aws-sigv4.js";
 
-/** Where the chain looks; every field has the SDKs' default. */
-export interface AwsChainOptions {
-  env?: Record<string, string | undefined>;
-  /** The home directory holding `.aws/` (default: the user's). */
-  home?: string;
-  /** The container credentials host for `AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` (default 169.254.170.2). */
-  containerHost?: string;
-  /** Each metadata request's limit (default 1 s, as the SDKs). */
-  metadataTimeoutMs?: number;
-  /** How long a profile's `credential_process` may run (default 60 s). */
-  processTimeoutMs?: number;
-  /** The proxy setting for STS and the SSO portal (the metadata servers are always reached directly). */
-  proxy?: string | false;
-}
+export type { AwsChainOptions } from "./aws-chain-options.js";
 
 /** A cached source of credentials. */
 export interface AwsCredentialSource {

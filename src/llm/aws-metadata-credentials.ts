@@ -4,7 +4,7 @@
  * and the EC2 instance metadata service (IMDSv2: a session token first, then the role's credentials).
  */
 import { readFileSync } from "node:fs";
-import type { AwsChainOptions } from "./aws-credentials.js";
+import type { AwsChainOptions } from "./aws-chain-options.js";
 import type { AwsCredentials } from "./aws-sigv4.js";
 import { cloudRequest } from "./cloud-http.js";
 

@@ -7,9 +7,9 @@
  */
 
 import { readFileSync } from "node:fs";
+import type { AwsChainOptions } from "./aws-chain-options.js";
 import type { AwsProfile, AwsSharedFiles } from "./aws-config-files.js";
 import { processCredentials } from "./aws-credential-process.js";
-import type { AwsChainOptions } from "./aws-credentials.js";
 import { containerCredentials, instanceCredentials } from "./aws-metadata-credentials.js";
 import type { AwsCredentials } from "./aws-sigv4.js";
 import { isSsoProfile, ssoCredentials } from "./aws-sso.js";
