@@ -305,6 +305,8 @@ const KEY_VARS: Record<string, { key: string; baseURL: string; token?: string }>
   "openai-responses": { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
   azure: { key: "AZURE_OPENAI_API_KEY", baseURL: "AZURE_OPENAI_ENDPOINT" },
   "azure-responses": { key: "AZURE_OPENAI_API_KEY", baseURL: "AZURE_OPENAI_ENDPOINT" },
+  // One Foundry resource serves both APIs, so the Azure OpenAI key counts too.
+  "azure-foundry": { key: "AZURE_AI_API_KEY", baseURL: "AZURE_AI_ENDPOINT", token: "AZURE_OPENAI_API_KEY" },
   gemini: { key: "GEMINI_API_KEY", baseURL: "GOOGLE_GEMINI_BASE_URL", token: "GOOGLE_API_KEY" },
 };
 

@@ -35,6 +35,7 @@ const KEY_VARIABLES: Record<string, string[]> = {
   "openai-responses": ["OPENAI_API_KEY"],
   azure: ["AZURE_OPENAI_API_KEY"],
   "azure-responses": ["AZURE_OPENAI_API_KEY"],
+  "azure-foundry": ["AZURE_AI_API_KEY", "AZURE_OPENAI_API_KEY"],
   gemini: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 };
 

@@ -9,6 +9,16 @@
  * `gpt-5-…`) uses Responses and the rest Chat Completions; `azure-responses/<deployment>` and
  * `GOAT_OPENAI_WIRE=chat|responses` choose explicitly.
  *
+ * Azure AI Foundry's other vendors' models (Llama, Mistral, DeepSeek, Phi, Grok, …) speak the Azure AI
+ * Model Inference API: `azure-foundry/<model>` sends Chat Completions to
+ * `POST {endpoint}/models/chat/completions?api-version=…` with the model (deployment) name in the body,
+ * and reads the stream with the OpenAI Chat decoder. The body is the gateway form (`max_tokens`), with
+ * `extra-parameters: drop` so a model that does not know an optional field (`stream_options`,
+ * `reasoning_effort`) drops it instead of failing the call with 422. Endpoint `AZURE_AI_ENDPOINT`
+ * (`https://<resource>.services.ai.azure.com`, with or without `/models`), key `AZURE_AI_API_KEY`,
+ * api-version `AZURE_AI_API_VERSION` (default 2024-05-01-preview); each falls back to its
+ * `AZURE_OPENAI_*` counterpart, since one Foundry resource serves both APIs.
+ *
  * Credentials: a key (`apiKey`, `AZURE_OPENAI_API_KEY`) goes in the `api-key` header. An Entra ID
  * token goes as a bearer: answer it from `getApiKey` (a JWT, or `Bearer <token>`), e.g. from
  * `@azure/identity`'s `getBearerTokenProvider`; on a 401 getApiKey is asked again (wire-provider.ts).
@@ -26,14 +36,21 @@ import { createWireProvider, trimSlash, type WireContext, type WireProtocol } fr
 /** The api-version of Chat Completions calls when `OPENAI_API_VERSION` does not say (latest GA). */
 export const AZURE_DEFAULT_API_VERSION = "2024-10-21";
 
-/** Which OpenAI wire an Azure provider speaks: by deployment name (`auto`), or always one. */
-export type AzureWire = "auto" | "chat" | "responses";
+/** The api-version of the Azure AI Model Inference API when `AZURE_AI_API_VERSION` does not say. */
+export const AZURE_MODELS_DEFAULT_API_VERSION = "2024-05-01-preview";
+
+/**
+ * Which wire an Azure provider speaks: an OpenAI wire by deployment name (`auto`) or always one, or
+ * the Azure AI Model Inference API for Foundry's other models (`foundry`).
+ */
+export type AzureWire = "auto" | "chat" | "responses" | "foundry";
 
 /** Creates an Azure OpenAI provider; endpoint, key and api-version are read before each call. */
 export function createAzureOpenAIProvider(options: ProviderOptions & { wire?: AzureWire } = {}): Provider {
   const { wire = "auto", ...rest } = options;
-  return createWireProvider(wire === "responses" ? "azure-responses" : "azure", rest, (context) =>
-    azureProtocol(context, wire),
+  const name = wire === "responses" ? "azure-responses" : wire === "foundry" ? "azure-foundry" : "azure";
+  return createWireProvider(name, rest, (context) =>
+    wire === "foundry" ? foundryProtocol(context) : azureProtocol(context, wire),
   );
 }
 
@@ -78,6 +95,37 @@ export function azureProtocol({ name, env, options }: WireContext, wire: AzureWi
     },
     decoder: (request, model) =>
       responsesFor(request) ? responsesDecoder(name, model) : openaiDecoder(name, model),
+  };
+}
+
+/** The Azure AI Model Inference API's wire (see the module comment): OpenAI Chat, the model in the body. */
+export function foundryProtocol({ name, env, options }: WireContext): WireProtocol {
+  const cache = createJsonCache();
+  return {
+    prepare(request, key) {
+      const configured = options.baseURL ?? env.AZURE_AI_ENDPOINT ?? env.AZURE_OPENAI_ENDPOINT ?? "";
+      const endpoint = trimSlash(configured).replace(/\/models$/, "");
+      if (endpoint === "") {
+        throw new ProviderError({
+          kind: "invalid_request",
+          provider: name,
+          message: `${name}: no endpoint. Set AZURE_AI_ENDPOINT (https://<resource>.services.ai.azure.com) or pass baseURL.`,
+        });
+      }
+      const headers: Record<string, string> = {
+        accept: "text/event-stream",
+        "extra-parameters": "drop",
+        ...credentialHeader(name, key, options.apiKey ?? env.AZURE_AI_API_KEY ?? env.AZURE_OPENAI_API_KEY),
+      };
+      Object.assign(headers, options.headers, request.headers);
+      const version = env.AZURE_AI_API_VERSION ?? AZURE_MODELS_DEFAULT_API_VERSION;
+      return {
+        url: `${endpoint}/models/chat/completions?api-version=${encodeURIComponent(version)}`,
+        headers,
+        body: openaiRequestJson(request, false, cache),
+      };
+    },
+    decoder: (_request, model) => openaiDecoder(name, model),
   };
 }
 

@@ -60,3 +60,40 @@ export function baseModelId(id: string): string {
   if (!/^anthropic\./i.test(model)) return model.replace(/@(\d{8})$/, "-$1").replace(/@default$/, "");
   return model.replace(/^anthropic\./i, "").replace(/-v\d+(?::\d+)?$/i, "");
 }
+
+/**
+ * Claude Code's per-model Vertex region variables: with `CLOUD_ML_REGION=global`, a model that Vertex
+ * serves only regionally is sent to the region its variable names. The names are Claude Code's own
+ * (its Vertex and environment-variable documentation), including their uneven order of words.
+ */
+const VERTEX_REGION_VARIABLES: ReadonlyArray<readonly [family: string, variable: string]> = [
+  ["claude-haiku-4-5", "VERTEX_REGION_CLAUDE_HAIKU_4_5"],
+  ["claude-3-5-haiku", "VERTEX_REGION_CLAUDE_3_5_HAIKU"],
+  ["claude-3-5-sonnet", "VERTEX_REGION_CLAUDE_3_5_SONNET"],
+  ["claude-3-7-sonnet", "VERTEX_REGION_CLAUDE_3_7_SONNET"],
+  ["claude-opus-4-1", "VERTEX_REGION_CLAUDE_4_1_OPUS"],
+  ["claude-opus-4", "VERTEX_REGION_CLAUDE_4_0_OPUS"],
+  ["claude-sonnet-4-6", "VERTEX_REGION_CLAUDE_4_6_SONNET"],
+  ["claude-sonnet-4-5", "VERTEX_REGION_CLAUDE_4_5_SONNET"],
+  ["claude-sonnet-4", "VERTEX_REGION_CLAUDE_4_0_SONNET"],
+];
+
+/**
+ * The region override for a Vertex model id (`claude-3-5-haiku@20241022`, `claude-opus-4`), from
+ * its `VERTEX_REGION_*` variable; undefined when the model has none or it is unset. A family matches
+ * only whole: `claude-opus-4` is not `claude-opus-4-5`'s.
+ */
+export function vertexRegionOverride(
+  modelId: string,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const model = modelId.toLowerCase();
+  for (const [family, variable] of VERTEX_REGION_VARIABLES) {
+    if (!model.startsWith(family)) continue;
+    const rest = model.slice(family.length);
+    // The family, then nothing, its release (`@20241022`, `-20241022`) or a version suffix (`-v2`).
+    if (rest !== "" && !/^(?:@|-\d{8}|-v\d)/.test(rest)) continue;
+    return env[variable] || undefined;
+  }
+  return undefined;
+}

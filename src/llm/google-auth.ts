@@ -8,14 +8,16 @@
  * Tokens are cached and fetched again five minutes before they expire; concurrent calls share one
  * fetch. About 200 lines of ours instead of google-auth-library and its dependency tree.
  *
- * Not covered: workload identity federation (`external_account`) and impersonation files; they fail
- * with a message saying so.
+ * Workload identity federation (`external_account` files) is google-external-account.ts. Not covered:
+ * `impersonated_service_account` files and `external_account_authorized_user` (workforce login
+ * through gcloud); they fail with a message saying so.
  */
 import { createSign } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { cloudRequest } from "./cloud-http.js";
+import { externalAccountToken } from "./google-external-account.js";
 import { proxyFor } from "./proxy.js";
 
 /** Where the credentials come from; every field has google-auth-library's default. */
@@ -116,9 +118,23 @@ function readCredentialFile(path: string, source: string): any {
 function fromFile(file: any, options: GoogleAuthOptions): Promise<Fetched> {
   if (file?.type === "service_account") return fromServiceAccount(file, options);
   if (file?.type === "authorized_user") return fromUserCredentials(file, options);
+  if (file?.type === "external_account") return fromExternalAccount(file, options);
   throw new Error(
-    `Google credentials of type "${file?.type}" are not supported by Goat (service_account and authorized_user are); for workload identity federation set CLAUDE_CODE_SKIP_VERTEX_AUTH=1 behind a gateway that adds the token`,
+    `Google credentials of type "${file?.type}" are not supported by Goat (service_account, authorized_user and external_account are); set CLAUDE_CODE_SKIP_VERTEX_AUTH=1 behind a gateway that adds the token`,
   );
+}
+
+async function fromExternalAccount(file: any, options: GoogleAuthOptions): Promise<Fetched> {
+  const token = await externalAccountToken(file, {
+    env: options.env ?? process.env,
+    proxy: options.proxy,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  });
+  const quotaProjectId = typeof file.quota_project_id === "string" ? file.quota_project_id : undefined;
+  return {
+    token: { accessToken: token.accessToken, quotaProjectId, projectId: quotaProjectId },
+    expiresAt: token.expiresAt,
+  };
 }
 
 /** A signed JWT for a service account (RFC 7523), valid for an hour. */

@@ -3,10 +3,13 @@
  * OpenAI models. Plain read-only data; a session's catalog (catalog.ts) starts from it and may override
  * any entry, so nothing here is ever mutated.
  *
- * Prices are public list prices in USD per million tokens as of 2025-11 (anthropic.com/pricing,
- * openai.com/api/pricing, ai.google.dev/gemini-api/docs/pricing; the Gemini cache-read rates and the
- * GPT-5.1 / Codex / pro rows were taken from memory of those pages, not re-checked: verify them before
- * billing on them). They ignore batch discounts, Anthropic's 1-hour cache writes and the
+ * Prices are public list prices in USD per million tokens. Anthropic's are from anthropic.com/pricing
+ * (2025-11). The OpenAI (GPT-5, 5.1, Codex, pro, mini, nano, o3, o3-pro, o4-mini), Gemini (3 Pro
+ * preview, 2.5 Pro, Flash, Flash-Lite, with their cache-read and over-200k rates), Bedrock Nova and
+ * Llama 3.3 rows were checked on 2026-11-28 against LiteLLM's model_prices_and_context_window.json
+ * (github.com/BerriAI/litellm at 00035b69), which cites the providers' pricing pages: every rate
+ * matched. Not verified: Bedrock's cache-read rate for Nova (a quarter of input, AWS's announced 75%
+ * discount; LiteLLM lists none). They ignore batch discounts, Anthropic's 1-hour cache writes and the
  * long-context (>200k input, 1M beta) surcharge of the Sonnet models. Register your own entry when your
  * contract differs.
  */
@@ -195,7 +198,8 @@ export const defaultModels: readonly Readonly<ModelInfo>[] = Object.freeze(
     gemini("gemini-2.5-pro", "Gemini 2.5 Pro", [1.25, 0.125, 10], [2.5, 0.25, 15]),
     gemini("gemini-2.5-flash", "Gemini 2.5 Flash", [0.3, 0.03, 2.5]),
     gemini("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", [0.1, 0.01, 0.4]),
-    // Bedrock on-demand list prices, us-east-1, 2025-11 (aws.amazon.com/bedrock/pricing).
+    // Bedrock on-demand list prices, us-east-1 (aws.amazon.com/bedrock/pricing; input and output
+    // checked against LiteLLM 2026-11-28; the Nova cache-read column is unverified, see the top).
     bedrock("amazon.nova-pro-v1:0", "Amazon Nova Pro", [0.8, 0.2, 3.2], 300_000, 10_000),
     bedrock("amazon.nova-lite-v1:0", "Amazon Nova Lite", [0.06, 0.015, 0.24], 300_000, 10_000),
     bedrock("amazon.nova-micro-v1:0", "Amazon Nova Micro", [0.035, 0.00875, 0.14], 128_000, 10_000),

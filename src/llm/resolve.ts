@@ -21,7 +21,8 @@ import { createVertexProvider } from "./vertex.js";
 /**
  * The APIs Goat speaks. `openai` also covers LiteLLM, vLLM, Ollama and other compatible gateways
  * (Chat Completions; Responses for OpenAI's reasoning models on OpenAI's API); `openai-responses`
- * is always the Responses API; `azure` is Azure OpenAI / AI Foundry; `gemini` the Gemini API;
+ * is always the Responses API; `azure` is Azure OpenAI / AI Foundry (OpenAI's models, and others'
+ * through the Model Inference API with `wire: "foundry"`); `gemini` the Gemini API;
  * `bedrock` and `vertex` are Claude (and Bedrock's other models) on Amazon's and Google's clouds.
  */
 export type ProviderType =
@@ -36,8 +37,11 @@ export type ProviderType =
 /** A provider described by its wire format and how to reach it; `name` defaults to `type`. */
 export interface ProviderConfig extends ProviderOptions {
   type: ProviderType;
-  /** `azure` only: which OpenAI wire (default `auto`: Responses for reasoning-model deployments). */
-  wire?: "auto" | "chat" | "responses";
+  /**
+   * `azure` only: which wire (default `auto`: Responses for reasoning-model deployments; `foundry` is
+   * the Azure AI Model Inference API for Foundry's non-OpenAI models).
+   */
+  wire?: "auto" | "chat" | "responses" | "foundry";
 }
 
 /** A provider given either as a config or as a ready instance (a custom or test provider). */
@@ -87,13 +91,17 @@ export function claudeCloud(env: Record<string, string | undefined>): "bedrock" 
   return undefined;
 }
 
-/** The providers every registry knows by name (`azure-responses` is Azure always on Responses). */
+/**
+ * The providers every registry knows by name (`azure-responses` is Azure always on Responses,
+ * `azure-foundry` Azure AI Foundry's Model Inference API).
+ */
 const BUILT_INS: Array<[string, ProviderConfig]> = [
   ["anthropic", { type: "anthropic" }],
   ["openai", { type: "openai" }],
   ["openai-responses", { type: "openai-responses" }],
   ["azure", { type: "azure" }],
   ["azure-responses", { type: "azure", wire: "responses" }],
+  ["azure-foundry", { type: "azure", wire: "foundry" }],
   ["gemini", { type: "gemini" }],
   ["bedrock", { type: "bedrock" }],
   ["vertex", { type: "vertex" }],
@@ -129,7 +137,7 @@ export type ProviderDefaults = Pick<ProviderOptions, "env" | "timeouts" | "proxy
 
 /**
  * Creates a registry with the built-in providers (`anthropic`, `openai`, `openai-responses`, `azure`,
- * `azure-responses`, `gemini`) plus `specs`. A spec named
+ * `azure-responses`, `azure-foundry`, `gemini`, `bedrock`, `vertex`) plus `specs`. A spec named
  * like a built-in replaces it; `defaults` apply to every provider created from a config. Example:
  * `createProviderRegistry([{ type: "openai", name: "litellm", baseURL: "http://127.0.0.1:4000" }])`.
  */

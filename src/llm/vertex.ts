@@ -8,14 +8,15 @@
  * Auth: none with `CLAUDE_CODE_SKIP_VERTEX_AUTH=1` (a gateway adds it); a bearer token from `apiKey` /
  * `getApiKey`; else Application Default Credentials (google-auth.ts). Project:
  * `ANTHROPIC_VERTEX_PROJECT_ID`, `GOOGLE_CLOUD_PROJECT`, `GCLOUD_PROJECT`, else the credentials'.
- * Region: `CLOUD_ML_REGION` (default `us-east5`, as Claude Code); `ANTHROPIC_VERTEX_BASE_URL` replaces
- * the regional endpoint.
+ * Region: Claude Code's per-model `VERTEX_REGION_<MODEL>` (e.g. `VERTEX_REGION_CLAUDE_3_5_HAIKU`, see
+ * cloud-models.ts), else `CLOUD_ML_REGION` (default `us-east5`, as Claude Code);
+ * `ANTHROPIC_VERTEX_BASE_URL` replaces the regional endpoint.
  */
 import { anthropicDecoder } from "./anthropic.js";
 import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
 import { credentialError, envFlag } from "./cloud-http.js";
-import { isClaudeModel, vertexModelId } from "./cloud-models.js";
+import { isClaudeModel, vertexModelId, vertexRegionOverride } from "./cloud-models.js";
 import { ProviderError } from "./errors.js";
 import { geminiDecoder } from "./gemini-decoder.js";
 import { createGeminiRequestJson } from "./gemini-request.js";
@@ -50,13 +51,16 @@ export function vertexProtocol({ name, env }: WireContext, options: VertexOption
   const geminiBody = createGeminiRequestJson(createJsonCache());
   let sentToken: string | undefined;
 
-  // Per model: its Vertex id and whether it is Claude (the same every turn of a session).
-  const models = new Map<string, { modelId: string; claude: boolean }>();
-  const modelOf = (model: string): { modelId: string; claude: boolean } => {
+  // Per model: its Vertex id, whether it is Claude, and its region (the same every turn of a session).
+  type VertexModel = { modelId: string; claude: boolean; region: string };
+  const models = new Map<string, VertexModel>();
+  const modelOf = (model: string): VertexModel => {
     let hit = models.get(model);
     if (!hit) {
       const modelId = vertexModelId(model);
-      hit = { modelId, claude: isClaudeModel(modelId) };
+      const region =
+        options.region ?? vertexRegionOverride(modelId, env) ?? env.CLOUD_ML_REGION ?? "us-east5";
+      hit = { modelId, claude: isClaudeModel(modelId), region };
       models.set(model, hit);
     }
     return hit;
@@ -64,8 +68,7 @@ export function vertexProtocol({ name, env }: WireContext, options: VertexOption
 
   /** The call with `bearer` (a key, or ADC's token) or, with CLAUDE_CODE_SKIP_VERTEX_AUTH, none. */
   const build = (request: ModelRequest, bearer: string | undefined, token?: GoogleToken): WireCall => {
-    const { modelId, claude } = modelOf(request.model);
-    const region = options.region ?? env.CLOUD_ML_REGION ?? "us-east5";
+    const { modelId, claude, region } = modelOf(request.model);
     const project =
       options.project ??
       env.ANTHROPIC_VERTEX_PROJECT_ID ??

@@ -68,13 +68,16 @@ describe("AWS credential chain", () => {
     expect(awsRegion({ env: {}, home })).toBe("us-east-1");
   });
 
-  it("names the command to run for a profile it cannot resolve itself (SSO)", async () => {
+  it("names the command to run for a role profile that needs an MFA code", async () => {
     const home = tempDir("goat-aws-");
     fs.mkdirSync(path.join(home, ".aws"));
-    fs.writeFileSync(path.join(home, ".aws", "config"), "[profile sso]\nsso_session = corp\n");
+    fs.writeFileSync(
+      path.join(home, ".aws", "config"),
+      "[profile mfa]\nrole_arn = arn:aws:iam::1:role/r\nsource_profile = base\nmfa_serial = arn:aws:iam::1:mfa/me\n[profile base]\naws_access_key_id = A\naws_secret_access_key = s\n",
+    );
     await expect(
-      createAwsCredentialChain({ env: { AWS_PROFILE: "sso", ...noImds }, home }).get(),
-    ).rejects.toThrow(/aws configure export-credentials --profile sso/);
+      createAwsCredentialChain({ env: { AWS_PROFILE: "mfa", ...noImds }, home }).get(),
+    ).rejects.toThrow(/aws configure export-credentials --profile mfa/);
   });
 
   it("fetches container credentials with the authorization token file, and again before they expire", async () => {

@@ -437,6 +437,31 @@ describe("cloud provider switches", () => {
     expect(request.headers.authorization).toBeUndefined();
   });
 
+  it("Vertex sends a model to the region of its VERTEX_REGION_<MODEL> variable (Claude Code's), the rest to CLOUD_ML_REGION", async () => {
+    const env = {
+      CLAUDE_CODE_SKIP_VERTEX_AUTH: "1",
+      ANTHROPIC_VERTEX_BASE_URL: mock.vertexBaseURL,
+      ANTHROPIC_VERTEX_PROJECT_ID: "p",
+      CLOUD_ML_REGION: "global",
+      VERTEX_REGION_CLAUDE_3_5_HAIKU: "us-east5",
+      VERTEX_REGION_CLAUDE_4_1_OPUS: "europe-west1",
+      VERTEX_REGION_CLAUDE_4_0_OPUS: "asia-east1",
+    };
+    const provider = createVertexProvider({ env });
+    const regionOf = async (model: string): Promise<string> => {
+      mock.enqueue(reply.text("a"));
+      await accumulate(provider.stream(ask(model)));
+      return /\/locations\/([^/]+)\//.exec(mock.requests.at(-1)!.path)![1];
+    };
+    expect(await regionOf("claude-3-5-haiku")).toBe("us-east5");
+    expect(await regionOf("claude-3-5-haiku@20241022")).toBe("us-east5");
+    expect(await regionOf("claude-opus-4-1")).toBe("europe-west1");
+    expect(await regionOf("claude-opus-4")).toBe("asia-east1");
+    // Opus 4.5 is not Opus 4's family: no variable of its own, so the default region.
+    expect(await regionOf("claude-opus-4-5")).toBe("global");
+    expect(await regionOf("claude-sonnet-4-5")).toBe("global");
+  });
+
   it("Vertex sends a Gemini model to Google's publisher path with the Gemini body, and reads Gemini's stream", async () => {
     mock.enqueue(reply.toolCalls([{ name: "Read", input: { file_path: "/g" }, id: "g1" }]));
     const provider = createVertexProvider({

@@ -4,6 +4,7 @@ import { accumulate } from "../../src/llm/accumulate.js";
 import { createAzureOpenAIProvider } from "../../src/llm/azure.js";
 import { createOpenAIProvider, usesResponses } from "../../src/llm/openai.js";
 import { createOpenAIResponsesProvider } from "../../src/llm/openai-responses.js";
+import { createProviderRegistry } from "../../src/llm/resolve.js";
 import type { ModelRequest } from "../../src/llm/types.js";
 import { type MockProvider, reply, startMockProvider } from "../../src/testing/mock-provider.js";
 
@@ -202,5 +203,34 @@ describe("azure", () => {
   it("says what to set when the endpoint is missing", async () => {
     const provider = createAzureOpenAIProvider({ env: { AZURE_OPENAI_API_KEY: "k" } });
     await expect(accumulate(provider.stream(ask()))).rejects.toThrow(/AZURE_OPENAI_ENDPOINT/);
+  });
+
+  it("azure-foundry/<model> speaks the Model Inference API: /models/chat/completions, the model in the body", async () => {
+    const env = { AZURE_AI_ENDPOINT: `${mock.geminiBaseURL}/models/`, AZURE_AI_API_KEY: "fdk" };
+    const registry = createProviderRegistry([], { env });
+    const resolved = registry.resolve("azure-foundry/Mistral-Large-2411");
+    const jwt = "eyJhbGciOiJSUzI1NiJ9.eyJhdWQiOiJodHRwcyJ9.c2ln";
+    const entra = createAzureOpenAIProvider({ wire: "foundry", env, getApiKey: () => jwt });
+    mock.enqueue(reply.text("bonjour"), reply.text("b"));
+    const message = await accumulate(
+      resolved.provider.stream(ask({ model: resolved.modelId, maxTokens: 64 })),
+    );
+    await accumulate(entra.stream(ask({ model: "DeepSeek-R1" })));
+    registry.close();
+    expect(message.content).toEqual([{ type: "text", text: "bonjour" }]);
+    const [keyed, bearer] = mock.requests;
+    expect(keyed.url).toBe("/models/chat/completions?api-version=2024-05-01-preview");
+    expect(keyed.headers["api-key"]).toBe("fdk");
+    // An optional field a model does not know is dropped by the service, not answered with 422.
+    expect(keyed.headers["extra-parameters"]).toBe("drop");
+    expect(keyed.body).toMatchObject({ model: "Mistral-Large-2411", stream: true, max_tokens: 64 });
+    expect(keyed.body.messages[0]).toEqual({ role: "system", content: "Be brief." });
+    expect(bearer.headers.authorization).toBe(`Bearer ${jwt}`);
+    expect(bearer.body.model).toBe("DeepSeek-R1");
+  });
+
+  it("azure-foundry says which endpoint variable to set", async () => {
+    const provider = createAzureOpenAIProvider({ wire: "foundry", env: { AZURE_AI_API_KEY: "k" } });
+    await expect(accumulate(provider.stream(ask()))).rejects.toThrow(/AZURE_AI_ENDPOINT/);
   });
 });

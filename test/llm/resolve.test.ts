@@ -44,14 +44,14 @@ describe("resolveModel", () => {
 
   it("refuses a bare id it cannot place, listing the known providers", () => {
     expect(() => resolveModel("llama3.1", [{ type: "openai", name: "ollama" }])).toThrow(
-      'Cannot tell which provider serves model "llama3.1". Write it as provider/model; known providers: anthropic, openai, openai-responses, azure, azure-responses, gemini, bedrock, vertex, ollama.',
+      'Cannot tell which provider serves model "llama3.1". Write it as provider/model; known providers: anthropic, openai, openai-responses, azure, azure-responses, azure-foundry, gemini, bedrock, vertex, ollama.',
     );
     expect(() => resolveModel("o3x")).toThrow(/Cannot tell which provider/);
   });
 
   it("refuses an unknown provider prefix, naming it and the known providers", () => {
     expect(() => resolveModel("mistral/mistral-large")).toThrow(
-      /Unknown provider "mistral" in model "mistral\/mistral-large"\. Known providers: anthropic, openai, openai-responses, azure, azure-responses, gemini, bedrock, vertex\./,
+      /Unknown provider "mistral" in model "mistral\/mistral-large"\. Known providers: anthropic, openai, openai-responses, azure, azure-responses, azure-foundry, gemini, bedrock, vertex\./,
     );
   });
 
@@ -88,6 +88,7 @@ describe("createProviderRegistry", () => {
       "openai-responses",
       "azure",
       "azure-responses",
+      "azure-foundry",
       "gemini",
       "bedrock",
       "vertex",

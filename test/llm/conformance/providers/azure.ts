@@ -1,4 +1,7 @@
-/** Azure OpenAI (`azure/<deployment>`) over Chat Completions and over Responses. */
+/**
+ * Azure OpenAI (`azure/<deployment>`) over Chat Completions and over Responses, and Azure AI Foundry's
+ * Model Inference API (`azure-foundry/<model>`, Chat Completions at `/models/chat/completions`).
+ */
 import { createAzureOpenAIProvider } from "../../../../src/llm/azure.js";
 import type { ConformanceDescriptor } from "../descriptor.js";
 import { chatImages } from "./openai-chat.js";
@@ -31,5 +34,19 @@ export const azureResponses: ConformanceDescriptor = {
   sentToolResults: responseToolResults,
   sentImages: responseImages,
   sentThinking: responseReasoning,
+  overloadStatus: 503,
+};
+
+export const azureFoundry: ConformanceDescriptor = {
+  name: "azure-foundry",
+  providerName: "azure-foundry",
+  model: "Meta-Llama-3.1-405B-Instruct",
+  format: "openai",
+  create: (origin, options) =>
+    createAzureOpenAIProvider({ baseURL: origin, apiKey: "test-key", wire: "foundry", ...options }),
+  credentialOf: apiKey,
+  sentToolResults: (body) =>
+    (body?.messages ?? []).filter((m: any) => m.role === "tool").map((m: any) => m.tool_call_id),
+  sentImages: chatImages,
   overloadStatus: 503,
 };

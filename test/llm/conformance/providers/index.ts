@@ -1,7 +1,7 @@
 /** Every provider the conformance suite runs against; add a descriptor here to add a provider. */
 import type { ConformanceDescriptor } from "../descriptor.js";
 import { anthropic } from "./anthropic.js";
-import { azureChat, azureResponses } from "./azure.js";
+import { azureChat, azureFoundry, azureResponses } from "./azure.js";
 import { bedrockClaude, bedrockConverse } from "./bedrock.js";
 import { gemini } from "./gemini.js";
 import { openaiChat } from "./openai-chat.js";
@@ -14,6 +14,7 @@ export const descriptors: ConformanceDescriptor[] = [
   openaiResponses,
   azureChat,
   azureResponses,
+  azureFoundry,
   gemini,
   bedrockClaude,
   bedrockConverse,
