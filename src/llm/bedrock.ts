@@ -15,7 +15,7 @@ import { anthropicRequestJson } from "./anthropic-request.js";
 import { type AwsChainOptions, awsRegion, createAwsCredentialChain } from "./aws-credentials.js";
 import { eventStreamFraming } from "./aws-event-stream.js";
 import { type AwsCredentials, signRequest } from "./aws-sigv4.js";
-import { converseDecoder, converseRequestBody } from "./bedrock-converse.js";
+import { converseDecoder, converseRequestJson } from "./bedrock-converse.js";
 import { invokeChunkEvent } from "./bedrock-invoke.js";
 import { createJsonCache } from "./body-json.js";
 import { credentialError, envFlag } from "./cloud-http.js";
@@ -49,7 +49,9 @@ export function createBedrockProvider(options: BedrockOptions = {}): Provider {
 export function bedrockProtocol({ name, env }: WireContext, options: BedrockOptions): WireProtocol {
   const chainOptions = { env, ...options.credentialChain };
   const chain = createAwsCredentialChain(chainOptions);
+  // One JSON cache per body format: a tool's cached JSON is its wire's.
   const cache = createJsonCache();
+  const converseCache = createJsonCache();
   // Claude's answer (InvokeModel) arrives as Anthropic events wrapped in `chunk` frames, unwrapped in
   // the framing (bedrock-invoke.ts); Converse's as its own events.
   const invokeFraming = eventStreamFraming(name, invokeChunkEvent);
@@ -93,7 +95,7 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
     const { claude, url, parsed } = endpoint(request.model);
     const body = claude
       ? anthropicRequestJson(request, cache, { anthropicVersion: "bedrock-2023-05-31", stream: false, betas })
-      : JSON.stringify(converseRequestBody(request));
+      : converseRequestJson(request, converseCache);
     // Bedrock takes betas in the body (anthropic_beta), never as a header.
     const { "anthropic-beta": _beta, ...extra } = { ...options.headers, ...request.headers };
     const headers: Record<string, string> = {
