@@ -1,9 +1,10 @@
 /**
- * Benchmark: one streamed call through our Bedrock and Vertex providers (built dist/) against a raw
- * client of the same wire on the same instant server, and against the official clients when
- * test/llm/official-cloud has them installed. The raw Bedrock client signs each call (SigV4, our
- * signer: any client must sign) and decodes the event-stream frames minimally (lengths, payload,
- * base64, JSON; no checksums); the raw Vertex client posts with a bearer token and splits SSE lines.
+ * Benchmark: one streamed call through our Bedrock (InvokeModel for Claude, ConverseStream for the
+ * others) and Vertex providers (built dist/) against a raw client of the same wire on the same instant
+ * server, and against the official clients when test/llm/official-cloud has them installed. The raw
+ * Bedrock clients sign each call (SigV4, our signer: any client must sign) and decode the event-stream
+ * frames minimally (lengths, payload, base64 for InvokeModel, JSON; no checksums, which ours checks);
+ * the raw Vertex client posts with a bearer token and splits SSE lines.
  * The server runs in a child process, so only client CPU is counted.
  *
  *   npx tsc -p tsconfig.build.json && node bench/cloud-provider.mjs [calls=2000]
@@ -18,13 +19,15 @@ import { fileURLToPath } from "node:url";
 const here = fileURLToPath(new URL(".", import.meta.url));
 const CALLS = Number(process.argv[2] ?? 2000);
 const WARMUP = 300;
-const ROUNDS = 4;
+// Many short rounds, rotating the order: on a shared machine, load that comes and goes hits every variant alike.
+const ROUNDS = 20;
 
 const { createBedrockProvider } = await import("../dist/llm/bedrock.js");
 const { createVertexProvider } = await import("../dist/llm/vertex.js");
 const { accumulate } = await import("../dist/llm/accumulate.js");
 const { anthropicRequestBody } = await import("../dist/llm/anthropic-request.js");
 const { signRequest } = await import("../dist/llm/aws-sigv4.js");
+const { converseRequestBody } = await import("../dist/llm/bedrock-converse.js");
 
 const officialModules = `${here}../test/llm/official-cloud/node_modules`;
 const official = existsSync(`${officialModules}/@anthropic-ai/bedrock-sdk`)
@@ -38,6 +41,7 @@ const REQUEST = {
   messages: [{ role: "user", content: "Say something short." }],
 };
 const BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+const CONVERSE_MODEL = "us.amazon.nova-pro-v1:0";
 const VERTEX_MODEL = "claude-sonnet-4-5@20250929";
 const credentials = { accessKeyId: "AKIDBENCH", secretAccessKey: "bench-secret" };
 const env = {
@@ -46,8 +50,16 @@ const env = {
   AWS_REGION: "us-east-1",
 };
 
-/** Minimal event-stream consumption: frame lengths, the payload, base64, JSON; the text joined. */
-function minimalEventStream() {
+/** The text of one InvokeModel chunk payload: base64 inside JSON, an Anthropic event inside that. */
+const invokeText = (payload) => {
+  const ev = JSON.parse(Buffer.from(JSON.parse(payload).bytes, "base64").toString());
+  return ev.type === "content_block_delta" ? ev.delta.text : "";
+};
+/** The text of one ConverseStream payload (only contentBlockDelta events carry `delta.text`). */
+const converseText = (payload) => JSON.parse(payload).delta?.text ?? "";
+
+/** Minimal event-stream consumption: frame lengths, the payload, its text; the text joined. */
+function minimalEventStream(textOf) {
   let buffered = Buffer.alloc(0);
   let text = "";
   return {
@@ -56,9 +68,7 @@ function minimalEventStream() {
       while (buffered.length >= 12 && buffered.length >= buffered.readUInt32BE(0)) {
         const total = buffered.readUInt32BE(0);
         const headers = buffered.readUInt32BE(4);
-        const payload = buffered.subarray(12 + headers, total - 4).toString();
-        const ev = JSON.parse(Buffer.from(JSON.parse(payload).bytes, "base64").toString());
-        if (ev.type === "content_block_delta") text += ev.delta.text;
+        text += textOf(buffered.subarray(12 + headers, total - 4).toString());
         buffered = buffered.subarray(total);
       }
     },
@@ -83,14 +93,14 @@ function minimalSse() {
   };
 }
 
-function post(agent, url, headers, body, binary) {
+function post(agent, url, headers, body, textOf) {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
       { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
       (res) => {
-        const p = binary ? minimalEventStream() : minimalSse();
-        if (!binary) res.setEncoding("utf8");
+        const p = textOf ? minimalEventStream(textOf) : minimalSse();
+        if (!textOf) res.setEncoding("utf8");
         res.on("data", (c) => p.push(c));
         res.on("end", () => resolve(p.text()));
         res.on("error", reject);
@@ -117,25 +127,30 @@ function variants(port) {
   const vertexBody = JSON.stringify(
     anthropicRequestBody(REQUEST, { anthropicVersion: "vertex-2023-10-16", stream: true }),
   );
+  const converseBody = JSON.stringify(converseRequestBody({ ...REQUEST, model: CONVERSE_MODEL }));
   const bedrockUrl = `${base}/model/${encodeURIComponent(BEDROCK_MODEL)}/invoke-with-response-stream`;
+  const converseUrl = `${base}/model/${encodeURIComponent(CONVERSE_MODEL)}/converse-stream`;
+  const signed = (url, body) =>
+    signRequest({
+      method: "POST",
+      url: new URL(url),
+      headers: { accept: "application/vnd.amazon.eventstream", "content-type": "application/json" },
+      body,
+      region: "us-east-1",
+      service: "bedrock",
+      credentials,
+    });
+  const converseRequest = { ...REQUEST, model: CONVERSE_MODEL };
   const vertexUrl = `${base}/v1/projects/p/locations/us-east5/publishers/anthropic/models/${VERTEX_MODEL}:streamRawPredict`;
   const check = (m) => {
     if (m.content.length !== 1) throw new Error("bad answer");
   };
   const out = {
     "bedrock ours": async () => check(await accumulate(bedrock.stream(REQUEST))),
-    "bedrock raw": () => {
-      const headers = signRequest({
-        method: "POST",
-        url: new URL(bedrockUrl),
-        headers: { accept: "application/vnd.amazon.eventstream", "content-type": "application/json" },
-        body: bedrockBody,
-        region: "us-east-1",
-        service: "bedrock",
-        credentials,
-      });
-      return post(agent, bedrockUrl, headers, bedrockBody, true);
-    },
+    "bedrock raw": () => post(agent, bedrockUrl, signed(bedrockUrl, bedrockBody), bedrockBody, invokeText),
+    "converse ours": async () => check(await accumulate(bedrock.stream(converseRequest))),
+    "converse raw": () =>
+      post(agent, converseUrl, signed(converseUrl, converseBody), converseBody, converseText),
     "vertex ours": async () => check(await accumulate(vertex.stream({ ...REQUEST }))),
     "vertex raw": () =>
       post(
@@ -147,7 +162,6 @@ function variants(port) {
           accept: "text/event-stream",
         },
         vertexBody,
-        false,
       ),
   };
   if (official) {
@@ -224,6 +238,7 @@ try {
   const ratio = (a, b) => (result[a] && result[b] ? result[a].cpuMs / result[b].cpuMs : undefined);
   const ratios = {
     bedrockOursVsRawCpu: ratio("bedrock ours", "bedrock raw"),
+    converseOursVsRawCpu: ratio("converse ours", "converse raw"),
     vertexOursVsRawCpu: ratio("vertex ours", "vertex raw"),
     bedrockSdkVsOursCpu: ratio("bedrock sdk", "bedrock ours"),
     vertexSdkVsOursCpu: ratio("vertex sdk", "vertex ours"),

@@ -1,10 +1,19 @@
 /**
  * Neutral request → Anthropic Messages API body. Prompt-cache breakpoints go on the system prompt and
  * on the last message, so each turn of a long session reads the previous turns from the cache.
+ *
+ * Thinking signatures: Anthropic verifies the signature on every thinking block sent back and refuses
+ * the request (400) when one is not its own. A session that switched models holds thinking another
+ * provider signed (Gemini's thought signatures, the Responses API's encrypted reasoning): that
+ * reasoning goes as plain text instead (see `signedFor`). Claude's signatures are the same on the
+ * Anthropic API, Bedrock and Vertex, so they go back to any Claude model wherever it is hosted.
  */
 import { type JsonCache, objectJson, rawJson } from "./body-json.js";
 import { hasTools } from "./request-tools.js";
 import type { ContentBlock, Message, ModelRequest, ThinkingConfig, ToolDefinition } from "./types.js";
+
+/** Whose thinking signatures a request can send back: `claude` for any Claude model, else the model's id. */
+type Signer = string;
 
 const DEFAULT_MAX_TOKENS = 8192;
 
@@ -24,7 +33,8 @@ export function anthropicRequestBody(
   request: ModelRequest,
   variant?: CloudBodyVariant,
 ): Record<string, unknown> {
-  const messages = request.messages.map(wireMessage);
+  const signer = signerOf(request.model);
+  const messages = request.messages.map((m) => wireMessage(m, signer));
   markLastBlockCached(messages);
   return bodyFields(request, messages, hasTools(request) ? request.tools.map(wireTool) : undefined, variant);
 }
@@ -42,10 +52,11 @@ export function anthropicRequestJson(
   const n = request.messages.length;
   // A one-message request has nothing to reuse: one JSON.stringify is cheaper than the pieces.
   if (n <= 1) return JSON.stringify(anthropicRequestBody(request, variant));
-  let messages = cache.messages(request.messages, Math.max(0, n - 1), encodeMessage);
+  const signer = signerOf(request.model);
+  let messages = cache.messages(request.messages, Math.max(0, n - 1), encoderFor(signer));
   // The last message carries the cache breakpoint, which moves every call: encoded fresh, never cached.
   if (n > 0) {
-    const last = [wireMessage(request.messages[n - 1])];
+    const last = [wireMessage(request.messages[n - 1], signer)];
     markLastBlockCached(last);
     messages = n > 1 ? `${messages},${JSON.stringify(last[0])}` : JSON.stringify(last[0]);
   }
@@ -105,13 +116,56 @@ function wireTool(t: ToolDefinition): Record<string, unknown> {
 }
 
 const encodeTool = (t: ToolDefinition): string => JSON.stringify(wireTool(t));
-const encodeMessage = (m: Message): string => JSON.stringify(wireMessage(m));
+
+// One message encoder per signer, made once: the JSON cache keeps a message's piece per encoder, so a
+// switch to a model that takes other signatures re-encodes the history rather than reusing it.
+const encoders = new Map<Signer, (m: Message) => string>();
+function encoderFor(signer: Signer): (m: Message) => string {
+  let encode = encoders.get(signer);
+  if (!encode) {
+    encode = (m) => JSON.stringify(wireMessage(m, signer));
+    encoders.set(signer, encode);
+  }
+  return encode;
+}
+
+function signerOf(model: string): Signer {
+  return /claude/i.test(model) ? "claude" : model;
+}
+
+/**
+ * Whether thinking written by `messageModel` (`provider/model`) carries signatures `signer` verifies:
+ * Claude's wherever it ran, for a Claude model; the same model's, for another model on this wire (a
+ * gateway's). A message that does not say which model wrote it is taken as this wire's, as before.
+ */
+function signedFor(messageModel: string | undefined, signer: Signer): boolean {
+  if (messageModel === undefined) return true;
+  if (signer === "claude") return /claude/i.test(messageModel);
+  return messageModel === signer || messageModel.endsWith(`/${signer}`);
+}
 
 type WireMessage = { role: string; content: string | Record<string, unknown>[] };
 
-function wireMessage(message: Message): WireMessage {
+function wireMessage(message: Message, signer: Signer): WireMessage {
   if (typeof message.content === "string") return { role: message.role, content: message.content };
-  return { role: message.role, content: message.content.map(wireBlock) };
+  const own = message.role !== "assistant" || signedFor(message.model, signer);
+  const content: Record<string, unknown>[] = [];
+  for (const block of message.content) {
+    const wire = own ? wireBlock(block) : foreignBlock(block);
+    if (wire) content.push(wire);
+  }
+  return { role: message.role, content };
+}
+
+/**
+ * A block another provider wrote: its thinking as plain text (the signature would be refused, and
+ * unsigned thinking is refused too), its redacted thinking left out (nothing readable to keep).
+ */
+function foreignBlock(block: ContentBlock): Record<string, unknown> | undefined {
+  if (block.type === "thinking")
+    return block.thinking === "" ? undefined : { type: "text", text: block.thinking };
+  if (block.type === "redacted_thinking") return undefined;
+  return wireBlock(block);
 }
 
 function wireBlock(block: ContentBlock): Record<string, unknown> {

@@ -11,8 +11,8 @@
  * shape the SSE parser does, so the providers' one driver (stream-call.ts) reads both, and an in-band
  * exception becomes a typed `ProviderError` here rather than a thrown SDK class.
  */
-import zlib from "node:zlib";
 import { kindForAwsException } from "./aws-errors.js";
+import { crc32 } from "./crc32.js";
 import { ProviderError } from "./errors.js";
 import { kindForStreamError } from "./http.js";
 import type { SseEvent } from "./sse.js";
@@ -28,37 +28,29 @@ export interface EventStreamFrame {
   payload: Buffer;
 }
 
+/**
+ * Where one checksum-verified frame lies in `bytes`: its headers from `headersStart` to
+ * `payloadStart`, its payload from there to `payloadEnd`. Offsets instead of a frame object: the
+ * reader runs once per streamed token and allocates nothing for it.
+ */
+export type FrameVisitor = (
+  bytes: Buffer,
+  headersStart: number,
+  payloadStart: number,
+  payloadEnd: number,
+) => void;
+
 const PRELUDE = 12;
 const TRAILER = 4;
 /** Frames larger than this are refused (AWS caps them at 16 MB; a corrupt length must not make us buffer gigabytes). */
 const MAX_FRAME = 16 * 1024 * 1024;
 
-/** CRC32 (IEEE, as zlib): Node ≥ 20.15 has it built in; older 20.x use the table below. */
-const crc32: (data: Uint8Array, initial?: number) => number =
-  typeof (zlib as { crc32?: unknown }).crc32 === "function"
-    ? (zlib as unknown as { crc32: (d: Uint8Array, i?: number) => number }).crc32
-    : tableCrc32;
-
-let table: Uint32Array | undefined;
-function tableCrc32(data: Uint8Array, initial = 0): number {
-  if (!table) {
-    table = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      table[n] = c >>> 0;
-    }
-  }
-  let crc = (initial ^ 0xffffffff) >>> 0;
-  for (let i = 0; i < data.length; i++) crc = table[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
 /**
- * An incremental frame decoder: push bytes as they arrive (split anywhere), get whole frames. Throws
- * an `Error` on a corrupt frame (bad CRC, impossible lengths); the caller makes it a stream error.
+ * An incremental frame reader: push bytes as they arrive (split anywhere), each whole frame is
+ * checked (both checksums) and handed to `visit`. Throws an `Error` on a corrupt frame (bad CRC,
+ * impossible lengths); the caller makes it a stream error.
  */
-export function createEventStreamDecoder(onFrame: (frame: EventStreamFrame) => void): {
+export function createFrameReader(visit: FrameVisitor): {
   push(chunk: Buffer): void;
   /** Throws when the body ended inside a frame. */
   end(): void;
@@ -71,18 +63,17 @@ export function createEventStreamDecoder(onFrame: (frame: EventStreamFrame) => v
       while (buffered.length - pos >= PRELUDE) {
         const total = buffered.readUInt32BE(pos);
         const headersLength = buffered.readUInt32BE(pos + 4);
-        if (crc32(buffered.subarray(pos, pos + 8)) !== buffered.readUInt32BE(pos + 8))
+        const preludeCrc = crc32(buffered, pos, pos + 8);
+        if (preludeCrc !== buffered.readUInt32BE(pos + 8))
           throw new Error("event-stream prelude checksum mismatch");
         if (total < PRELUDE + TRAILER + headersLength || total > MAX_FRAME)
           throw new Error(`event-stream frame length ${total} is impossible`);
         if (buffered.length - pos < total) break;
-        const frame = buffered.subarray(pos, pos + total);
-        if (crc32(frame.subarray(0, total - TRAILER)) !== frame.readUInt32BE(total - TRAILER))
+        const end = pos + total - TRAILER;
+        // The message checksum covers the prelude too: it continues from the prelude's.
+        if (crc32(buffered, pos + 8, end, preludeCrc) !== buffered.readUInt32BE(end))
           throw new Error("event-stream message checksum mismatch");
-        onFrame({
-          headers: readHeaders(frame.subarray(PRELUDE, PRELUDE + headersLength)),
-          payload: frame.subarray(PRELUDE + headersLength, total - TRAILER),
-        });
+        visit(buffered, pos + PRELUDE, pos + PRELUDE + headersLength, end);
         pos += total;
       }
       buffered = pos === 0 ? buffered : buffered.subarray(pos);
@@ -91,6 +82,29 @@ export function createEventStreamDecoder(onFrame: (frame: EventStreamFrame) => v
       if (buffered.length > 0)
         throw new Error(`the body ended inside an event-stream frame (${buffered.length} bytes left)`);
     },
+  };
+}
+
+/** An incremental decoder handing out whole frames, every header read (see `createFrameReader`). */
+export function createEventStreamDecoder(onFrame: (frame: EventStreamFrame) => void): {
+  push(chunk: Buffer): void;
+  /** Throws when the body ended inside a frame. */
+  end(): void;
+} {
+  return createFrameReader((bytes, headersStart, payloadStart, payloadEnd) =>
+    onFrame(frameAt(bytes, headersStart, payloadStart, payloadEnd)),
+  );
+}
+
+function frameAt(
+  bytes: Buffer,
+  headersStart: number,
+  payloadStart: number,
+  payloadEnd: number,
+): EventStreamFrame {
+  return {
+    headers: readHeaders(bytes.subarray(headersStart, payloadStart)),
+    payload: bytes.subarray(payloadStart, payloadEnd),
   };
 }
 
@@ -162,33 +176,53 @@ export function encodeEventStreamFrame(headers: Record<string, string>, payload:
   const frame = Buffer.alloc(total);
   frame.writeUInt32BE(total, 0);
   frame.writeUInt32BE(headerBytes.length, 4);
-  frame.writeUInt32BE(crc32(frame.subarray(0, 8)), 8);
+  frame.writeUInt32BE(crc32(frame, 0, 8), 8);
   headerBytes.copy(frame, PRELUDE);
   body.copy(frame, PRELUDE + headerBytes.length);
-  frame.writeUInt32BE(crc32(frame.subarray(0, total - TRAILER)), total - TRAILER);
+  frame.writeUInt32BE(crc32(frame, 0, total - TRAILER), total - TRAILER);
   return frame;
 }
 
 /**
- * The event-stream framing for the providers' SSE-shaped driver: each `event` frame becomes an
- * `SseEvent` named by its `:event-type` with the payload as text; an `exception` or `error` frame
- * becomes a typed `ProviderError` (a throttling exception is `rate_limit`, and so retried when nothing
- * was streamed yet); a corrupt frame is a `stream` error.
+ * Turns one event frame's payload into the event its decoder reads, or undefined to skip the frame.
+ * `eventType` is the frame's `:event-type` (`message` when it has none); the payload is
+ * `bytes[start, end)`.
  */
-export function eventStreamFraming(provider: string): Framing {
+export type EventOf = (eventType: string, bytes: Buffer, start: number, end: number) => SseEvent | undefined;
+
+/** The default: the event named by its `:event-type`, the payload as text. */
+const namedEvent: EventOf = (eventType, bytes, start, end) => ({
+  event: eventType,
+  data: bytes.toString("utf8", start, end),
+});
+
+/**
+ * The event-stream framing for the providers' SSE-shaped driver: each `event` frame becomes the
+ * `SseEvent` `eventOf` makes of it (default: named by its `:event-type`, the payload as text); an
+ * `exception` or `error` frame becomes a typed `ProviderError` (a throttling exception is
+ * `rate_limit`, and so retried when nothing was streamed yet); a corrupt frame is a `stream` error.
+ */
+export function eventStreamFraming(provider: string, eventOf: EventOf = namedEvent): Framing {
   return {
     binary: true,
     create(onEvent: (event: SseEvent) => void, afterFirstDelta: () => boolean): FramingParser {
-      const decoder = createEventStreamDecoder((frame) => {
-        const type = frame.headers[":message-type"];
-        if (type === "event" || type === undefined) {
-          onEvent({
-            event: String(frame.headers[":event-type"] ?? "message"),
-            data: frame.payload.toString("utf8"),
-          });
-          return;
+      const scan: HeaderScan = { event: true, eventType: undefined };
+      const reader = createFrameReader((bytes, headersStart, payloadStart, payloadEnd) => {
+        if (!scanHeaders(bytes, headersStart, payloadStart, scan)) {
+          // A header of another type: read them all the general way.
+          const frame = frameAt(bytes, headersStart, payloadStart, payloadEnd);
+          const type = frame.headers[":message-type"];
+          scan.event = type === "event" || type === undefined;
+          scan.eventType = frame.headers[":event-type"]?.toString();
         }
-        throw inBandError(provider, frame, afterFirstDelta());
+        if (!scan.event)
+          throw inBandError(
+            provider,
+            frameAt(bytes, headersStart, payloadStart, payloadEnd),
+            afterFirstDelta(),
+          );
+        const event = eventOf(scan.eventType ?? "message", bytes, payloadStart, payloadEnd);
+        if (event) onEvent(event);
       });
       const corrupt = (err: unknown): ProviderError =>
         err instanceof ProviderError
@@ -197,14 +231,14 @@ export function eventStreamFraming(provider: string): Framing {
       return {
         push(chunk: Buffer) {
           try {
-            decoder.push(chunk);
+            reader.push(chunk);
           } catch (err) {
             throw corrupt(err);
           }
         },
         end() {
           try {
-            decoder.end();
+            reader.end();
           } catch (err) {
             throw corrupt(err);
           }
@@ -212,6 +246,64 @@ export function eventStreamFraming(provider: string): Framing {
       };
     },
   };
+}
+
+/** What the header scan learnt of one frame: whether it is an event, and its `:event-type`. */
+interface HeaderScan {
+  event: boolean;
+  eventType: string | undefined;
+}
+
+const STRING_TYPE = 7;
+const EVENT_TYPE = Buffer.from(":event-type");
+const MESSAGE_TYPE = Buffer.from(":message-type");
+const EVENT = Buffer.from("event");
+/** The event types Bedrock sends, compared as bytes so the common ones cost no string decoding. */
+const KNOWN_EVENT_TYPES = [
+  "chunk",
+  "messageStart",
+  "contentBlockStart",
+  "contentBlockDelta",
+  "contentBlockStop",
+  "messageStop",
+  "metadata",
+].map((name) => ({ name, bytes: Buffer.from(name) }));
+
+/**
+ * Reads the two headers the framing needs from `bytes[pos, end)` into `into`, by offset and without
+ * decoding the names (Bedrock sends three short string headers per frame, one frame per token).
+ * False when a header is not a string: the caller then reads them all with `readHeaders`.
+ */
+function scanHeaders(bytes: Buffer, pos: number, end: number, into: HeaderScan): boolean {
+  into.event = true;
+  into.eventType = undefined;
+  while (pos < end) {
+    const nameLength = bytes[pos];
+    const name = pos + 1;
+    const valueAt = name + nameLength;
+    if (bytes[valueAt] !== STRING_TYPE) return false;
+    const valueLength = (bytes[valueAt + 1] << 8) | bytes[valueAt + 2];
+    const value = valueAt + 3;
+    if (sameBytes(bytes, name, nameLength, EVENT_TYPE))
+      into.eventType =
+        knownEventType(bytes, value, valueLength) ?? bytes.toString("utf8", value, value + valueLength);
+    else if (sameBytes(bytes, name, nameLength, MESSAGE_TYPE))
+      into.event = sameBytes(bytes, value, valueLength, EVENT);
+    pos = value + valueLength;
+  }
+  return true;
+}
+
+function knownEventType(bytes: Buffer, at: number, length: number): string | undefined {
+  for (const known of KNOWN_EVENT_TYPES) if (sameBytes(bytes, at, length, known.bytes)) return known.name;
+  return undefined;
+}
+
+/** Whether `bytes[at, at + length)` is `expected`. */
+function sameBytes(bytes: Buffer, at: number, length: number, expected: Uint8Array): boolean {
+  if (length !== expected.length) return false;
+  for (let i = 0; i < length; i++) if (bytes[at + i] !== expected[i]) return false;
+  return true;
 }
 
 function inBandError(provider: string, frame: EventStreamFrame, afterFirstDelta: boolean): ProviderError {

@@ -3,50 +3,133 @@
  * DeepSeek, …): neutral request → `POST /model/{id}/converse-stream` body, and its event-stream
  * events (`messageStart`, `contentBlockStart/Delta/Stop`, `messageStop`, `metadata`) → neutral events.
  * Claude on Bedrock takes the Messages body instead (bedrock.ts), which keeps every Claude feature.
+ *
+ * Prompt caching: for the models that take Converse's `cachePoint` blocks (Amazon Nova; Claude), one
+ * goes after the system prompt and after the last message's last block (and after the last tool, for
+ * Claude), where the Anthropic body puts its `cache_control` breakpoints, so each turn reads the turns
+ * before it from the cache. Other models refuse the block, so they get none. A prefix shorter than the
+ * model's minimum is simply not cached.
  */
+import { type JsonCache, objectJson, type RawJson, rawJson } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
+import { hasTools } from "./request-tools.js";
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
 import type {
   AssistantMessage,
   ContentBlock,
+  Message,
   ModelRequest,
   StopReason,
   StreamEvent,
+  ToolDefinition,
   Usage,
 } from "./types.js";
 
+const CACHE_POINT = { cachePoint: { type: "default" } };
+const CACHE_POINT_JSON = JSON.stringify(CACHE_POINT);
+
+/** Where a model takes `cachePoint` blocks: Nova in the system prompt and messages, Claude in its tools too. */
+interface CacheFields {
+  prompt: boolean;
+  tools: boolean;
+}
+
+function cacheFields(model: string): CacheFields {
+  if (/anthropic\.claude|^claude-/i.test(model)) return { prompt: true, tools: true };
+  if (/amazon\.nova/i.test(model)) return { prompt: true, tools: false };
+  return { prompt: false, tools: false };
+}
+
 /** The ConverseStream body for a neutral request (exported for golden tests). */
 export function converseRequestBody(request: ModelRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    messages: request.messages.map((m) => ({
-      role: m.role,
-      content: typeof m.content === "string" ? [{ text: m.content }] : m.content.flatMap(converseBlock),
-    })),
-  };
-  if (request.system) body.system = [{ text: request.system }];
+  const caching = cacheFields(request.model);
+  const messages = request.messages.map(wireMessage);
+  if (caching.prompt && messages.length > 0) markCached(messages[messages.length - 1]);
+  let tools: Record<string, unknown>[] | undefined;
+  if (hasTools(request)) {
+    tools = request.tools.map(wireTool);
+    if (caching.tools) tools.push(CACHE_POINT);
+  }
+  return bodyFields(request, caching, messages, tools && toolConfig(request, tools));
+}
+
+/**
+ * The same body as JSON text, exactly `JSON.stringify(converseRequestBody(request))`, with the
+ * messages before the last one and the tools taken from `cache` (body-json.ts): a long session
+ * re-encodes only what changed since its previous call. `cache` must serve this wire alone (its tool
+ * entries are this wire's JSON).
+ */
+export function converseRequestJson(request: ModelRequest, cache: JsonCache): string {
+  const n = request.messages.length;
+  if (n <= 1) return JSON.stringify(converseRequestBody(request));
+  const caching = cacheFields(request.model);
+  const earlier = cache.messages(request.messages, n - 1, encodeMessage);
+  // The last message carries the cache point, which moves every call: encoded fresh, never cached.
+  const last = wireMessage(request.messages[n - 1]);
+  if (caching.prompt) markCached(last);
+  const messages = earlier === "" ? JSON.stringify(last) : `${earlier},${JSON.stringify(last)}`;
+  let config: RawJson | undefined;
+  if (hasTools(request)) {
+    const pieces = request.tools.map((t) => cache.tool(t, encodeTool));
+    if (caching.tools) pieces.push(CACHE_POINT_JSON);
+    config = rawJson(objectJson(toolConfig(request, rawJson(`[${pieces.join(",")}]`))));
+  }
+  return objectJson(bodyFields(request, caching, rawJson(`[${messages}]`), config));
+}
+
+/** The body's fields in wire order, with messages and the tool configuration already converted. */
+function bodyFields(
+  request: ModelRequest,
+  caching: CacheFields,
+  messages: unknown,
+  config: unknown,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { messages };
+  if (request.system)
+    body.system = caching.prompt ? [{ text: request.system }, CACHE_POINT] : [{ text: request.system }];
   const inference: Record<string, unknown> = {};
   if (request.maxTokens !== undefined) inference.maxTokens = request.maxTokens;
   if (request.temperature !== undefined) inference.temperature = request.temperature;
   if (request.stopSequences && request.stopSequences.length > 0)
     inference.stopSequences = request.stopSequences;
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
-  if (request.tools && request.tools.length > 0) {
-    const toolConfig: Record<string, unknown> = {
-      tools: request.tools.map((t) => ({
-        toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.input_schema } },
-      })),
-    };
-    const choice = request.toolChoice;
-    // Converse has no "none": the tools stay declared (earlier turns used them) and the choice is left out.
-    if (choice?.type === "auto") toolConfig.toolChoice = { auto: {} };
-    else if (choice?.type === "any") toolConfig.toolChoice = { any: {} };
-    else if (choice?.type === "tool") toolConfig.toolChoice = { tool: { name: choice.name } };
-    body.toolConfig = toolConfig;
-  }
+  if (config !== undefined) body.toolConfig = config;
   return body;
 }
+
+/** `toolConfig`: the tools (converted) and the choice. */
+function toolConfig(request: ModelRequest, tools: unknown): Record<string, unknown> {
+  const config: Record<string, unknown> = { tools };
+  const choice = request.toolChoice;
+  // Converse has no "none": the tools stay declared (earlier turns used them) and the choice is left out.
+  if (choice?.type === "auto") config.toolChoice = { auto: {} };
+  else if (choice?.type === "any") config.toolChoice = { any: {} };
+  else if (choice?.type === "tool") config.toolChoice = { tool: { name: choice.name } };
+  return config;
+}
+
+type WireMessage = { role: string; content: Record<string, unknown>[] };
+
+function wireMessage(m: Message): WireMessage {
+  return {
+    role: m.role,
+    content: typeof m.content === "string" ? [{ text: m.content }] : m.content.flatMap(converseBlock),
+  };
+}
+
+/** A cache point after the message's last block (none on an empty message: nothing to cache). */
+function markCached(message: WireMessage): void {
+  if (message.content.length > 0) message.content.push(CACHE_POINT);
+}
+
+function wireTool(t: ToolDefinition): Record<string, unknown> {
+  return { toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.input_schema } } };
+}
+
+const encodeMessage = (m: Message): string => JSON.stringify(wireMessage(m));
+const encodeTool = (t: ToolDefinition): string => JSON.stringify(wireTool(t));
 
 const IMAGE_FORMATS: Record<string, string> = {
   "image/png": "png",

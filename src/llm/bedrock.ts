@@ -15,12 +15,13 @@ import { anthropicRequestJson } from "./anthropic-request.js";
 import { type AwsChainOptions, awsRegion, createAwsCredentialChain } from "./aws-credentials.js";
 import { eventStreamFraming } from "./aws-event-stream.js";
 import { type AwsCredentials, signRequest } from "./aws-sigv4.js";
-import { converseDecoder, converseRequestBody } from "./bedrock-converse.js";
+import { converseDecoder, converseRequestJson } from "./bedrock-converse.js";
+import { invokeChunkEvent } from "./bedrock-invoke.js";
 import { createJsonCache } from "./body-json.js";
 import { credentialError, envFlag } from "./cloud-http.js";
 import { bedrockModelId, isClaudeModel } from "./cloud-models.js";
-import { openSse, parseData } from "./sse-reader.js";
-import type { WireCall, WireDecoder } from "./stream-call.js";
+import { openSse } from "./sse-reader.js";
+import type { WireCall } from "./stream-call.js";
 import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
@@ -32,6 +33,13 @@ export interface BedrockOptions extends ProviderOptions {
   credentialChain?: AwsChainOptions;
 }
 
+/** A model's endpoint: whether the model is Claude (InvokeModel) or not (Converse), its URL. */
+interface Endpoint {
+  claude: boolean;
+  url: string;
+  parsed: URL;
+}
+
 /** Creates a Bedrock provider; credentials are resolved at the first call and refreshed before expiry. */
 export function createBedrockProvider(options: BedrockOptions = {}): Provider {
   return createWireProvider("bedrock", options, (context) => bedrockProtocol(context, options));
@@ -41,8 +49,13 @@ export function createBedrockProvider(options: BedrockOptions = {}): Provider {
 export function bedrockProtocol({ name, env }: WireContext, options: BedrockOptions): WireProtocol {
   const chainOptions = { env, proxy: options.proxy, ...options.credentialChain };
   const chain = createAwsCredentialChain(chainOptions);
+  // One JSON cache per body format: a tool's cached JSON is its wire's.
   const cache = createJsonCache();
-  const framing = eventStreamFraming(name);
+  const converseCache = createJsonCache();
+  // Claude's answer (InvokeModel) arrives as Anthropic events wrapped in `chunk` frames, unwrapped in
+  // the framing (bedrock-invoke.ts); Converse's as its own events.
+  const invokeFraming = eventStreamFraming(name, invokeChunkEvent);
+  const converseFraming = eventStreamFraming(name);
   const betas = (options.headers?.["anthropic-beta"] ?? "")
     .split(",")
     .map((b) => b.trim())
@@ -56,9 +69,10 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
   };
   const signs = (key: string | undefined): boolean =>
     !envFlag(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH) && !(key ?? options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK);
-  // Per model: its Bedrock id, whether it is Claude, its endpoint (the same every turn of a session).
-  const endpoints = new Map<string, { claude: boolean; url: string }>();
-  const endpoint = (model: string): { claude: boolean; url: string } => {
+  // Per model: its Bedrock id, whether it is Claude, its endpoint (the same every turn of a session),
+  // parsed once for the signer.
+  const endpoints = new Map<string, Endpoint>();
+  const endpoint = (model: string): Endpoint => {
     const where = region();
     const base = trimSlash(
       options.baseURL ?? env.ANTHROPIC_BEDROCK_BASE_URL ?? `https://bedrock-runtime.${where}.amazonaws.com`,
@@ -69,7 +83,8 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
       const modelId = bedrockModelId(model, where);
       const claude = isClaudeModel(modelId);
       const action = claude ? "invoke-with-response-stream" : "converse-stream";
-      hit = { claude, url: `${base}/model/${encodeURIComponent(modelId)}/${action}` };
+      const url = `${base}/model/${encodeURIComponent(modelId)}/${action}`;
+      hit = { claude, url, parsed: new URL(url) };
       endpoints.set(key, hit);
     }
     return hit;
@@ -77,10 +92,10 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
 
   /** The call, signed with `credentials` when given (else unsigned or with the bearer key). */
   const build = (request: ModelRequest, key: string | undefined, credentials?: AwsCredentials): WireCall => {
-    const { claude, url } = endpoint(request.model);
+    const { claude, url, parsed } = endpoint(request.model);
     const body = claude
       ? anthropicRequestJson(request, cache, { anthropicVersion: "bedrock-2023-05-31", stream: false, betas })
-      : JSON.stringify(converseRequestBody(request));
+      : converseRequestJson(request, converseCache);
     // Bedrock takes betas in the body (anthropic_beta), never as a header.
     const { "anthropic-beta": _beta, ...extra } = { ...options.headers, ...request.headers };
     const headers: Record<string, string> = {
@@ -97,7 +112,7 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
     signedWith = credentials;
     const signed = signRequest({
       method: "POST",
-      url: new URL(url),
+      url: parsed,
       headers,
       body,
       region: region(),
@@ -124,9 +139,16 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
   return {
     prepare,
     decoder: (request, model) =>
-      endpoint(request.model).claude ? invokeDecoder(name, model) : converseDecoder(name, model),
-    openBody: (provider, res, signal, afterFirstDelta, idleMs) =>
-      openSse(provider, res, signal, afterFirstDelta, idleMs, framing),
+      endpoint(request.model).claude ? anthropicDecoder(name, model) : converseDecoder(name, model),
+    openBody: (provider, res, signal, afterFirstDelta, idleMs, request) =>
+      openSse(
+        provider,
+        res,
+        signal,
+        afterFirstDelta,
+        idleMs,
+        endpoint(request.model).claude ? invokeFraming : converseFraming,
+      ),
     async renewCredential() {
       if (!signs(undefined)) return false;
       const refused = signedWith;
@@ -141,29 +163,6 @@ export function bedrockProtocol({ name, env }: WireContext, options: BedrockOpti
       } catch {
         return false; // the call's own error (the refusal) is the one to report
       }
-    },
-  };
-}
-
-/**
- * InvokeModelWithResponseStream wraps each Anthropic stream event in a `chunk` event whose payload is
- * `{"bytes": base64(event JSON)}`: unwrapped here and handed to the Anthropic decoder.
- */
-function invokeDecoder(provider: string, model: string): WireDecoder {
-  const inner = anthropicDecoder(provider, model);
-  return {
-    get ended() {
-      return inner.ended;
-    },
-    get afterFirstDelta() {
-      return inner.afterFirstDelta;
-    },
-    finish: (out) => inner.finish(out),
-    onEvent(sse, out) {
-      if (sse.event !== "chunk") return;
-      const wrapper = parseData(provider, sse.data, inner.afterFirstDelta);
-      const data = Buffer.from(String(wrapper?.bytes ?? ""), "base64").toString("utf8");
-      inner.onEvent({ event: "message", data }, out);
     },
   };
 }

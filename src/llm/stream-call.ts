@@ -31,7 +31,8 @@ export interface WireCall {
 
 /**
  * Reads a 2xx answer as events (default: SSE, `openSse`). A wire with another framing (AWS event
- * stream) gives its own reader that turns each frame into an `SseEvent`-shaped `{ event, data }`.
+ * stream) gives its own reader that turns each frame into an `SseEvent`-shaped `{ event, data }`;
+ * `request` is the call's, for a wire whose framing differs by model (Bedrock's).
  */
 export type BodyOpener = (
   provider: string,
@@ -39,6 +40,7 @@ export type BodyOpener = (
   signal: AbortSignal | undefined,
   afterFirstDelta: () => boolean,
   idleMs: number,
+  request: ModelRequest,
 ) => SseReader;
 
 /** One streamed call: what `streamCall` needs besides the transport. */
@@ -69,7 +71,7 @@ export function streamCall(
   parts: StreamCallParts,
 ): AsyncIterableIterator<StreamEvent> {
   const { prepare, decoder, refresh } = parts;
-  const openBody = parts.openBody ?? openSse;
+  const openBody = parts.openBody;
   let out: StreamEvent[] = [];
   let pos = 0;
   let reader: SseReader | undefined;
@@ -100,13 +102,11 @@ export function streamCall(
         if (!again) throw err;
         res = await transport.post(again.url, again.headers, again.body, request.signal);
       }
-      reader = openBody(
-        provider,
-        res,
-        request.signal,
-        () => decoder.afterFirstDelta,
-        transport.timeouts.idleMs,
-      );
+      const afterFirstDelta = () => decoder.afterFirstDelta;
+      const idleMs = transport.timeouts.idleMs;
+      reader = openBody
+        ? openBody(provider, res, request.signal, afterFirstDelta, idleMs, request)
+        : openSse(provider, res, request.signal, afterFirstDelta, idleMs);
     }
     out = [];
     pos = 0;

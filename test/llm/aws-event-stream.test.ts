@@ -7,6 +7,8 @@ import {
   encodeEventStreamFrame,
   eventStreamFraming,
 } from "../../src/llm/aws-event-stream.js";
+import { invokeChunkEvent } from "../../src/llm/bedrock-invoke.js";
+import { crc32 } from "../../src/llm/crc32.js";
 import { isProviderError } from "../../src/llm/errors.js";
 import type { SseEvent } from "../../src/llm/sse.js";
 
@@ -120,6 +122,93 @@ describe("event-stream framing", () => {
     const bad = frame("chunk", "{}");
     bad[bad.length - 1] ^= 1;
     expect(parse(bad).error).toMatchObject({ kind: "stream" });
+  });
+});
+
+describe("crc32", () => {
+  it("gives zlib's CRC for spans of every size class at any offset, and continues from a previous CRC", () => {
+    const bytes = Buffer.alloc(5000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 131 + 7) & 0xff;
+    for (const length of [0, 1, 7, 8, 9, 15, 16, 17, 170, 383, 384, 385, 4096]) {
+      for (const start of [0, 3]) {
+        const span = bytes.subarray(start, start + length);
+        expect(crc32(bytes, start, start + length)).toBe(zlib.crc32(span));
+        // Split anywhere, the second part continuing from the first: the CRC of the whole.
+        const cut = start + (length >> 1);
+        expect(crc32(bytes, cut, start + length, crc32(bytes, start, cut))).toBe(zlib.crc32(span));
+      }
+    }
+  });
+});
+
+describe("InvokeModel chunk frames", () => {
+  const events = (...payloads: string[]) => {
+    const out: SseEvent[] = [];
+    const parser = eventStreamFraming("bedrock", invokeChunkEvent).create(
+      (e) => out.push(e),
+      () => false,
+    );
+    parser.push(Buffer.concat(payloads.map((p) => frame("chunk", p))));
+    parser.end();
+    return out;
+  };
+  const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+  const event = '{"type":"content_block_delta","delta":{"text":"ünïcödé ✓ ???"}}';
+
+  it("unwraps the event whatever the wrapper looks like: padding field, fields reordered, escaped slashes", () => {
+    const escaped = b64(event).replace(/\//g, "\\/");
+    expect(escaped).toContain("\\/"); // the case is exercised
+    const got = events(
+      `{"bytes":"${b64(event)}","p":"abcdef"}`,
+      `{"p":"abc","bytes":"${b64(event)}"}`,
+      `{"bytes":"${escaped}"}`,
+      `{"bytes":"${b64("{}")}"}`, // shorter than the one before: nothing of it left over
+    );
+    expect(got).toEqual([
+      { event: "message", data: event },
+      { event: "message", data: event },
+      { event: "message", data: event },
+      { event: "message", data: "{}" },
+    ]);
+  });
+
+  it("unwraps a chunk larger than the reused buffer", () => {
+    const big = JSON.stringify({ type: "content_block_delta", delta: { text: "ß".repeat(100_000) } });
+    expect(events(`{"bytes":"${b64(big)}"}`)).toEqual([{ event: "message", data: big }]);
+  });
+
+  it("passes a payload that is not JSON on as it is, for the decoder to report", () => {
+    expect(events("{broken")).toEqual([{ event: "message", data: "{broken" }]);
+  });
+
+  it("skips event frames other than chunk", () => {
+    const out: SseEvent[] = [];
+    const parser = eventStreamFraming("bedrock", invokeChunkEvent).create(
+      (e) => out.push(e),
+      () => false,
+    );
+    parser.push(frame("initial-response", "{}"));
+    expect(out).toEqual([]);
+  });
+});
+
+describe("event-stream framing header scan", () => {
+  it("reads frames whose headers are not all strings, or name an unknown event type", () => {
+    const headers = Buffer.concat([
+      hdr(":message-type", 7, Buffer.concat([int(2, 5), Buffer.from("event")])),
+      hdr(":event-type", 7, Buffer.concat([int(2, 9), Buffer.from("somethingNew".slice(0, 9))])),
+      hdr(":sequence", 4, int(4, 12)),
+    ]);
+    const out: SseEvent[] = [];
+    const parser = eventStreamFraming("bedrock").create(
+      (e) => out.push(e),
+      () => false,
+    );
+    parser.push(Buffer.concat([rawFrame(headers, Buffer.from("{}")), frame("brandNewEvent", '{"x":1}')]));
+    expect(out).toEqual([
+      { event: "something", data: "{}" },
+      { event: "brandNewEvent", data: '{"x":1}' },
+    ]);
   });
 });
 

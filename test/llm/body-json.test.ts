@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { anthropicRequestBody, anthropicRequestJson } from "../../src/llm/anthropic.js";
+import { converseRequestBody, converseRequestJson } from "../../src/llm/bedrock-converse.js";
 import { createJsonCache } from "../../src/llm/body-json.js";
 import { openaiRequestBody, openaiRequestJson } from "../../src/llm/openai-request.js";
 import type { Message, ModelRequest } from "../../src/llm/types.js";
@@ -68,6 +69,24 @@ describe("request bodies built from cached message JSON", () => {
     expect(anthropicRequestJson(bare, cache)).toBe(JSON.stringify(anthropicRequestBody(bare)));
     const empty: ModelRequest = { model: "m", messages: [], toolChoice: { type: "any" } };
     expect(anthropicRequestJson(empty, cache)).toBe(JSON.stringify(anthropicRequestBody(empty)));
+  });
+
+  it("gives exactly JSON.stringify of the Bedrock Converse body, with and without cache points", () => {
+    for (const model of [
+      "us.amazon.nova-pro-v1:0",
+      "anthropic.claude-3-7-sonnet-20250219-v1:0",
+      "meta.llama3",
+    ]) {
+      const cache = createJsonCache();
+      const messages = history(0);
+      for (let round = 0; round < 5; round++) {
+        const req = request(messages, { model, toolChoice: { type: "any" } });
+        expect(converseRequestJson(req, cache)).toBe(JSON.stringify(converseRequestBody(req)));
+        messages.push(...history(round + 1).slice(-2));
+      }
+      const bare: ModelRequest = { model, messages: [{ role: "user", content: "" }] };
+      expect(converseRequestJson(bare, cache)).toBe(JSON.stringify(converseRequestBody(bare)));
+    }
   });
 
   it("gives exactly JSON.stringify of the OpenAI body, for the official API and gateways", () => {
