@@ -178,19 +178,26 @@ export function parseIni(text: string): Map<string, Record<string, string>> {
 
 /** Credentials JSON as the container endpoint and IMDS return it. */
 function readCredentialJson(text: string, source: string): AwsCredentials {
-  let json: any;
+  let json: {
+    AccessKeyId?: unknown;
+    SecretAccessKey?: unknown;
+    Token?: unknown;
+    Expiration?: unknown;
+  } | null;
   try {
     json = JSON.parse(text);
   } catch {
     throw new Error(`${source} answered with something other than JSON`);
   }
-  if (typeof json?.AccessKeyId !== "string" || typeof json?.SecretAccessKey !== "string")
+  const accessKeyId = json?.AccessKeyId;
+  const secretAccessKey = json?.SecretAccessKey;
+  if (typeof accessKeyId !== "string" || typeof secretAccessKey !== "string")
     throw new Error(`${source} answered without AccessKeyId and SecretAccessKey`);
-  const expiration = typeof json.Expiration === "string" ? new Date(json.Expiration) : undefined;
+  const expiration = typeof json?.Expiration === "string" ? new Date(json.Expiration) : undefined;
   return {
-    accessKeyId: json.AccessKeyId,
-    secretAccessKey: json.SecretAccessKey,
-    sessionToken: typeof json.Token === "string" ? json.Token : undefined,
+    accessKeyId,
+    secretAccessKey,
+    sessionToken: typeof json?.Token === "string" ? json.Token : undefined,
     expiration: expiration && !Number.isNaN(expiration.getTime()) ? expiration : undefined,
   };
 }

@@ -161,7 +161,7 @@ function invokeDecoder(provider: string, model: string): WireDecoder {
     finish: (out) => inner.finish(out),
     onEvent(sse, out) {
       if (sse.event !== "chunk") return;
-      const wrapper = parseData(provider, sse.data, inner.afterFirstDelta);
+      const wrapper = parseData(provider, sse.data, inner.afterFirstDelta) as { bytes?: string } | null;
       const data = Buffer.from(String(wrapper?.bytes ?? ""), "base64").toString("utf8");
       inner.onEvent({ event: "message", data }, out);
     },
