@@ -10,7 +10,7 @@ import { UsageError } from "./args.js";
 export type DbosModule = typeof import("../dbos/index.js");
 
 /** Milliseconds client calls wait for the database (GOAT_DATABASE_TIMEOUT_MS). */
-export function databaseTimeout(env: NodeJS.ProcessEnv): number | undefined {
+function databaseTimeout(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.GOAT_DATABASE_TIMEOUT_MS;
   if (raw === undefined || raw === "") return undefined;
   const n = Number(raw);

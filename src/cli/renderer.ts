@@ -368,7 +368,7 @@ export function createRenderer(
  * `⎿ denied: <why>` in few words: the engine's reason without its "Permission to use … was denied"
  * preamble (the call is named on the line above) or its advice for SDK callers.
  */
-export function denialLine(message: string, style: Style): string {
+function denialLine(message: string, style: Style): string {
   let why = terminalSafe(message.split("\n")[0])
     .replace(/^Permission to use .*? was denied(?::\s*)?/, "")
     .replace(/\s*To allow it, .*$/, "")

@@ -8,7 +8,5 @@ export {
   inlineSettings,
   isClaudeSettingsFile,
   loadSettings,
-  type PermissionSettings,
-  SettingsError,
   settingsFiles,
 } from "../settings/index.js";

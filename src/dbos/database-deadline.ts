@@ -13,7 +13,7 @@ import { GoatError } from "../errors.js";
 export const DEFAULT_DATABASE_TIMEOUT_MS = 10_000;
 
 /** The database's address as shown in messages: user@host:port/database, never the password. */
-export function databaseLabel(databaseUrl: string): string {
+function databaseLabel(databaseUrl: string): string {
   try {
     const url = new URL(databaseUrl);
     const user = url.username ? `${decodeURIComponent(url.username)}@` : "";

@@ -21,7 +21,7 @@ export type AnthropicContentBlock =
   | { type: "tool_use"; id: string; name: string; input: unknown };
 
 /** The piece a `content_block_delta` appends to its block. */
-export type AnthropicDelta =
+type AnthropicDelta =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; thinking: string }
   | { type: "signature_delta"; signature: string }

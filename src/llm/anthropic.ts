@@ -33,7 +33,7 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
 }
 
 /** The Messages API wire: `POST /v1/messages`, `x-api-key` (or a gateway's bearer token). */
-export function anthropicProtocol({ name, env, options }: WireContext): WireProtocol {
+function anthropicProtocol({ name, env, options }: WireContext): WireProtocol {
   const cache = createJsonCache();
   return {
     prepare(request, key) {

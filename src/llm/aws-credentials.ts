@@ -153,7 +153,7 @@ function profileSection(
 }
 
 /** The INI dialect of the AWS files: `[section]`, `key = value`, `#`/`;` comments, nested blocks skipped. */
-export function parseIni(text: string): Map<string, Record<string, string>> {
+function parseIni(text: string): Map<string, Record<string, string>> {
   const sections = new Map<string, Record<string, string>>();
   let current: Record<string, string> | undefined;
   for (const raw of text.split(/\r?\n/)) {

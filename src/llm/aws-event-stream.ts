@@ -20,7 +20,7 @@ import type { Framing, FramingParser } from "./sse-reader.js";
 import { streamError } from "./sse-reader.js";
 
 /** A frame's header values: strings for the string type, numbers, booleans or bytes for the others. */
-export type EventStreamHeaders = Record<string, string | number | boolean | bigint | Buffer>;
+type EventStreamHeaders = Record<string, string | number | boolean | bigint | Buffer>;
 
 /** One decoded frame. */
 export interface EventStreamFrame {

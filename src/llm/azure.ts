@@ -24,7 +24,7 @@ import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
 /** The api-version of Chat Completions calls when `OPENAI_API_VERSION` does not say (latest GA). */
-export const AZURE_DEFAULT_API_VERSION = "2024-10-21";
+const AZURE_DEFAULT_API_VERSION = "2024-10-21";
 
 /** Which OpenAI wire an Azure provider speaks: by deployment name (`auto`), or always one. */
 export type AzureWire = "auto" | "chat" | "responses";
@@ -38,7 +38,7 @@ export function createAzureOpenAIProvider(options: ProviderOptions & { wire?: Az
 }
 
 /** The Azure wire protocol (both OpenAI wires, see the module comment). */
-export function azureProtocol({ name, env, options }: WireContext, wire: AzureWire): WireProtocol {
+function azureProtocol({ name, env, options }: WireContext, wire: AzureWire): WireProtocol {
   const cache = createJsonCache();
   const promptCacheKey = `goat-${randomUUID()}`;
   const responsesFor = (request: ModelRequest): boolean => {

@@ -38,7 +38,7 @@ export function createBedrockProvider(options: BedrockOptions = {}): Provider {
 }
 
 /** Bedrock's wire: the model's endpoint, the body for Claude or Converse, the event-stream framing. */
-export function bedrockProtocol({ name, env }: WireContext, options: BedrockOptions): WireProtocol {
+function bedrockProtocol({ name, env }: WireContext, options: BedrockOptions): WireProtocol {
   const chainOptions = { env, ...options.credentialChain };
   const chain = createAwsCredentialChain(chainOptions);
   const cache = createJsonCache();

@@ -12,7 +12,7 @@ export interface GeminiFunctionCall {
 }
 
 /** One part of a candidate's content: a piece of text or of thought, or a function call. */
-export interface GeminiPart {
+interface GeminiPart {
   text?: string;
   /** True when `text` is the model's thinking rather than its answer. */
   thought?: boolean;

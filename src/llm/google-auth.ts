@@ -139,7 +139,7 @@ function fromFile(file: CredentialFile | null, options: GoogleAuthOptions): Prom
 }
 
 /** A signed JWT for a service account (RFC 7523), valid for an hour. */
-export function serviceAccountAssertion(
+function serviceAccountAssertion(
   key: { client_email: string; private_key: string; private_key_id?: string },
   audience: string,
   now = Date.now(),

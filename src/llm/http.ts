@@ -322,7 +322,7 @@ function readBody(
 }
 
 /** The provider's own error type and message from an error body (Anthropic, OpenAI or gateway shapes). */
-export function errorDetail(text: string): { type?: string; message: string } {
+function errorDetail(text: string): { type?: string; message: string } {
   // Any JSON at all: every field is checked before it is used.
   let json: ErrorBody | null | undefined;
   try {

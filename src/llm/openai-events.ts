@@ -18,7 +18,7 @@ export interface OpenAIToolCallDelta {
 }
 
 /** What one chunk adds to the answer. */
-export interface OpenAIChunkDelta {
+interface OpenAIChunkDelta {
   role?: string;
   content?: string | null;
   reasoning_content?: string | null;

@@ -35,8 +35,8 @@ export interface ResponsesBodyOptions {
   promptCacheKey?: string;
 }
 
-/** The Responses body for a neutral request (exported for golden tests). */
-export function responsesRequestBody(
+/** The Responses body for a neutral request. */
+function responsesRequestBody(
   request: ModelRequest,
   options: ResponsesBodyOptions = {},
 ): Record<string, unknown> {

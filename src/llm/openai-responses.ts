@@ -35,7 +35,7 @@ import type {
 import { emptyUsage } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
-export { isOpenAIReasoningModel, responsesRequestBody } from "./openai-responses-request.js";
+export { isOpenAIReasoningModel } from "./openai-responses-request.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 

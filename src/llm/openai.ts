@@ -60,7 +60,7 @@ export function usesResponses(
 }
 
 /** The Chat Completions wire: `POST {base}/chat/completions`, a bearer key (none for local servers). */
-export function openaiChatProtocol({ name, env, options }: WireContext): WireProtocol {
+function openaiChatProtocol({ name, env, options }: WireContext): WireProtocol {
   const cache = createJsonCache();
   return {
     prepare(request, key) {

@@ -30,7 +30,7 @@ export interface FramingParser {
 }
 
 /** Server-Sent Events, the framing of every provider but Bedrock. */
-export const SSE_FRAMING: Framing = {
+const SSE_FRAMING: Framing = {
   binary: false,
   create: (onEvent) => createSseParser(onEvent),
 };
