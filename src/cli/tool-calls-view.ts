@@ -65,13 +65,7 @@ export function createToolCallsView(
   const called = (block: ToolUse) => {
     if (block.name === "TodoWrite") {
       // The task list as a checklist instead of a JSON label; its result line adds nothing.
-      const todos = (block.input as { todos?: unknown })?.todos;
-      const items = Array.isArray(todos) ? todos.filter((t) => t && typeof t === "object") : [];
-      line(`${style.cyan("●")} ${style.bold("Update Todos")}`);
-      for (const [i, item] of formatTodoChecklist(items).entries())
-        line(
-          `  ${i === 0 ? "⎿" : " "} ${items[i].status === "completed" ? style.dim(terminalSafe(item)) : terminalSafe(item)}`,
-        );
+      printTodos(block.input, style, line);
       calls.set(block.id, { name: block.name, input: {}, label: "Update Todos", quiet: true });
     } else if (block.name === "ExitPlanMode") {
       // The plan is what the user is asked to approve: show it whole, as markdown.
@@ -121,6 +115,17 @@ export function createToolCallsView(
       denied.clear();
     },
   };
+}
+
+/** TodoWrite's task list as a checklist, the completed tasks dimmed. */
+function printTodos(input: unknown, style: Style, line: (text: string) => void): void {
+  const todos = (input as { todos?: unknown })?.todos;
+  const items = Array.isArray(todos) ? todos.filter((t) => t && typeof t === "object") : [];
+  line(`${style.cyan("●")} ${style.bold("Update Todos")}`);
+  for (const [i, item] of formatTodoChecklist(items).entries())
+    line(
+      `  ${i === 0 ? "⎿" : " "} ${items[i].status === "completed" ? style.dim(terminalSafe(item)) : terminalSafe(item)}`,
+    );
 }
 
 /**
