@@ -14,16 +14,16 @@ export class UsageError extends GoatError {
 }
 
 /** Output formats of print mode. */
-export type OutputFormat = "text" | "json" | "stream-json";
+type OutputFormat = "text" | "json" | "stream-json";
 /** Input formats of print mode. */
-export type InputFormat = "text" | "stream-json";
+type InputFormat = "text" | "stream-json";
 
 const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
 /** A permission mode name as the flag takes it. */
-export type CliPermissionMode = (typeof PERMISSION_MODES)[number];
+type CliPermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** `--thinking`: adaptive (the model decides), enabled (a budget), or off. */
-export type CliThinking = "adaptive" | "enabled" | "disabled";
+type CliThinking = "adaptive" | "enabled" | "disabled";
 
 const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 
@@ -195,9 +195,8 @@ const OPTIONS = {
 
 /**
  * Claude Code flags with no counterpart in Goat, and why: accepted, reported once, never fatal.
- * Exported for the help text and the README's support table.
  */
-export const IGNORED_FLAGS: Readonly<Record<string, string>> = {
+const IGNORED_FLAGS: Readonly<Record<string, string>> = {
   "task-budget": "an Anthropic API beta",
   channels: "Claude Code channels",
   "project-config-root": "project settings are read from the working directory",
@@ -384,7 +383,7 @@ function thinkingDisplay(value: string | undefined): CliArgs["thinkingDisplay"] 
  * Splits tool rule lists given as `"Read,Grep"`, `"Read Grep"` or repeated flags. A comma or space
  * inside parentheses belongs to the rule (`Bash(git diff:*)`), so only top-level separators split.
  */
-export function splitToolLists(values: string[]): string[] {
+function splitToolLists(values: string[]): string[] {
   const out: string[] = [];
   for (const value of values) {
     let depth = 0;

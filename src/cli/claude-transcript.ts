@@ -41,7 +41,7 @@ export function withClaudeTranscript(
 }
 
 /** `store`, with each batch also appended, as JSON lines, to Claude Code's file for the session. */
-export function copiedSessionStore(
+function copiedSessionStore(
   store: SessionStore,
   context: { cwd: string; env: Record<string, string | undefined> },
   onWarning: (message: string) => void,

@@ -290,7 +290,7 @@ export function withMainAgent(options: CliQueryOptions, name: string | undefined
 }
 
 /** The provider a model id goes to: its `provider/` prefix, or a guess from a bare id. */
-export function providerOfModel(model: string): string | undefined {
+function providerOfModel(model: string): string | undefined {
   const slash = model.indexOf("/");
   if (slash > 0) return model.slice(0, slash);
   if (/^claude-/i.test(model)) return "anthropic";
@@ -346,7 +346,7 @@ export function missingKeyMessage(
 }
 
 /** Whether a URL's host is this machine. */
-export function isLoopbackUrl(url: string | undefined): boolean {
+function isLoopbackUrl(url: string | undefined): boolean {
   if (!url) return false;
   try {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");

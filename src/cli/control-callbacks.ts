@@ -36,7 +36,7 @@ export function hostCanUseTool(channel: ControlChannel): CanUseTool {
 }
 
 /** Maps the host's `{behavior:'allow', updatedInput?}` / `{behavior:'deny', message, interrupt?}` answer. */
-export function toPermissionResult(
+function toPermissionResult(
   answer: Record<string, unknown>,
   input: Record<string, unknown>,
 ): PermissionResult {

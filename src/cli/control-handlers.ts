@@ -157,7 +157,7 @@ const HANDLERS: Record<string, ControlSubtypeHandler> = {
 };
 
 /** The subtypes the handler answers (for error messages and the initialize response). */
-export const CONTROL_SUBTYPES: readonly string[] = ["initialize", "mcp_message", ...Object.keys(HANDLERS)];
+const CONTROL_SUBTYPES: readonly string[] = ["initialize", "mcp_message", ...Object.keys(HANDLERS)];
 
 /** Creates the handler the channel runs for each host request. */
 export function createControlHandler(ctx: ControlHandlerContext): ControlRequestHandler {

@@ -16,14 +16,14 @@ export interface ControlRequestBody {
 }
 
 /** `{"type":"control_request","request_id":…,"request":{"subtype":…}}`, in either direction. */
-export interface ControlRequestLine {
+interface ControlRequestLine {
   type: "control_request";
   request_id: string;
   request: ControlRequestBody;
 }
 
 /** The answer to a control request, in either direction. */
-export interface ControlResponseLine {
+interface ControlResponseLine {
   type: "control_response";
   response:
     | { subtype: "success"; request_id: string; response?: Record<string, unknown> }

@@ -14,21 +14,14 @@ import { killTrackedGroups, killTrackedGroupsNow } from "../tools/index.js";
 import type { CliArgs } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
 import { createInputQueue, type InputQueue } from "./input-queue.js";
+import { pickSessionToResume, replaySession } from "./interactive-resume.js";
+import { createInteractiveUi, type InteractiveUi, interactivePermissions } from "./interactive-ui.js";
 import { modeHint, nextMode } from "./permission-modes.js";
-import { createPermissionPrompt } from "./permission-prompt.js";
-import { createRenderer } from "./renderer.js";
 import { loadRich, richIfLoaded } from "./rich-loader.js";
 import { isCustomCommand, runSlashCommand, SLASH_COMMANDS } from "./slash-commands.js";
-import { createStatusLine } from "./status-line.js";
 import { SIGNAL_KILL_GRACE_MS } from "./stop-grace.js";
-import { colorOutput, createStyle, cursorControl } from "./style.js";
-import { createPlainInput } from "./terminal/plain-input.js";
-import { createRawInput } from "./terminal/raw-input.js";
+import type { MenuCommand } from "./terminal/command-menu.js";
 import { terminalSafe } from "./terminal/safe-text.js";
-import { createScreen } from "./terminal/screen.js";
-import type { UserInput } from "./terminal/user-input.js";
-import { createThinkingView } from "./thinking-view.js";
-import { REPLAYED, replayTranscript } from "./transcript-replay.js";
 
 interface Session {
   q: Query;
@@ -44,27 +37,8 @@ export async function runInteractive(
 ): Promise<number> {
   const withServers = await withMcpServers(cliConfig, args);
   const config = { ...withServers, options: withMainAgent(withServers.options, args.agent) };
-  const out = process.stdout;
-  const live = cursorControl(process.stdin, out, process.env);
-  const style = createStyle(colorOutput(out, process.env));
-  const screen = createScreen(out, live, { dim: style.dim });
-  const user: UserInput = live
-    ? createRawInput(process.stdin, out, screen, style)
-    : createPlainInput(process.stdin, out);
-  const status = createStatusLine(screen, style);
-  const thinking = createThinkingView(screen, style, {
-    expanded: args.verbose || cliConfig.settings.verbose === true,
-    live,
-  });
-  const silence = Number(process.env.GOAT_SILENCE_NOTICE_MS);
-  const renderer = createRenderer(
-    screen,
-    style,
-    status,
-    config.cwd,
-    thinking,
-    Number.isFinite(silence) && silence > 0 ? silence : undefined,
-  );
+  const ui = createInteractiveUi(args, cliConfig, config.cwd);
+  const { live, style, screen, user, status, thinking, renderer } = ui;
 
   // The permission mode, kept across /clear and /resume; Shift+Tab, an "always" answer that switches
   // modes and each run's system/init change it.
@@ -94,38 +68,7 @@ export async function runInteractive(
     if (!runStarted) interruptPending = true;
     void current().q.interrupt();
   };
-  // --permission-prompts none: a call that would ask is denied without asking.
-  const prompt =
-    args.permissionPrompts === "none"
-      ? undefined
-      : createPermissionPrompt(
-          {
-            choose: (question, keys, signal) => {
-              status.hide();
-              renderer.endLine();
-              return user.choose(question, keys, signal).finally(() => {
-                if (!signal.aborted) status.show("Running…");
-              });
-            },
-            ask: (question, signal) => user.ask(question, signal),
-            show: (block) => screen.printBlock(block),
-            columns: () => screen.columns,
-            rows: () => screen.rows,
-          },
-          style,
-          interrupt,
-          config.cwd,
-        );
-  // An "always" that switches the mode (acceptEdits for an edit) shows the new mode.
-  const canUseTool: typeof prompt =
-    prompt &&
-    (async (toolName, input, context) => {
-      const answer = await prompt(toolName, input, context);
-      if (answer.behavior === "allow")
-        for (const update of answer.updatedPermissions ?? [])
-          if (update.type === "setMode") setMode(update.mode);
-      return answer;
-    });
+  const canUseTool = interactivePermissions(args, ui, config.cwd, interrupt, setMode);
 
   const start = (extra: Partial<QueryOptions>): Session => {
     const input = createInputQueue();
@@ -173,27 +116,7 @@ export async function runInteractive(
     return session;
   };
 
-  /** Shows the conversation of a resumed session, so the user sees where it left off. */
-  const replay = async (sessionId: string) => {
-    const [{ getSessionMessages }, rich] = await Promise.all([
-      import("../session/index.js"),
-      loadRich().catch(() => undefined),
-    ]);
-    const messages = await getSessionMessages(sessionId).catch(() => []);
-    // Kept for redraws: only the messages shown.
-    const shown = messages.slice(-REPLAYED);
-    screen.printBlock((columns) =>
-      replayTranscript(
-        shown,
-        style,
-        config.cwd,
-        (text) => rich?.renderMarkdown(text, columns - 1, style.enabled) ?? `${text}\n`,
-        messages.length - shown.length,
-        columns,
-      ),
-    );
-    renderer.note(style.dim(`(resumed session ${sessionId})`));
-  };
+  const replay = (sessionId: string) => replaySession(ui, config.cwd, sessionId);
 
   const stop = async (s: Session | undefined) => {
     if (!s) return;
@@ -291,17 +214,9 @@ export async function runInteractive(
     sendPrompt(text, shown);
   };
 
-  const printBanner = (sessionId: string | undefined) => {
-    const model = config.model ?? defaultModel(process.env);
-    const mode = config.options.permissionMode ?? "default";
-    screen.print(
-      `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${sessionId ? style.dim(`· session ${sessionId.slice(0, 8)}`) : ""}\n` +
-        `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
-    );
-  };
   const resumed = typeof config.options.resume === "string" ? config.options.resume : undefined;
   // The banner first: in plain mode the input writes its "> " as it starts.
-  printBanner(options.pickSession ? undefined : (resumed ?? current().q.sessionId));
+  printBanner(ui, config, options.pickSession ? undefined : (resumed ?? current().q.sessionId));
   user.start({
     submit,
     ctrlC(hadText) {
@@ -333,23 +248,9 @@ export async function runInteractive(
     },
   });
   if (mode !== "default") setMode(mode);
-  user.setCommands([
-    ...SLASH_COMMANDS,
-    ...Object.entries(config.options.slashCommands ?? {}).map(([name, c]) => ({
-      name: `/${name}`,
-      argumentHint: c.argumentHint,
-      description: c.description,
-    })),
-  ]);
+  user.setCommands(commandList(config.options.slashCommands));
   if (options.pickSession) {
-    const { summarizeSessions, describeSession } = await import("./session-list.js");
-    const sessions = await summarizeSessions(config.cwd, process.env, 30);
-    const n =
-      sessions.length > 0
-        ? await user.pick("Resume which session?", sessions.map(describeSession))
-        : undefined;
-    if (sessions.length === 0) renderer.note("no earlier sessions in this directory: starting a new one");
-    const picked = n === undefined ? undefined : sessions[n].sessionId;
+    const picked = await pickSessionToResume(ui, config.cwd);
     session = start(
       picked ? { resume: picked, continue: undefined, forkSession: config.options.forkSession } : {},
     );
@@ -358,4 +259,27 @@ export async function runInteractive(
   // `goat "explain this repo"`: the session starts with that prompt already sent, as `claude "…"` does.
   if (args.prompt !== undefined && args.prompt.trim() !== "") sendPrompt(args.prompt);
   return finished;
+}
+
+/** The line naming the model, the permission mode, the directory and the session, and the keys. */
+function printBanner(ui: InteractiveUi, config: CliConfig, sessionId: string | undefined): void {
+  const { screen, style } = ui;
+  const model = config.model ?? defaultModel(process.env);
+  const mode = config.options.permissionMode ?? "default";
+  screen.print(
+    `${style.bold("goat")} ${style.dim("·")} ${model} ${style.dim("·")} ${mode} ${style.dim("·")} ${config.cwd} ${sessionId ? style.dim(`· session ${sessionId.slice(0, 8)}`) : ""}\n` +
+      `${style.dim("/help for commands · Esc interrupts · Ctrl-D exits")}\n`,
+  );
+}
+
+/** The slash commands the prompt's menu offers: the built-in ones, then the custom ones. */
+function commandList(custom: QueryOptions["slashCommands"]): MenuCommand[] {
+  return [
+    ...SLASH_COMMANDS,
+    ...Object.entries(custom ?? {}).map(([name, c]) => ({
+      name: `/${name}`,
+      argumentHint: c.argumentHint,
+      description: c.description,
+    })),
+  ];
 }

@@ -7,7 +7,7 @@
  */
 
 /** How long a silence goes unremarked: a model often thinks this long before its first token. */
-export const SILENCE_NOTICE_MS = 5_000;
+const SILENCE_NOTICE_MS = 5_000;
 
 /** The clock of one session's model calls. */
 export interface ModelWait {

@@ -25,7 +25,7 @@ import type { Choice } from "./terminal/user-input.js";
 type CanUseTool = NonNullable<QueryOptions["canUseTool"]>;
 
 /** Asks a one-key question; resolves with the key, "escape" or "ctrl-c". */
-export type Choose = (question: string, keys: string[], signal: AbortSignal) => Promise<Choice>;
+type Choose = (question: string, keys: string[], signal: AbortSignal) => Promise<Choice>;
 
 /**
  * Where the question is asked: `choose` asks, `ask` reads a line of text, `show` prints above it, and
@@ -118,7 +118,7 @@ function tellDeny(said: string): { behavior: "deny"; message: string } {
 }
 
 /** What "always" will add, in the words of settings files: `Bash(npm test:*)`, `acceptEdits mode`. */
-export function describeUpdates(updates: PermissionUpdate[], mark?: (s: string) => string): string {
+function describeUpdates(updates: PermissionUpdate[], mark?: (s: string) => string): string {
   const exact = (s: string) => terminalSafe(s, { mode: "exact", mark });
   const parts: string[] = [];
   for (const u of updates) {

@@ -33,7 +33,7 @@ export interface PrintIO {
 }
 
 /** The signals print mode answers: Ctrl-C, a process manager's stop, the terminal going away. */
-export type StopSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
+type StopSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
 /** The conventional exit status after each signal (128 + its number). */
 const SIGNAL_EXIT: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
@@ -183,7 +183,7 @@ function writeResult(
 }
 
 /** The text to show for an error result: its errors, else its final text, else its subtype. */
-export function resultErrorText(result: SDKResultMessage): string {
+function resultErrorText(result: SDKResultMessage): string {
   if ("errors" in result && result.errors.length > 0) return result.errors.join("; ");
   return result.result || `the run ended with ${result.subtype}`;
 }

@@ -9,9 +9,6 @@ import type { QueryOptions } from "../index.js";
 /** Claude's `thinking` option: adaptive, a fixed budget, or off (Goat's `thinking` query option). */
 export type ThinkingOption = NonNullable<QueryOptions["thinking"]>;
 
-/** Claude's effort levels (`--effort`). */
-export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
-
 /**
  * The options the CLI builds `query()` from. The Claude Agent SDK's flags (`--json-schema`,
  * `--thinking`, `--effort`, `--setting-sources`, `--include-hook-events`, the sandbox settings) all

@@ -16,14 +16,14 @@ import { createJsonlSessionStore, projectKey } from "../session/index.js";
 import type { CliQueryOptions } from "./sdk-options.js";
 
 /** The stdout line the SDK reads. */
-export interface TranscriptMirrorFrame {
+interface TranscriptMirrorFrame {
   type: "transcript_mirror";
   filePath: string;
   entries: SessionEntry[];
 }
 
 /** `store`, with each append also sent to `send` as a frame. */
-export function mirroredSessionStore(
+function mirroredSessionStore(
   store: SessionStore,
   context: { cwd: string; env: Record<string, string | undefined> },
   send: (frame: TranscriptMirrorFrame) => void,

@@ -6,10 +6,6 @@ export {
   type CliSettings,
   goatHomeDir,
   inlineSettings,
-  isClaudeSettingsFile,
   loadSettings,
   mergeSettings,
-  type PermissionSettings,
-  SettingsError,
-  settingsFiles,
 } from "../settings/index.js";

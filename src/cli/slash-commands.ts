@@ -54,7 +54,7 @@ export const SLASH_COMMANDS: readonly MenuCommand[] = [
 ];
 
 /** The words /init sends: what a CLAUDE.md should hold, for the model to find out and write. */
-export const INIT_PROMPT =
+const INIT_PROMPT =
   "Please look through this repository and write a CLAUDE.md file at its root for future sessions of a " +
   "coding agent working here. Keep it short and specific to this project: the commands to build, lint " +
   "and test (and to run a single test), the architecture a newcomer needs to know that is not obvious " +

@@ -3,10 +3,8 @@
  * (`{"type":"user","message":{"role":"user","content":"…"}}`), turned into the AsyncIterable prompt of
  * `query()`. A line that is not such a message is reported on stderr and skipped; the input ends when
  * stdin closes. The CLI's print mode reads stdin through `control-session.ts`, which also takes
- * control lines and uses `parseInputLine` for the user ones; `readInputMessages` is for user lines only.
+ * control lines and uses `parseInputLine` for the user ones.
  */
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
 import type { SDKUserMessageInput } from "../index.js";
 
 /** Parses one input line. Returns the message, or an error text saying what is wrong with the line. */
@@ -34,20 +32,4 @@ export function parseInputLine(line: string): SDKUserMessageInput | { error: str
   return uuid
     ? { type: "user", uuid, message: { role: "user", content } }
     : { type: "user", message: { role: "user", content } };
-}
-
-/** Reads user messages from `input` line by line; bad lines go to `onError` (1-based line number). */
-export async function* readInputMessages(
-  input: Readable,
-  onError: (lineNumber: number, error: string) => void,
-): AsyncGenerator<SDKUserMessageInput> {
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let n = 0;
-  for await (const line of lines) {
-    n++;
-    if (line.trim() === "") continue;
-    const parsed = parseInputLine(line);
-    if ("error" in parsed) onError(n, parsed.error);
-    else yield parsed;
-  }
 }

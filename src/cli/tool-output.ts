@@ -24,7 +24,7 @@ export interface ToolCallInfo {
 }
 
 /** Lines of Bash output shown before the "+N lines" count. */
-export const BASH_LINES_SHOWN = 5;
+const BASH_LINES_SHOWN = 5;
 
 /** The lines printed under a tool call for its result (each ending with a newline), for a width. */
 export function formatToolResult(

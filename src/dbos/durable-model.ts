@@ -55,7 +55,7 @@ export function durableProviders(
 }
 
 /** One provider whose `stream()` is a step. */
-export function durableProvider(name: string, inner: () => Provider, guard: EngineGuard): Provider {
+function durableProvider(name: string, inner: () => Provider, guard: EngineGuard): Provider {
   return {
     name,
     stream: (request) => durableStream(name, inner, request, guard),

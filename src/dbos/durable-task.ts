@@ -18,7 +18,7 @@ import { type AgentDefinition, createTaskTool, GENERAL_PURPOSE_AGENT } from "../
 import type { Tool } from "../tools/types.js";
 
 /** What the child session of one Task call is asked to do. */
-export interface SubagentRun {
+interface SubagentRun {
   /** The child workflow's id. */
   childId: string;
   /** The parent's session id (the child's transcript is one of its subagent transcripts). */
@@ -34,7 +34,7 @@ export interface SubagentRun {
 }
 
 /** How a child session ended: its final answer, or why it stopped. */
-export interface SubagentOutcome {
+interface SubagentOutcome {
   ok: boolean;
   text: string;
 }

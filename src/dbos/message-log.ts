@@ -20,10 +20,10 @@ import { quoteIdent } from "./schema.js";
 import { ENDED_CHANNEL } from "./session-signals.js";
 
 /** The NOTIFY channel; the payload is the workflow id. */
-export const MESSAGES_CHANNEL = "goat_session_messages";
+const MESSAGES_CHANNEL = "goat_session_messages";
 
 /** True for the messages a follower gets: those a replay reproduces. */
-export function isDurableMessage(message: SDKMessage): boolean {
+function isDurableMessage(message: SDKMessage): boolean {
   return message.type !== "stream_event" && message.type !== "tool_progress";
 }
 

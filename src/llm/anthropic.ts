@@ -4,6 +4,7 @@
  * last message, so each turn of a long session reads the previous turns from the cache.
  */
 
+import type { AnthropicContentBlock, AnthropicStreamEvent, AnthropicUsage } from "./anthropic-events.js";
 import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
@@ -32,7 +33,7 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
 }
 
 /** The Messages API wire: `POST /v1/messages`, `x-api-key` (or a gateway's bearer token). */
-export function anthropicProtocol({ name, env, options }: WireContext): WireProtocol {
+function anthropicProtocol({ name, env, options }: WireContext): WireProtocol {
   const cache = createJsonCache();
   return {
     prepare(request, key) {
@@ -91,7 +92,7 @@ export function anthropicDecoder(provider: string, model: string): WireDecoder {
     finish: () => false, // a body that ends before message_stop is always incomplete
     onEvent(sse, out) {
       if (sse.event === "ping") return;
-      const ev = parseData(provider, sse.data, self.afterFirstDelta);
+      const ev = parseData(provider, sse.data, self.afterFirstDelta) as AnthropicStreamEvent;
       switch (ev.type) {
         case "message_start":
           id = ev.message?.id;
@@ -99,26 +100,26 @@ export function anthropicDecoder(provider: string, model: string): WireDecoder {
           out.push({ type: "message_start", id, model });
           return;
         case "content_block_start":
-          startBlock(ev.index, ev.content_block ?? {}, out);
+          startBlock(ev.index, ev.content_block, out);
           if (!open.has(ev.index)) skipped.add(ev.index);
           return;
         case "content_block_delta": {
           const b = open.get(ev.index);
-          const d = ev.delta ?? {};
+          const d = ev.delta;
           // A delta for a block that never started would silently lose its text: the stream is broken.
           if (!b && !skipped.has(ev.index))
-            throw orphanDelta(provider, ev.index, d.type, self.afterFirstDelta);
-          if (d.type === "text_delta" && b?.kind === "text") {
+            throw orphanDelta(provider, ev.index, d?.type, self.afterFirstDelta);
+          if (d?.type === "text_delta" && b?.kind === "text") {
             b.text += d.text;
             self.afterFirstDelta = true;
             out.push({ type: "text_delta", index: b.index, delta: d.text });
-          } else if (d.type === "thinking_delta" && b?.kind === "thinking") {
+          } else if (d?.type === "thinking_delta" && b?.kind === "thinking") {
             b.thinking += d.thinking;
             self.afterFirstDelta = true;
             out.push({ type: "thinking_delta", index: b.index, delta: d.thinking });
-          } else if (d.type === "signature_delta" && b?.kind === "thinking") {
+          } else if (d?.type === "signature_delta" && b?.kind === "thinking") {
             b.signature = (b.signature ?? "") + d.signature;
-          } else if (d.type === "input_json_delta" && b?.kind === "tool") {
+          } else if (d?.type === "input_json_delta" && b?.kind === "tool") {
             b.json += d.partial_json;
             self.afterFirstDelta = true;
             out.push({ type: "toolcall_delta", index: b.index, id: b.id, delta: d.partial_json });
@@ -163,20 +164,20 @@ export function anthropicDecoder(provider: string, model: string): WireDecoder {
     },
   };
 
-  function startBlock(wireIndex: number, cb: any, out: StreamEvent[]): void {
+  function startBlock(wireIndex: number, cb: AnthropicContentBlock | undefined, out: StreamEvent[]): void {
     const index = content.length;
-    if (cb.type === "text") {
+    if (cb?.type === "text") {
       open.set(wireIndex, { kind: "text", index, text: "" });
       content.push({ type: "text", text: "" });
       out.push({ type: "text_start", index });
-    } else if (cb.type === "thinking") {
+    } else if (cb?.type === "thinking") {
       open.set(wireIndex, { kind: "thinking", index, thinking: "" });
       content.push({ type: "thinking", thinking: "" });
       out.push({ type: "thinking_start", index });
-    } else if (cb.type === "redacted_thinking") {
+    } else if (cb?.type === "redacted_thinking") {
       content.push({ type: "redacted_thinking", data: cb.data });
       out.push({ type: "redacted_thinking", index, data: cb.data });
-    } else if (cb.type === "tool_use") {
+    } else if (cb?.type === "tool_use") {
       open.set(wireIndex, { kind: "tool", index, id: cb.id, name: cb.name, json: "" });
       content.push({ type: "tool_use", id: cb.id, name: cb.name, input: {} });
       out.push({ type: "toolcall_start", index, id: cb.id, name: cb.name });
@@ -216,7 +217,7 @@ function closeBlock(b: OpenBlock, content: ContentBlock[], out: StreamEvent[]): 
   }
 }
 
-function readUsage(usage: Usage, u: any): void {
+function readUsage(usage: Usage, u: AnthropicUsage | undefined): void {
   if (!u) return;
   // message_delta usage is cumulative; fields it omits keep their message_start values.
   if (typeof u.input_tokens === "number") usage.input_tokens = u.input_tokens;

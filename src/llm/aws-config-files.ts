@@ -52,7 +52,7 @@ function readOrEmpty(path: string): string {
 }
 
 /** The INI dialect of the AWS files: `[section]`, `key = value`, `#`/`;` comments, nested blocks skipped. */
-export function parseIni(text: string): Map<string, AwsProfile> {
+function parseIni(text: string): Map<string, AwsProfile> {
   const sections = new Map<string, AwsProfile>();
   let current: AwsProfile | undefined;
   for (const raw of text.split(/\r?\n/)) {

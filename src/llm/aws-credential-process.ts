@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import type { AwsCredentials } from "./aws-sigv4.js";
 
 /** How long the command may take (default 60 s: long enough for an interactive SSO helper). */
-export const CREDENTIAL_PROCESS_TIMEOUT_MS = 60_000;
+const CREDENTIAL_PROCESS_TIMEOUT_MS = 60_000;
 
 const MAX_OUTPUT = 64 * 1024;
 

@@ -20,7 +20,7 @@ import type { Framing, FramingParser } from "./sse-reader.js";
 import { streamError } from "./sse-reader.js";
 
 /** A frame's header values: strings for the string type, numbers, booleans or bytes for the others. */
-export type EventStreamHeaders = Record<string, string | number | boolean | bigint | Buffer>;
+type EventStreamHeaders = Record<string, string | number | boolean | bigint | Buffer>;
 
 /** One decoded frame. */
 export interface EventStreamFrame {
@@ -33,7 +33,7 @@ export interface EventStreamFrame {
  * `payloadStart`, its payload from there to `payloadEnd`. Offsets instead of a frame object: the
  * reader runs once per streamed token and allocates nothing for it.
  */
-export type FrameVisitor = (
+type FrameVisitor = (
   bytes: Buffer,
   headersStart: number,
   payloadStart: number,
@@ -50,7 +50,7 @@ const MAX_FRAME = 16 * 1024 * 1024;
  * checked (both checksums) and handed to `visit`. Throws an `Error` on a corrupt frame (bad CRC,
  * impossible lengths); the caller makes it a stream error.
  */
-export function createFrameReader(visit: FrameVisitor): {
+function createFrameReader(visit: FrameVisitor): {
   push(chunk: Buffer): void;
   /** Throws when the body ended inside a frame. */
   end(): void;

@@ -63,7 +63,7 @@ export function assumeRoleWithWebIdentity(
 }
 
 /** The STS endpoint for the context (see the module comment). */
-export function stsEndpoint(context: StsContext): URL {
+function stsEndpoint(context: StsContext): URL {
   const override = context.env.AWS_ENDPOINT_URL_STS || context.env.AWS_ENDPOINT_URL;
   return new URL(override || `https://sts.${context.region}.amazonaws.com/`);
 }
@@ -107,7 +107,7 @@ async function stsCall(
 }
 
 /** The `<Credentials>` element of an STS answer. */
-export function readStsCredentials(xml: string, action: string): AwsCredentials {
+function readStsCredentials(xml: string, action: string): AwsCredentials {
   const block = /<Credentials>([\s\S]*?)<\/Credentials>/.exec(xml)?.[1];
   const accessKeyId = block && xmlText(block, "AccessKeyId");
   const secretAccessKey = block && xmlText(block, "SecretAccessKey");

@@ -34,10 +34,10 @@ import type { ModelRequest, Provider, ProviderOptions } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
 /** The api-version of Chat Completions calls when `OPENAI_API_VERSION` does not say (latest GA). */
-export const AZURE_DEFAULT_API_VERSION = "2024-10-21";
+const AZURE_DEFAULT_API_VERSION = "2024-10-21";
 
 /** The api-version of the Azure AI Model Inference API when `AZURE_AI_API_VERSION` does not say. */
-export const AZURE_MODELS_DEFAULT_API_VERSION = "2024-05-01-preview";
+const AZURE_MODELS_DEFAULT_API_VERSION = "2024-05-01-preview";
 
 /**
  * Which wire an Azure provider speaks: an OpenAI wire by deployment name (`auto`) or always one, or
@@ -55,7 +55,7 @@ export function createAzureOpenAIProvider(options: ProviderOptions & { wire?: Az
 }
 
 /** The Azure wire protocol (both OpenAI wires, see the module comment). */
-export function azureProtocol({ name, env, options }: WireContext, wire: AzureWire): WireProtocol {
+function azureProtocol({ name, env, options }: WireContext, wire: AzureWire): WireProtocol {
   const cache = createJsonCache();
   const promptCacheKey = `goat-${randomUUID()}`;
   const responsesFor = (request: ModelRequest): boolean => {
@@ -99,7 +99,7 @@ export function azureProtocol({ name, env, options }: WireContext, wire: AzureWi
 }
 
 /** The Azure AI Model Inference API's wire (see the module comment): OpenAI Chat, the model in the body. */
-export function foundryProtocol({ name, env, options }: WireContext): WireProtocol {
+function foundryProtocol({ name, env, options }: WireContext): WireProtocol {
   const cache = createJsonCache();
   return {
     prepare(request, key) {

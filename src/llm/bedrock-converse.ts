@@ -10,6 +10,8 @@
  * before it from the cache. Other models refuse the block, so they get none. A prefix shorter than the
  * model's minimum is simply not cached.
  */
+
+import type { ConverseEvents, ConverseUsage } from "./bedrock-converse-events.js";
 import { type JsonCache, objectJson, type RawJson, rawJson } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
@@ -264,12 +266,14 @@ export function converseDecoder(provider: string, model: string): WireDecoder {
       return true;
     },
     onEvent(sse, out) {
-      const ev = parseData(provider, sse.data, self.afterFirstDelta);
+      // Typed per case below by the event's name, which the frame carries beside the JSON.
+      const data = parseData(provider, sse.data, self.afterFirstDelta);
       switch (sse.event) {
         case "messageStart":
           start(out);
           return;
         case "contentBlockStart": {
+          const ev = data as ConverseEvents["contentBlockStart"];
           start(out);
           const tool = ev.start?.toolUse;
           if (!tool) return;
@@ -286,6 +290,7 @@ export function converseDecoder(provider: string, model: string): WireDecoder {
           return;
         }
         case "contentBlockDelta": {
+          const ev = data as ConverseEvents["contentBlockDelta"];
           start(out);
           const d = ev.delta ?? {};
           if (typeof d.text === "string") {
@@ -314,16 +319,17 @@ export function converseDecoder(provider: string, model: string): WireDecoder {
           return;
         }
         case "contentBlockStop": {
+          const ev = data as ConverseEvents["contentBlockStop"];
           const b = open.get(ev.contentBlockIndex);
           open.delete(ev.contentBlockIndex);
           if (b) close(b, out);
           return;
         }
         case "messageStop":
-          stop = STOP_REASONS[ev.stopReason] ?? "end_turn";
+          stop = STOP_REASONS[(data as ConverseEvents["messageStop"]).stopReason] ?? "end_turn";
           return;
         case "metadata":
-          readConverseUsage(usage, ev.usage);
+          readConverseUsage(usage, (data as ConverseEvents["metadata"]).usage);
           if (stop !== undefined) end(out);
           return;
       }
@@ -332,7 +338,7 @@ export function converseDecoder(provider: string, model: string): WireDecoder {
   return self;
 }
 
-function readConverseUsage(usage: Usage, u: any): void {
+function readConverseUsage(usage: Usage, u: ConverseUsage | undefined): void {
   if (!u) return;
   if (typeof u.inputTokens === "number") usage.input_tokens = u.inputTokens;
   if (typeof u.outputTokens === "number") usage.output_tokens = u.outputTokens;

@@ -46,7 +46,7 @@ export function createBedrockProvider(options: BedrockOptions = {}): Provider {
 }
 
 /** Bedrock's wire: the model's endpoint, the body for Claude or Converse, the event-stream framing. */
-export function bedrockProtocol({ name, env }: WireContext, options: BedrockOptions): WireProtocol {
+function bedrockProtocol({ name, env }: WireContext, options: BedrockOptions): WireProtocol {
   const chainOptions = { env, proxy: options.proxy, ...options.credentialChain };
   const chain = createAwsCredentialChain(chainOptions);
   // One JSON cache per body format: a tool's cached JSON is its wire's.

@@ -56,7 +56,7 @@ export class ProviderError extends GoatError {
 
 /** True for a `ProviderError`, even one made by another copy of this package. */
 export function isProviderError(value: unknown): value is ProviderError {
-  return typeof value === "object" && value !== null && (value as any)[MARKER] === true;
+  return typeof value === "object" && value !== null && (value as { [MARKER]?: unknown })[MARKER] === true;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ContentBlock, StopReason, ToolUseBlock } from "./types.js";
  * Parses streamed tool-call arguments. Never throws: empty text is `{}`; text that is not a JSON object
  * gives `input: {}` with `parse_error` and `raw_input`, so the loop can tell the model what was wrong.
  */
-export function parseToolInput(raw: string): Pick<ToolUseBlock, "input" | "parse_error" | "raw_input"> {
+function parseToolInput(raw: string): Pick<ToolUseBlock, "input" | "parse_error" | "raw_input"> {
   if (raw.trim() === "") return { input: {} };
   let value: unknown;
   try {

@@ -9,6 +9,7 @@
  */
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
+import type { GeminiChunk, GeminiError, GeminiFunctionCall, GeminiUsage } from "./gemini-events.js";
 import { GEMINI_SYNTHETIC_ID } from "./gemini-request.js";
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
@@ -92,7 +93,7 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
       last.signature = signature;
   };
 
-  const onCall = (call: any, signature: string | undefined, out: StreamEvent[]): void => {
+  const onCall = (call: GeminiFunctionCall, signature: string | undefined, out: StreamEvent[]): void => {
     closeProse(out);
     const index = content.length;
     const callId =
@@ -133,7 +134,7 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
       return true;
     },
     onEvent(sse, out) {
-      const chunk = parseData(provider, sse.data, self.afterFirstDelta);
+      const chunk = parseData(provider, sse.data, self.afterFirstDelta) as GeminiChunk;
       if (chunk.error) throw streamedError(provider, chunk.error, self.afterFirstDelta);
       if (!started) {
         started = true;
@@ -165,7 +166,7 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
  * Gemini's counts → ours: `promptTokenCount` includes the cached part, which we count apart; the
  * thoughts are billed as output, so output is candidates + thoughts.
  */
-function readUsage(usage: Usage, u: any): void {
+function readUsage(usage: Usage, u: GeminiUsage): void {
   const cached = u.cachedContentTokenCount ?? 0;
   if (typeof u.promptTokenCount === "number") usage.input_tokens = Math.max(0, u.promptTokenCount - cached);
   const thoughts = typeof u.thoughtsTokenCount === "number" ? u.thoughtsTokenCount : 0;
@@ -182,7 +183,7 @@ function blockedPrompt(provider: string, reason: string, detail: unknown): Provi
   });
 }
 
-function streamedError(provider: string, error: any, afterFirstDelta: boolean): ProviderError {
+function streamedError(provider: string, error: GeminiError, afterFirstDelta: boolean): ProviderError {
   const status: string | undefined = error?.status;
   const kind =
     status === "RESOURCE_EXHAUSTED"

@@ -11,9 +11,6 @@ import { missingKeyError } from "./http.js";
 import type { Provider, ProviderOptions } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
-export { geminiDecoder } from "./gemini-decoder.js";
-export { createGeminiRequestJson, geminiRequestBody } from "./gemini-request.js";
-
 const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
 /** Creates a Gemini API provider; key and base URL are resolved before each call (options, then env). */
@@ -22,7 +19,7 @@ export function createGeminiProvider(options: ProviderOptions = {}): Provider {
 }
 
 /** The Gemini API wire. */
-export function geminiProtocol({ name, env, options }: WireContext): WireProtocol {
+function geminiProtocol({ name, env, options }: WireContext): WireProtocol {
   const body = createGeminiRequestJson(createJsonCache());
   return {
     prepare(request, key) {

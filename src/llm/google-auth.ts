@@ -83,13 +83,30 @@ export function createGoogleTokenSource(options: GoogleAuthOptions = {}): Google
 
 type Fetched = { token: GoogleToken; expiresAt: number };
 
+/**
+ * A Google credentials file (a service-account key or `gcloud auth application-default login`'s
+ * file), read from disk: any JSON, each field checked before it is used.
+ */
+interface CredentialFile {
+  type?: unknown;
+  client_email?: unknown;
+  private_key?: unknown;
+  private_key_id?: unknown;
+  token_uri?: unknown;
+  project_id?: unknown;
+  client_id?: unknown;
+  client_secret?: unknown;
+  refresh_token?: unknown;
+  quota_project_id?: unknown;
+}
+
 async function fetchToken(options: GoogleAuthOptions): Promise<Fetched> {
   const env = options.env ?? process.env;
   const explicit = env.GOOGLE_APPLICATION_CREDENTIALS;
   if (explicit) return fromFile(readCredentialFile(explicit, "GOOGLE_APPLICATION_CREDENTIALS"), options);
   const configDir = env.CLOUDSDK_CONFIG || join(options.home ?? homedir(), ".config", "gcloud");
   const wellKnown = join(configDir, "application_default_credentials.json");
-  let file: any;
+  let file: CredentialFile | null | undefined;
   try {
     file = JSON.parse(readFileSync(wellKnown, "utf8"));
   } catch {
@@ -105,7 +122,7 @@ async function fetchToken(options: GoogleAuthOptions): Promise<Fetched> {
   }
 }
 
-function readCredentialFile(path: string, source: string): any {
+function readCredentialFile(path: string, source: string): CredentialFile | null {
   try {
     return JSON.parse(readFileSync(path, "utf8"));
   } catch (err) {
@@ -115,12 +132,12 @@ function readCredentialFile(path: string, source: string): any {
   }
 }
 
-function fromFile(file: any, options: GoogleAuthOptions): Promise<Fetched> {
+function fromFile(file: CredentialFile | null, options: GoogleAuthOptions): Promise<Fetched> {
   if (file?.type === "service_account") return fromServiceAccount(file, options);
   if (file?.type === "authorized_user") return fromUserCredentials(file, options);
   if (file?.type === "external_account") return fromExternalAccount(file, options);
   throw new Error(
-    `Google credentials of type "${file?.type}" are not supported by Goat (service_account, authorized_user and external_account are); set CLAUDE_CODE_SKIP_VERTEX_AUTH=1 behind a gateway that adds the token`,
+    `Google credentials of type "${String(file?.type)}" are not supported by Goat (service_account, authorized_user and external_account are); set CLAUDE_CODE_SKIP_VERTEX_AUTH=1 behind a gateway that adds the token`,
   );
 }
 
@@ -138,7 +155,7 @@ async function fromExternalAccount(file: any, options: GoogleAuthOptions): Promi
 }
 
 /** A signed JWT for a service account (RFC 7523), valid for an hour. */
-export function serviceAccountAssertion(
+function serviceAccountAssertion(
   key: { client_email: string; private_key: string; private_key_id?: string },
   audience: string,
   now = Date.now(),
@@ -155,19 +172,28 @@ function base64url(data: string | Buffer): string {
   return (typeof data === "string" ? Buffer.from(data, "utf8") : data).toString("base64url");
 }
 
-async function fromServiceAccount(key: any, options: GoogleAuthOptions): Promise<Fetched> {
-  if (typeof key.client_email !== "string" || typeof key.private_key !== "string")
+async function fromServiceAccount(key: CredentialFile, options: GoogleAuthOptions): Promise<Fetched> {
+  const { client_email, private_key, private_key_id } = key;
+  if (typeof client_email !== "string" || typeof private_key !== "string")
     throw new Error("the service-account key has no client_email or private_key");
   const tokenUrl = typeof key.token_uri === "string" ? key.token_uri : GOOGLE_TOKEN_URL;
+  const signer = {
+    client_email,
+    private_key,
+    private_key_id: typeof private_key_id === "string" ? private_key_id : undefined,
+  };
   const body = new URLSearchParams({
     grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
-    assertion: serviceAccountAssertion(key, tokenUrl),
+    assertion: serviceAccountAssertion(signer, tokenUrl),
   }).toString();
   const token = await exchange(tokenUrl, body, options);
-  return { token: { accessToken: token.accessToken, projectId: key.project_id }, expiresAt: token.expiresAt };
+  return {
+    token: { accessToken: token.accessToken, projectId: stringOrUndefined(key.project_id) },
+    expiresAt: token.expiresAt,
+  };
 }
 
-async function fromUserCredentials(file: any, options: GoogleAuthOptions): Promise<Fetched> {
+async function fromUserCredentials(file: CredentialFile, options: GoogleAuthOptions): Promise<Fetched> {
   const tokenUrl = typeof file.token_uri === "string" ? file.token_uri : GOOGLE_TOKEN_URL;
   const body = new URLSearchParams({
     grant_type: "refresh_token",
@@ -179,8 +205,8 @@ async function fromUserCredentials(file: any, options: GoogleAuthOptions): Promi
   return {
     token: {
       accessToken: token.accessToken,
-      quotaProjectId: file.quota_project_id,
-      projectId: file.quota_project_id,
+      quotaProjectId: stringOrUndefined(file.quota_project_id),
+      projectId: stringOrUndefined(file.quota_project_id),
     },
     expiresAt: token.expiresAt,
   };
@@ -204,21 +230,29 @@ async function exchange(
   return readToken(res.status, res.body, `the token endpoint ${url.origin}`);
 }
 
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
 function readToken(status: number, text: string, source: string): { accessToken: string; expiresAt: number } {
-  let json: any;
+  let json:
+    | { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown }
+    | null
+    | undefined;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  if (status !== 200 || typeof json?.access_token !== "string") {
+  const accessToken = json?.access_token;
+  if (status !== 200 || typeof accessToken !== "string") {
     const why = json?.error_description ?? json?.error ?? text.slice(0, 200);
     throw new Error(
       `${source} refused the credentials (${status}): ${typeof why === "string" ? why : JSON.stringify(why)}`,
     );
   }
-  const seconds = typeof json.expires_in === "number" ? json.expires_in : 3600;
-  return { accessToken: json.access_token, expiresAt: Date.now() + seconds * 1000 };
+  const seconds = typeof json?.expires_in === "number" ? json.expires_in : 3600;
+  return { accessToken, expiresAt: Date.now() + seconds * 1000 };
 }
 
 async function fromMetadataServer(options: GoogleAuthOptions): Promise<Fetched> {

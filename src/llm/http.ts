@@ -322,14 +322,15 @@ function readBody(
 }
 
 /** The provider's own error type and message from an error body (Anthropic, OpenAI or gateway shapes). */
-export function errorDetail(text: string): { type?: string; message: string } {
-  let json: any;
+function errorDetail(text: string): { type?: string; message: string } {
+  // Any JSON at all: every field is checked before it is used.
+  let json: ErrorBody | null | undefined;
   try {
     json = JSON.parse(text);
   } catch {
     return { message: text.trim().slice(0, 500) };
   }
-  const err = json?.error ?? json;
+  const err: string | ErrorFields | null | undefined = json?.error ?? json;
   if (typeof err === "string") return { message: err };
   const message =
     typeof err?.message === "string"
@@ -347,6 +348,20 @@ export function errorDetail(text: string): { type?: string; message: string } {
           ? err.status
           : undefined;
   return { type, message };
+}
+
+/** An error's fields, nested under `error` or (some gateways) at the top of the body. */
+interface ErrorFields {
+  message?: unknown;
+  code?: unknown;
+  type?: unknown;
+  status?: unknown;
+}
+
+/** What an error body may hold, each field unchecked until read. */
+interface ErrorBody extends ErrorFields {
+  error?: string | ErrorFields | null;
+  detail?: unknown;
 }
 
 function hintFor(kind: ProviderErrorKind, provider: string): string {

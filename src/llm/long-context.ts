@@ -9,13 +9,13 @@ import type { ModelCatalog } from "./catalog.js";
 import type { ModelInfo } from "./models.js";
 
 /** The Anthropic models the 1M-context beta applies to (dated ids resolve to these). */
-export const LONG_CONTEXT_MODELS: readonly string[] = ["claude-sonnet-4", "claude-sonnet-4-5"];
+const LONG_CONTEXT_MODELS: readonly string[] = ["claude-sonnet-4", "claude-sonnet-4-5"];
 
 /** The context window with the beta. */
-export const LONG_CONTEXT_WINDOW = 1_000_000;
+const LONG_CONTEXT_WINDOW = 1_000_000;
 
 /** Prompt tokens past which a call is billed at the long-context rates. */
-export const LONG_CONTEXT_PRICE_THRESHOLD = 200_000;
+const LONG_CONTEXT_PRICE_THRESHOLD = 200_000;
 
 /** True when `betas` turns on the 1M-token context (any `context-1m-…` beta). */
 export function asksForLongContext(betas: readonly string[] | undefined): boolean {

@@ -35,7 +35,7 @@ export interface ResponsesBodyOptions {
   promptCacheKey?: string;
 }
 
-/** The Responses body for a neutral request (exported for golden tests). */
+/** The Responses body for a neutral request. */
 export function responsesRequestBody(
   request: ModelRequest,
   options: ResponsesBodyOptions = {},

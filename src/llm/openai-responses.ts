@@ -13,6 +13,13 @@ import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
 import { kindForStreamError, missingKeyError } from "./http.js";
+import type {
+  ResponsesError,
+  ResponsesOutputItem,
+  ResponsesResponse,
+  ResponsesStreamEvent,
+  ResponsesUsage,
+} from "./openai-responses-events.js";
 import { responsesRequestJson } from "./openai-responses-request.js";
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
@@ -28,7 +35,7 @@ import type {
 import { emptyUsage } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
-export { isOpenAIReasoningModel, responsesRequestBody } from "./openai-responses-request.js";
+export { isOpenAIReasoningModel } from "./openai-responses-request.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -70,7 +77,7 @@ const INCOMPLETE: Record<string, StopReason> = {
 type OpenItem =
   | { kind: "text"; index: number; text: string }
   | { kind: "thinking"; index: number; thinking: string; part: number }
-  | { kind: "tool"; index: number; id: string; itemId: string; name: string; args: string };
+  | { kind: "tool"; index: number; id: string; itemId?: string; name: string; args: string };
 
 /** The Responses SSE decoder for one call (exported for tests that feed it events directly). */
 export function responsesDecoder(provider: string, model: string): WireDecoder {
@@ -98,7 +105,7 @@ export function responsesDecoder(provider: string, model: string): WireDecoder {
     return text;
   };
 
-  const addItem = (outputIndex: number, item: any, out: StreamEvent[]): void => {
+  const addItem = (outputIndex: number, item: ResponsesOutputItem | undefined, out: StreamEvent[]): void => {
     const index = content.length;
     if (item?.type === "reasoning") {
       open.set(outputIndex, { kind: "thinking", index, thinking: "", part: 0 });
@@ -120,7 +127,7 @@ export function responsesDecoder(provider: string, model: string): WireDecoder {
     // Message items open their text block on their first content part; other items are skipped.
   };
 
-  const doneItem = (outputIndex: number, item: any, out: StreamEvent[]): void => {
+  const doneItem = (outputIndex: number, item: ResponsesOutputItem | undefined, out: StreamEvent[]): void => {
     const open_ = open.get(outputIndex);
     open.delete(outputIndex);
     if (!open_) return;
@@ -129,16 +136,18 @@ export function responsesDecoder(provider: string, model: string): WireDecoder {
       out.push({ type: "text_end", index: open_.index, text: open_.text });
     } else if (open_.kind === "thinking") {
       // The item as it must go back: its summary and encrypted reasoning, without the status.
+      const reasoning = item?.type === "reasoning" ? item : undefined;
       const signature = JSON.stringify({
         type: "reasoning",
         id: item?.id,
-        summary: Array.isArray(item?.summary) ? item.summary : [],
-        encrypted_content: item?.encrypted_content ?? undefined,
+        summary: Array.isArray(reasoning?.summary) ? reasoning.summary : [],
+        encrypted_content: reasoning?.encrypted_content ?? undefined,
       });
       content[open_.index] = { type: "thinking", thinking: open_.thinking, signature };
       out.push({ type: "thinking_end", index: open_.index, thinking: open_.thinking, signature });
     } else {
-      const args = typeof item?.arguments === "string" ? item.arguments : open_.args;
+      const args =
+        item?.type === "function_call" && typeof item.arguments === "string" ? item.arguments : open_.args;
       const toolCall = toolUseBlock(open_.id, open_.name, args);
       if (open_.itemId) toolCall.signature = open_.itemId;
       content[open_.index] = toolCall;
@@ -146,12 +155,14 @@ export function responsesDecoder(provider: string, model: string): WireDecoder {
     }
   };
 
-  const end = (response: any, out: StreamEvent[]): void => {
+  const end = (response: ResponsesResponse | undefined, out: StreamEvent[]): void => {
     start(out);
     for (const [outputIndex] of [...open]) doneItem(outputIndex, undefined, out);
     readUsage(usage, response?.usage);
     const reason = response?.incomplete_details?.reason;
-    const reported: StopReason = refused ? "refusal" : (INCOMPLETE[reason] ?? "end_turn");
+    const reported: StopReason = refused
+      ? "refusal"
+      : ((reason !== undefined ? INCOMPLETE[reason] : undefined) ?? "end_turn");
     const { stop_reason, truncated } = finalStop(content, reported);
     const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
     if (typeof reason === "string") message.stop_details = reason;
@@ -166,7 +177,7 @@ export function responsesDecoder(provider: string, model: string): WireDecoder {
     afterFirstDelta: false,
     finish: () => false, // a body that ends before response.completed is incomplete
     onEvent(sse, out) {
-      const ev = parseData(provider, sse.data, self.afterFirstDelta);
+      const ev = parseData(provider, sse.data, self.afterFirstDelta) as ResponsesStreamEvent;
       switch (ev.type) {
         case "response.created":
           id = ev.response?.id;
@@ -222,7 +233,11 @@ export function responsesDecoder(provider: string, model: string): WireDecoder {
   return self;
 }
 
-function failure(provider: string, error: any, afterFirstDelta: boolean): ProviderError {
+function failure(
+  provider: string,
+  error: ResponsesError | null | undefined,
+  afterFirstDelta: boolean,
+): ProviderError {
   const message: string = error?.message ?? "the response failed";
   const type: string | undefined = typeof error?.code === "string" ? error.code : error?.type;
   return new ProviderError({
@@ -233,7 +248,7 @@ function failure(provider: string, error: any, afterFirstDelta: boolean): Provid
   });
 }
 
-function readUsage(usage: Usage, u: any): void {
+function readUsage(usage: Usage, u: ResponsesUsage | null | undefined): void {
   if (!u) return;
   const cached = u.input_tokens_details?.cached_tokens ?? 0;
   // OpenAI counts cached tokens inside input_tokens; ours counts them apart (see openai.ts).

@@ -9,6 +9,7 @@ import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
 import { finalStop, toolUseBlock } from "./finish.js";
 import { kindForStreamError, missingKeyError } from "./http.js";
+import type { OpenAIChunk, OpenAIToolCallDelta, OpenAIUsage } from "./openai-events.js";
 import { openaiRequestJson } from "./openai-request.js";
 import { isOpenAIReasoningModel, openaiResponsesProtocol } from "./openai-responses.js";
 import { parseData } from "./sse-reader.js";
@@ -59,7 +60,7 @@ export function usesResponses(
 }
 
 /** The Chat Completions wire: `POST {base}/chat/completions`, a bearer key (none for local servers). */
-export function openaiChatProtocol({ name, env, options }: WireContext): WireProtocol {
+function openaiChatProtocol({ name, env, options }: WireContext): WireProtocol {
   const cache = createJsonCache();
   return {
     prepare(request, key) {
@@ -147,7 +148,7 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
     self.ended = true;
   };
 
-  const toolCallDelta = (tc: any, out: StreamEvent[]): void => {
+  const toolCallDelta = (tc: OpenAIToolCallDelta, out: StreamEvent[]): void => {
     const wireId: string | undefined = typeof tc.id === "string" && tc.id !== "" ? tc.id : undefined;
     const wireIndex: number = typeof tc.index === "number" ? tc.index : -1;
     // Keyed by id when the gateway sends one (some repeat it on every chunk, some send every parallel
@@ -194,7 +195,7 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
         end(out);
         return;
       }
-      const chunk = parseData(provider, sse.data, self.afterFirstDelta);
+      const chunk = parseData(provider, sse.data, self.afterFirstDelta) as OpenAIChunk;
       if (chunk.error) throw chunkError(provider, chunk.error, self.afterFirstDelta);
       if (!started) {
         started = true;
@@ -241,9 +242,15 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
   return self;
 }
 
-function chunkError(provider: string, error: any, afterFirstDelta: boolean): ProviderError {
-  const message: string = typeof error === "string" ? error : (error?.message ?? JSON.stringify(error));
-  const type: string | undefined = typeof error?.code === "string" ? error.code : error?.type;
+function chunkError(provider: string, error: unknown, afterFirstDelta: boolean): ProviderError {
+  const fields = (typeof error === "object" ? error : null) as {
+    message?: unknown;
+    code?: unknown;
+    type?: unknown;
+  } | null;
+  const message = typeof error === "string" ? error : String(fields?.message ?? JSON.stringify(error));
+  const code = typeof fields?.code === "string" ? fields.code : fields?.type;
+  const type = typeof code === "string" ? code : undefined;
   return new ProviderError({
     kind: kindForStreamError(type, message),
     provider,
@@ -252,7 +259,7 @@ function chunkError(provider: string, error: any, afterFirstDelta: boolean): Pro
   });
 }
 
-function readUsage(usage: Usage, u: any): void {
+function readUsage(usage: Usage, u: OpenAIUsage): void {
   const cached = u.prompt_tokens_details?.cached_tokens ?? u.cache_read_input_tokens ?? 0;
   // OpenAI counts cached tokens inside prompt_tokens; ours (like Anthropic's) counts them apart, so a
   // cost computed from the usage does not charge them twice.

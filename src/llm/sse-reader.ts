@@ -24,12 +24,13 @@ export interface Framing {
 
 /** One body's parser (see `Framing`). */
 export interface FramingParser {
-  push(chunk: any): void;
+  /** A `Buffer` when the framing is `binary`, else a string. */
+  push(chunk: string | Buffer): void;
   end(): void;
 }
 
 /** Server-Sent Events, the framing of every provider but Bedrock. */
-export const SSE_FRAMING: Framing = {
+const SSE_FRAMING: Framing = {
   binary: false,
   create: (onEvent) => createSseParser(onEvent),
 };
@@ -225,8 +226,11 @@ export function streamError(
   });
 }
 
-/** Parses one SSE `data:` payload, turning bad JSON into a `stream` error. */
-export function parseData(provider: string, data: string, afterFirstDelta: boolean): any {
+/**
+ * Parses one SSE `data:` payload, turning bad JSON into a `stream` error. The result is unchecked: each
+ * decoder names its wire's event shapes (anthropic-events.ts and its siblings) and guards what it reads.
+ */
+export function parseData(provider: string, data: string, afterFirstDelta: boolean): unknown {
   try {
     return JSON.parse(data);
   } catch (err) {

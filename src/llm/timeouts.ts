@@ -22,7 +22,7 @@ export interface ProviderTimeouts {
 export type ResolvedTimeouts = Required<ProviderTimeouts>;
 
 /** The defaults: a stalled call is noticed within a minute. */
-export const DEFAULT_TIMEOUTS: Readonly<ResolvedTimeouts> = Object.freeze({
+const DEFAULT_TIMEOUTS: Readonly<ResolvedTimeouts> = Object.freeze({
   connectMs: 30_000,
   firstByteMs: 60_000,
   idleMs: 60_000,

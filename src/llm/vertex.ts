@@ -45,7 +45,7 @@ export function createVertexProvider(options: VertexOptions = {}): Provider {
  * `:streamGenerateContent?alt=sse` with the Gemini API's body and stream (gemini-request.ts,
  * gemini-decoder.ts), each on its publisher's path.
  */
-export function vertexProtocol({ name, env }: WireContext, options: VertexOptions): WireProtocol {
+function vertexProtocol({ name, env }: WireContext, options: VertexOptions): WireProtocol {
   const tokens = createGoogleTokenSource({ env, proxy: options.proxy, ...options.googleAuth });
   const cache = createJsonCache();
   const geminiBody = createGeminiRequestJson(createJsonCache());

@@ -580,9 +580,9 @@ function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
  * The user text Claude Code records when the user interrupts, so the model sees on the next call that
  * its turn was cut short and the next prompt is not read as a continuation of the interrupted one.
  */
-export const INTERRUPTED_MARK = "[Request interrupted by user]";
+const INTERRUPTED_MARK = "[Request interrupted by user]";
 /** The mark after an interrupt during tool calls. */
-export const INTERRUPTED_TOOL_MARK = "[Request interrupted by user for tool use]";
+const INTERRUPTED_TOOL_MARK = "[Request interrupted by user for tool use]";
 
 function interruptionMark(messages: AgentMessage[]): AgentMessage {
   const last = messages[messages.length - 1];

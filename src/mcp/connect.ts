@@ -11,7 +11,7 @@ import { isSdkServerRecipe } from "./sdk-server.js";
 import type { McpServerConfig } from "./types.js";
 
 /** The npm package MCP clients need. */
-export const MCP_SDK_PACKAGE = "@modelcontextprotocol/sdk";
+const MCP_SDK_PACKAGE = "@modelcontextprotocol/sdk";
 
 /** Connects to a server and lists its tools; rejects with a readable reason on failure or timeout. */
 export async function connectMcpServer(
@@ -42,7 +42,7 @@ async function loadMcpClient(): Promise<typeof import("./sdk-client.js")> {
 }
 
 /** True when `error` is Node's "cannot find package" for `name` (not some other failed import). */
-export function isMissingPackage(error: unknown, name: string): boolean {
+function isMissingPackage(error: unknown, name: string): boolean {
   const e = error as { code?: string; message?: string } | undefined;
   return (
     (e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND") &&

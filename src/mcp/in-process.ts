@@ -133,7 +133,7 @@ function annotationsFor(sideEffect: SideEffect): ToolAnnotations {
 }
 
 /** Turns a Goat tool result into an MCP one; `details` travel as structured content. */
-export function toCallToolResult(result: ToolResult): CallToolResult {
+function toCallToolResult(result: ToolResult): CallToolResult {
   const blocks =
     typeof result.content === "string" ? [{ type: "text" as const, text: result.content }] : result.content;
   const content: CallToolResult["content"] = blocks.map((block) => {

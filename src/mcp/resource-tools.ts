@@ -22,7 +22,7 @@ export interface ResourceSource {
 }
 
 /** Claude Code's `ReadMcpResourceTool` result: each item's text, or where its bytes were saved. */
-export interface ReadMcpResourceDetails {
+interface ReadMcpResourceDetails {
   contents: Array<{ uri: string; mimeType?: string; text?: string; blobSavedTo?: string }>;
 }
 

@@ -23,29 +23,7 @@ export async function connectWithMcpSdk(
   config: McpServerConfig,
   opts: ConnectOptions,
 ): Promise<McpConnection> {
-  let closeExtra: () => Promise<void> = async () => {};
-  let stdio: GroupStdioTransport | undefined;
-  let transport: Transport;
-  if (config.type === "sdk") {
-    const link = await linkSdkServer(config.instance);
-    transport = link.transport;
-    closeExtra = link.close;
-  } else if (config.type === "http" || config.type === "sse") {
-    transport = await httpTransport(config.type, config.url, config.headers);
-  } else if (config.type === undefined || config.type === "stdio") {
-    const { createStdioTransport } = await import("./stdio-transport.js");
-    stdio = createStdioTransport({
-      command: config.command,
-      args: config.args,
-      env: config.env,
-      cwd: opts.cwd,
-      baseEnv: opts.env,
-    });
-    transport = stdio;
-  } else {
-    throw new Error(`unknown MCP server type "${(config as { type: string }).type}"`);
-  }
-
+  const { transport, stdio, closeExtra } = await openTransport(config, opts);
   let established = false;
   let closing = false;
   const client = new Client(CLIENT_INFO, {
@@ -75,16 +53,7 @@ export async function connectWithMcpSdk(
     const work = (async () => {
       const requestOpts = { signal: deadline.signal, timeout: opts.timeoutMs };
       await client.connect(transport, requestOpts);
-      const tools: McpToolInfo[] = [];
-      if (client.getServerCapabilities()?.tools) {
-        let cursor: string | undefined;
-        do {
-          const page = await client.listTools(cursor ? { cursor } : undefined, requestOpts);
-          tools.push(...(page.tools as McpToolInfo[]));
-          cursor = page.nextCursor;
-        } while (cursor);
-      }
-      return tools;
+      return client.getServerCapabilities()?.tools ? listAllTools(client, requestOpts) : [];
     })();
     // Some transports' start() takes no signal (SSE waits for its endpoint event): race them.
     const stopped = new Promise<never>((_, reject) => {
@@ -93,47 +62,7 @@ export async function connectWithMcpSdk(
     work.catch(() => {});
     const tools = await Promise.race([work, stopped]);
     established = true;
-    const requestTimeout = opts.toolTimeoutMs;
-    return {
-      serverInfo: client.getServerVersion(),
-      tools,
-      pid: stdio?.pid,
-      resources: client.getServerCapabilities()?.resources !== undefined,
-      async listResources(signal) {
-        const all: McpListedResource[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.listResources(cursor ? { cursor } : undefined, {
-            signal,
-            timeout: requestTimeout,
-          });
-          all.push(...page.resources);
-          cursor = page.nextCursor;
-        } while (cursor);
-        return all;
-      },
-      readResource: async (uri, signal) => {
-        const result = await client.readResource({ uri }, { signal, timeout: requestTimeout });
-        return { contents: result.contents as McpResourceContents["contents"] };
-      },
-      call: (toolName, args, ctx, onProgress) =>
-        client.callTool(
-          {
-            name: toolName,
-            arguments: args,
-          },
-          undefined,
-          {
-            signal: ctx.signal,
-            timeout: opts.toolTimeoutMs,
-            resetTimeoutOnProgress: true,
-            onprogress: (p) => {
-              if (p.message) onProgress(p.message);
-            },
-          },
-        ) as Promise<CallToolResult>,
-      close: closeAll,
-    };
+    return sdkConnection(client, tools, stdio, opts.toolTimeoutMs, closeAll);
   } catch (err) {
     await closeAll();
     if (opts.signal.aborted) throw new Error("connection cancelled: the session is closing");
@@ -144,6 +73,90 @@ export async function connectWithMcpSdk(
     clearTimeout(timer);
     opts.signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** The client's transport for a config, with the stdio process (if any) and what else closes with it. */
+async function openTransport(
+  config: McpServerConfig,
+  opts: ConnectOptions,
+): Promise<{ transport: Transport; stdio?: GroupStdioTransport; closeExtra: () => Promise<void> }> {
+  const none = async () => {};
+  if (config.type === "sdk") {
+    const link = await linkSdkServer(config.instance);
+    return { transport: link.transport, closeExtra: link.close };
+  }
+  if (config.type === "http" || config.type === "sse")
+    return { transport: await httpTransport(config.type, config.url, config.headers), closeExtra: none };
+  if (config.type === undefined || config.type === "stdio") {
+    const { createStdioTransport } = await import("./stdio-transport.js");
+    const stdio = createStdioTransport({
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd: opts.cwd,
+      baseEnv: opts.env,
+    });
+    return { transport: stdio, stdio, closeExtra: none };
+  }
+  throw new Error(`unknown MCP server type "${(config as { type: string }).type}"`);
+}
+
+/** Every page of the server's tool list. */
+async function listAllTools(
+  client: Client,
+  requestOpts: { signal: AbortSignal; timeout: number },
+): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, requestOpts);
+    tools.push(...(page.tools as McpToolInfo[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/** The established connection: the server's tools and resources through `client`. */
+function sdkConnection(
+  client: Client,
+  tools: McpToolInfo[],
+  stdio: GroupStdioTransport | undefined,
+  requestTimeout: number,
+  close: () => Promise<void>,
+): McpConnection {
+  return {
+    serverInfo: client.getServerVersion(),
+    tools,
+    pid: stdio?.pid,
+    resources: client.getServerCapabilities()?.resources !== undefined,
+    async listResources(signal) {
+      const all: McpListedResource[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor ? { cursor } : undefined, {
+          signal,
+          timeout: requestTimeout,
+        });
+        all.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return all;
+    },
+    readResource: async (uri, signal) => {
+      const result = await client.readResource({ uri }, { signal, timeout: requestTimeout });
+      return { contents: result.contents as McpResourceContents["contents"] };
+    },
+    call: (toolName, args, ctx, onProgress) =>
+      client.callTool({ name: toolName, arguments: args }, undefined, {
+        signal: ctx.signal,
+        timeout: requestTimeout,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => {
+          if (p.message) onProgress(p.message);
+        },
+      }) as Promise<CallToolResult>,
+    close,
+  };
 }
 
 /**

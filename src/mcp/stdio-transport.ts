@@ -80,28 +80,7 @@ export function createStdioTransport(params: StdioParams): GroupStdioTransport {
         proc.stderr?.on("data", (chunk: Buffer) => {
           stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
         });
-        proc.stdout?.on("data", (chunk: Buffer) => {
-          try {
-            readBuffer.append(chunk);
-          } catch (err) {
-            // A message over the buffer limit: the stream cannot be resynchronised, so give up on it.
-            transport.onerror?.(err as Error);
-            void transport.close();
-            return;
-          }
-          for (;;) {
-            let message: JSONRPCMessage | null;
-            try {
-              message = readBuffer.readMessage();
-            } catch (err) {
-              // A line that is not JSON-RPC (a stray console.log): report it and keep reading.
-              transport.onerror?.(err as Error);
-              continue;
-            }
-            if (message === null) break;
-            transport.onmessage?.(message);
-          }
-        });
+        proc.stdout?.on("data", (chunk: Buffer) => deliver(readBuffer, chunk, transport));
       }),
     send: (message) =>
       new Promise<void>((resolve, reject) => {
@@ -122,22 +101,48 @@ export function createStdioTransport(params: StdioParams): GroupStdioTransport {
   };
 
   async function closeNow(): Promise<void> {
-    const proc = child;
-    if (proc?.pid !== undefined) {
-      const exitedNow = new Promise<void>((resolve) => {
-        if (proc.exitCode !== null || proc.signalCode !== null) resolve();
-        else proc.once("exit", () => resolve());
-      });
-      proc.stdin?.end();
-      // Well-behaved servers exit when their stdin closes; give them a moment, then kill the group
-      // anyway: a wrapper's children may still be running after the leader is gone.
-      await Promise.race([exitedNow, new Promise((r) => setTimeout(r, EXIT_ON_EOF_MS).unref())]);
-      await killProcessGroup(proc.pid, 1000);
-      proc.stdout?.destroy();
-      proc.stderr?.destroy();
-    }
+    if (child?.pid !== undefined) await stopGroup(child, child.pid);
     readBuffer.clear();
     reportClose();
   }
   return transport;
+}
+
+/** Hands the messages completed by `chunk` to the transport. */
+function deliver(readBuffer: ReadBuffer, chunk: Buffer, transport: GroupStdioTransport): void {
+  try {
+    readBuffer.append(chunk);
+  } catch (err) {
+    // A message over the buffer limit: the stream cannot be resynchronised, so give up on it.
+    transport.onerror?.(err as Error);
+    void transport.close();
+    return;
+  }
+  for (;;) {
+    let message: JSONRPCMessage | null;
+    try {
+      message = readBuffer.readMessage();
+    } catch (err) {
+      // A line that is not JSON-RPC (a stray console.log): report it and keep reading.
+      transport.onerror?.(err as Error);
+      continue;
+    }
+    if (message === null) break;
+    transport.onmessage?.(message);
+  }
+}
+
+/** Ends the server: its stdin closed, a moment to exit, then its whole process group killed. */
+async function stopGroup(proc: ChildProcess, pid: number): Promise<void> {
+  const exitedNow = new Promise<void>((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) resolve();
+    else proc.once("exit", () => resolve());
+  });
+  proc.stdin?.end();
+  // Well-behaved servers exit when their stdin closes; give them a moment, then kill the group
+  // anyway: a wrapper's children may still be running after the leader is gone.
+  await Promise.race([exitedNow, new Promise((r) => setTimeout(r, EXIT_ON_EOF_MS).unref())]);
+  await killProcessGroup(pid, 1000);
+  proc.stdout?.destroy();
+  proc.stderr?.destroy();
 }

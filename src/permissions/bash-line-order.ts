@@ -47,7 +47,7 @@ export function earlierPartProblem(
 }
 
 /** A directory of PATH that is empty, relative or inside the allowed directories, if any. */
-export function writableSearchDir(base: string, scopeDirs: readonly string[]): string | undefined {
+function writableSearchDir(base: string, scopeDirs: readonly string[]): string | undefined {
   for (const entry of (process.env.PATH ?? "").split(path.delimiter)) {
     const dir = path.resolve(base, entry);
     if (!path.isAbsolute(entry) || scopeDirs.some((d) => isInsideDir(dir, d))) return dir;

@@ -69,7 +69,7 @@ export type BashSplit =
   | { ok: false; reason: string };
 
 /** The longest line analysed; a longer one is reported as unparseable (it is not a command anyone types). */
-export const MAX_ANALYSED_LENGTH = 64 * 1024;
+const MAX_ANALYSED_LENGTH = 64 * 1024;
 
 /**
  * Reads `command` into simple commands, nested ones (subshells, substitutions, loop bodies) included.
@@ -82,7 +82,7 @@ export async function splitBashCommand(command: string): Promise<BashSplit> {
 }
 
 /** `splitBashCommand` once the grammar is loaded (see shell-parser's `loadShellParser`). */
-export function splitLoaded(command: string): BashSplit {
+function splitLoaded(command: string): BashSplit {
   if (command.includes("\0")) return { ok: false, reason: "the command contains a NUL byte" };
   if (command.length > MAX_ANALYSED_LENGTH)
     return { ok: false, reason: "the command is too long to analyse" };

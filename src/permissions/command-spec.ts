@@ -6,7 +6,7 @@
  */
 
 /** What an operand or an option's value is to the program. */
-export type ArgRole = "read" | "write" | "text";
+type ArgRole = "read" | "write" | "text";
 
 /** The flags and operands of one program that the analysis understands. */
 export interface CommandSpec {

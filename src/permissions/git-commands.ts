@@ -298,7 +298,7 @@ function configProblem(gitDir: string): string | undefined {
 }
 
 /** The first dangerous `section.key` in a git config text, if any. */
-export function dangerousKey(text: string): string | undefined {
+function dangerousKey(text: string): string | undefined {
   let section = "";
   for (const rawLine of text.split("\n")) {
     const line = rawLine.trim();

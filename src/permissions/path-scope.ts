@@ -16,7 +16,7 @@ export type { ResolvedPath } from "./kernel-path.js";
  * walked the way the kernel does (kernel-path): Grep and Glob hand it on as written, and to the kernel
  * `dirlink/..` is the parent of dirlink's target, not the directory holding dirlink.
  */
-export function resolvePath(filePath: string, cwd: string): ResolvedPath {
+function resolvePath(filePath: string, cwd: string): ResolvedPath {
   const lexical = toAbsolutePath(filePath, cwd);
   const expanded = expandHome(filePath);
   if (expanded.split(/[\\/]/).includes("..")) return { lexical, real: resolveLikeKernel(expanded, cwd).real };

@@ -162,7 +162,7 @@ export function commandMatches(pattern: CommandPattern, command: string): boolea
  * True when `text` is `parts[0]`, anything, `parts[1]`, anything, …, the last part. Each middle part is
  * placed at its leftmost fit, which leaves the most room for the rest, so one pass decides it.
  */
-export function wildcardMatches(parts: readonly string[], text: string): boolean {
+function wildcardMatches(parts: readonly string[], text: string): boolean {
   const first = parts[0] ?? "";
   const last = parts.length > 1 ? (parts[parts.length - 1] ?? "") : "";
   if (parts.length === 1) return text === first;

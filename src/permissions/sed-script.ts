@@ -98,7 +98,7 @@ function splitLong(arg: string): [string, string | undefined] {
 const SIMPLE = new Set(["=", "d", "D", "g", "G", "h", "H", "n", "N", "p", "P", "x", "z", "F", "l", "q", "Q"]);
 
 /** Why a sed script is refused, or `undefined` when it only edits the stream it prints. */
-export function sedScriptProblem(script: string): string | undefined {
+function sedScriptProblem(script: string): string | undefined {
   const s = script;
   let i = 0;
   const skipBlanks = () => {

@@ -21,7 +21,7 @@ const RUNNERS = new Set(["run", "exec", "x"]);
  * A prefix rule for one command: `npm run test -- --watch` → `npm run test:*`, `git commit -m x` →
  * `git commit:*`. Falls back to the exact command when its first word is not a plain program name.
  */
-export function suggestCommandRule(cmd: SimpleCommand): PermissionRuleValue {
+function suggestCommandRule(cmd: SimpleCommand): PermissionRuleValue {
   const words = cmd.argv;
   if (cmd.text !== cmd.commandText || words.length === 0 || !/^[A-Za-z0-9_./-]+$/.test(words[0])) {
     return { toolName: "Bash", ruleContent: cmd.text };

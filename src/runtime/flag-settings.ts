@@ -51,7 +51,7 @@ export class FlagSettingsError extends GoatError {
 }
 
 /** The top-level keys Goat applies. */
-export const FLAG_SETTING_KEYS: readonly string[] = [
+const FLAG_SETTING_KEYS: readonly string[] = [
   "model",
   "fallbackModel",
   "effortLevel",

@@ -14,7 +14,7 @@ import type { PermissionEngine } from "../permissions/engine.js";
 import type { SessionTools } from "./session-tools.js";
 
 /** The services some earlier service reads. */
-export interface LateServices {
+interface LateServices {
   permissions: PermissionEngine;
   tools: SessionTools;
   loopConfig: LoopConfig;

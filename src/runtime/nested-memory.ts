@@ -102,7 +102,7 @@ export class NestedMemory {
 }
 
 /** The touched file of a call to a file tool, if any. */
-export function touchedFile(info: ToolCallInfo): string | undefined {
+function touchedFile(info: ToolCallInfo): string | undefined {
   if (!FILE_TOOLS.has(info.call.name)) return undefined;
   const path = info.input.file_path ?? info.input.notebook_path;
   return typeof path === "string" && path !== "" ? path : undefined;

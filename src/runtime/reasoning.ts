@@ -10,7 +10,7 @@ import { effortLevelsOf } from "../llm/model-list.js";
 import type { EffortLevel, ThinkingConfig } from "../llm/types.js";
 
 /** What one call sends. */
-export interface CallReasoning {
+interface CallReasoning {
   thinking?: ThinkingConfig;
   effort?: EffortLevel;
 }

@@ -169,7 +169,7 @@ function memoizeLast<A, B, R>(f: (a: A, b: B) => R): (a: A, b: B) => R {
 }
 
 /** The default time limit of a custom or MCP tool call: generous, yet a hung call ends. */
-export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Each tool's time limit: its own `timeoutMs` (an MCP tool's comes from its server's config), else

@@ -27,7 +27,7 @@ export interface SessionHost extends RuntimeHostOptions {
 }
 
 /** One run's outcome, with what the host needs to report it. */
-export interface SessionRun {
+interface SessionRun {
   outcome: RunOutcome;
   /** The user message's id the run's file checkpoint is named by (the host's own or a new one). */
   userMessageId: string;

@@ -33,7 +33,7 @@ const inputSchema = jsonSchema<SkillInput>(
 );
 
 /** The description: when to use the tool, then one line per skill (name and description only). */
-export function skillToolDescription(skills: Record<string, SkillDefinition>): string {
+function skillToolDescription(skills: Record<string, SkillDefinition>): string {
   const lines = Object.entries(skills).map(([name, s]) => `- ${name}: ${oneLine(s.description)}`);
   return `Use a skill: specialised instructions (and helper files) for a kind of task. When the task matches a skill's description below, call this tool with its name before doing the task yourself; the result gives the skill's instructions and its folder, whose files you can read with the normal tools. Only use skills listed here.
 

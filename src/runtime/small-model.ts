@@ -16,7 +16,7 @@ import type { SmallModel } from "../tools/web/web-fetch.js";
 import { type CostLedger, meteredModelCaller } from "./metered-caller.js";
 
 /** Environment variables that name the small/fast model, in order of precedence. */
-export const SMALL_FAST_MODEL_ENV = [
+const SMALL_FAST_MODEL_ENV = [
   "GOAT_SMALL_FAST_MODEL",
   "ANTHROPIC_DEFAULT_HAIKU_MODEL",
   "ANTHROPIC_SMALL_FAST_MODEL",

@@ -22,7 +22,7 @@ export interface OutputFormat {
 /** The tool's name, as Claude Code names it. */
 export const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
 /** Failed attempts (invalid calls and plain-text answers) before the run gives up. */
-export const MAX_STRUCTURED_OUTPUT_ATTEMPTS = 5;
+const MAX_STRUCTURED_OUTPUT_ATTEMPTS = 5;
 
 const ACCEPTED = "Structured output provided successfully.";
 const CALL_THE_TOOL = `You must give your final answer by calling the ${STRUCTURED_OUTPUT_TOOL} tool with input that matches its schema. Call it now.`;

@@ -15,7 +15,7 @@ export const MINIMAL_SYSTEM_PROMPT =
   "You are a helpful agent built on Goat. Use the tools you are given when they help.";
 
 /** The instruction files read from the cwd and its parents, in the order they are shown per folder. */
-export const INSTRUCTION_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md"];
+const INSTRUCTION_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md"];
 
 /** Largest instruction file read whole; longer ones are cut so one huge file cannot flood the prompt. */
 const MAX_INSTRUCTION_CHARS = 40_000;
@@ -30,7 +30,7 @@ export interface GitInfo {
  * Finds the git repository of `cwd` by reading `.git/HEAD` directly (no `git` process: start-up
  * speed). A `.git` file (worktrees, submodules) is followed to its `gitdir`.
  */
-export function readGitInfo(cwd: string): GitInfo {
+function readGitInfo(cwd: string): GitInfo {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const dotGit = join(dir, ".git");
     let gitDir: string | undefined;

@@ -25,7 +25,7 @@ export const PROTECTED_CONFIG_DIR_NAMES: readonly string[] = ["git", "fish"];
  * Environment variables that name a file the shell runs before every command: a non-interactive
  * `bash -c` (how Bash runs each call) sources `$BASH_ENV`, and `sh` in POSIX mode sources `$ENV`.
  */
-export const STARTUP_FILE_VARIABLES: readonly string[] = ["BASH_ENV", "ENV"];
+const STARTUP_FILE_VARIABLES: readonly string[] = ["BASH_ENV", "ENV"];
 
 /**
  * The absolute paths of the start-up files `env` names (relative ones resolved against `cwd`, where

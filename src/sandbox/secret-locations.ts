@@ -110,6 +110,6 @@ export function withoutSecrets(
 }
 
 /** True when a variable's name or value looks like it carries a secret. */
-export function isSecretVariable(name: string, value: string): boolean {
+function isSecretVariable(name: string, value: string): boolean {
   return SECRET_NAME.test(name) || URL_WITH_LOGIN.test(value) || SECRET_VALUE.test(value);
 }

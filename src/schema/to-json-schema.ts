@@ -29,7 +29,7 @@ export function jsonSchemaOf(schema: StandardSchemaV1): Record<string, unknown> 
 }
 
 /** True for a zod 4 schema (classic or mini): it carries zod 4's `_zod` internals. */
-export function isZod4Schema(value: unknown): boolean {
+function isZod4Schema(value: unknown): boolean {
   return typeof value === "object" && value !== null && "_zod" in value;
 }
 

@@ -12,7 +12,7 @@ import type { AsyncQueue } from "./async-queue.js";
 /** Messages waiting for the host before the model's stream is paused. */
 export const HIGH_WATER = 1024;
 /** Messages left waiting when the stream is read again. */
-export const LOW_WATER = 256;
+const LOW_WATER = 256;
 
 /** The pace of a reader of `output`: lagging above `HIGH_WATER` messages, caught up at `LOW_WATER`. */
 export function readerPace(output: AsyncQueue<unknown>): StreamPace {

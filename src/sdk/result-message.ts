@@ -12,7 +12,7 @@ import type { SDKResultMessage } from "./sdk-messages.js";
  * `continue: false` is something the user asked for); limits have their own subtypes; everything
  * else is an error during execution.
  */
-export function resultSubtype(exit: ExitReason): SDKResultMessage["subtype"] {
+function resultSubtype(exit: ExitReason): SDKResultMessage["subtype"] {
   switch (exit) {
     case "end_turn":
     case "predicate":

@@ -21,7 +21,7 @@ export function parseEntryLine(line: string): SessionEntry | string {
   return value as SessionEntry;
 }
 
-/** Where `readEntries` starts, and what it found. */
+/** Where `readEntriesFrom` starts, and what it found. */
 export interface ReadRange {
   /** Byte offset to start at (the start of a line); default 0. */
   from?: number;
@@ -29,7 +29,7 @@ export interface ReadRange {
   wholeLinesOnly?: boolean;
 }
 
-/** What `readEntries` read. */
+/** What `readEntriesFrom` read. */
 export interface ReadOutcome {
   /** Byte offset just past the last newline read: where an incremental reader continues. */
   end: number;
@@ -38,19 +38,10 @@ export interface ReadOutcome {
 }
 
 /**
- * Streams the entries of a file to `onEntry` in order. `onBadLine` gets each skipped line's 1-based
- * number (counted from `range.from`) and reason. Resolves false when the file does not exist.
+ * Streams the entries of a file to `onEntry` in order, saying where reading ended; undefined when the
+ * file does not exist. `onBadLine` gets each skipped line's 1-based number (counted from `range.from`)
+ * and reason.
  */
-export async function readEntries(
-  path: string,
-  onEntry: (entry: SessionEntry) => void,
-  onBadLine: (line: number, reason: string) => void,
-  range: ReadRange = {},
-): Promise<boolean> {
-  return (await readEntriesFrom(path, onEntry, onBadLine, range)) !== undefined;
-}
-
-/** As `readEntries`, also saying where reading ended; undefined when the file does not exist. */
 export async function readEntriesFrom(
   path: string,
   onEntry: (entry: SessionEntry) => void,

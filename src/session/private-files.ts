@@ -8,7 +8,7 @@
 import { mkdir, stat } from "node:fs/promises";
 
 /** The mode of every folder Goat creates for its own files: the user only. */
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 /** The mode of every file Goat creates for its own data: the user only. */
 export const PRIVATE_FILE_MODE = 0o600;
 
@@ -44,7 +44,7 @@ export async function ensurePrivateDir(
 }
 
 /** The one-line warning for a folder of Goat's that other users can read. */
-export function sharedFolderMessage(folder: string, mode: number): string {
+function sharedFolderMessage(folder: string, mode: number): string {
   const octal = (mode & 0o777).toString(8).padStart(3, "0");
   return `${folder} is open to other users (mode ${octal}) and holds Goat's transcripts: run chmod 700 ${JSON.stringify(folder)} to keep them private`;
 }

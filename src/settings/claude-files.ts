@@ -27,7 +27,7 @@ export function isClaudeSettingsFile(file: string, env: Record<string, string | 
 }
 
 /** The permission modes Goat has (Claude Code's, less `auto`). */
-export const PERMISSION_MODES: readonly string[] = [
+const PERMISSION_MODES: readonly string[] = [
   "default",
   "acceptEdits",
   "plan",

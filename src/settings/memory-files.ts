@@ -156,7 +156,7 @@ function readRules(
 }
 
 /** The `paths:` globs of a rule's front matter: a list (`- "src/**"`) or one comma-separated line. */
-export function pathsOf(text: string): string[] {
+function pathsOf(text: string): string[] {
   const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1];
   if (!front) return [];
   const lines = front.split(/\r?\n/);

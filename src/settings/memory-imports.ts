@@ -14,10 +14,10 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 /** How many hops of `@` imports are followed from a memory file, as in Claude Code. */
-export const MAX_IMPORT_DEPTH = 5;
+const MAX_IMPORT_DEPTH = 5;
 
 /** Largest memory file read whole; longer ones are cut so one huge file cannot flood the prompt. */
-export const MAX_MEMORY_CHARS = 40_000;
+const MAX_MEMORY_CHARS = 40_000;
 
 /** One memory file's text as the model gets it. */
 export interface MemoryFile {
@@ -105,7 +105,7 @@ interface ImportRef {
  * The `@path` words of `text` outside code. A word counts as a path only when it looks like one
  * (has a `/` or a `.`, or starts with `~`), so "@alice" in prose is not a missing import.
  */
-export function findImports(text: string): ImportRef[] {
+function findImports(text: string): ImportRef[] {
   const refs: ImportRef[] = [];
   let fence: string | undefined;
   text.split("\n").forEach((raw, index) => {

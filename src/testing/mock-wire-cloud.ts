@@ -17,7 +17,7 @@ const eventFrame = (eventType: string, payload: unknown): Buffer =>
   );
 
 /** An in-stream exception frame, as Bedrock sends them (`throttlingException`, …). */
-export function exceptionFrame(exceptionType: string, message: string): Buffer {
+function exceptionFrame(exceptionType: string, message: string): Buffer {
   return encodeEventStreamFrame(
     { ":exception-type": exceptionType, ":content-type": "application/json", ":message-type": "exception" },
     JSON.stringify({ message }),
@@ -33,7 +33,7 @@ const EXCEPTIONS: Record<string, string> = {
 };
 
 /** A chunk frame holding one Anthropic event's JSON (or any text, for a malformed chunk). */
-export function bedrockChunkFrame(json: string): Buffer {
+function bedrockChunkFrame(json: string): Buffer {
   return eventFrame("chunk", { bytes: Buffer.from(json, "utf8").toString("base64") });
 }
 

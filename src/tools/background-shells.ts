@@ -12,10 +12,10 @@ import { isGroupAlive, killProcessGroup, spawnShell, untilSandboxGone, whenSpawn
 import type { ToolSessionState } from "./types.js";
 
 /** Unread output a shell keeps, in characters, before dropping the oldest. */
-export const DEFAULT_SHELL_BUFFER_CHARS = 8 * 1024 * 1024;
+const DEFAULT_SHELL_BUFFER_CHARS = 8 * 1024 * 1024;
 
 /** Where a background shell is in its life. */
-export type ShellStatus = "running" | "completed" | "failed" | "killed";
+type ShellStatus = "running" | "completed" | "failed" | "killed";
 
 /** A background shell. Plain data; change it only through this module's functions. */
 export interface BackgroundShell {

@@ -18,9 +18,9 @@ import { jsonSchema } from "./tool-schema.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Foreground timeout when the call gives none (Claude Code's `BASH_DEFAULT_TIMEOUT_MS`). */
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** Largest timeout a call may ask for (Claude Code's `BASH_MAX_TIMEOUT_MS`). */
-export const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_MAX_TIMEOUT_MS = 600_000;
 
 /** Structured result details for programs; the model never sees them. */
 export interface BashDetails {

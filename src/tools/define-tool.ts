@@ -174,7 +174,7 @@ export async function executeValidated(tool: Tool, input: unknown, ctx: ToolCont
  * nothing, or an object without `content` cannot break the transcript: a string is the content, a
  * missing result says so, other values are shown as JSON. `is_error` is accepted for `isError`.
  */
-export function normalizeToolResult(value: unknown, toolName: string): ToolResult {
+function normalizeToolResult(value: unknown, toolName: string): ToolResult {
   if (typeof value === "string") return { content: value };
   if (value === undefined || value === null) return { content: `(${toolName} returned no result)` };
   if (typeof value !== "object") return { content: String(value) };

@@ -10,10 +10,10 @@ export type EditPlan =
   | { ok: false; message: string };
 
 /** The line endings a text uses. */
-export type LineEndings = "lf" | "crlf" | "mixed" | "none";
+type LineEndings = "lf" | "crlf" | "mixed" | "none";
 
 /** Which line endings `text` uses. */
-export function detectLineEndings(text: string): LineEndings {
+function detectLineEndings(text: string): LineEndings {
   const crlf = countOccurrences(text, "\r\n");
   const lf = countOccurrences(text, "\n");
   if (lf === 0) return "none";
@@ -68,7 +68,7 @@ export function planEdit(
 }
 
 /** Non-overlapping occurrences of `needle` in `haystack` (0 for an empty needle). */
-export function countOccurrences(haystack: string, needle: string): number {
+function countOccurrences(haystack: string, needle: string): number {
   if (needle.length === 0) return 0;
   let count = 0;
   for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) count++;

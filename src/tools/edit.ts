@@ -15,7 +15,7 @@ import { describeWriteError } from "./write.js";
 import { openWriteTarget, READ_NO_FOLLOW, replaceTarget, type WriteTarget } from "./write-target.js";
 
 /** Files larger than this are refused: the edit happens in memory as one string. */
-export const EDIT_MAX_FILE_BYTES = 128 * 1024 * 1024;
+const EDIT_MAX_FILE_BYTES = 128 * 1024 * 1024;
 /** Lines of context shown before and after the change. */
 const SNIPPET_CONTEXT_LINES = 4;
 const BOM = "\ufeff";
@@ -217,7 +217,7 @@ async function saveEdit(
 }
 
 /** Numbered lines around the text inserted at `index`, in the same form as Read's output. */
-export function snippetAround(content: string, index: number, inserted: string): string {
+function snippetAround(content: string, index: number, inserted: string): string {
   const lines = content.split("\n");
   const firstChanged = countNewlines(content, 0, index);
   // A trailing newline in the inserted text ends its last line; it does not change the next one.

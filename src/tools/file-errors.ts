@@ -48,7 +48,7 @@ export function missingFileMessage(filePath: string, cwd: string): string {
  * The entry of `names` most like `wanted`: same name ignoring case, same stem with another
  * extension, or within a small edit distance. `undefined` when nothing is close.
  */
-export function findSimilarName(wanted: string, names: readonly string[]): string | undefined {
+function findSimilarName(wanted: string, names: readonly string[]): string | undefined {
   const lower = wanted.toLowerCase();
   const stem = stemOf(lower);
   let best: string | undefined;

@@ -13,7 +13,7 @@ export function recordFileSnapshot(state: ToolSessionState, realPath: string, st
 }
 
 /** The snapshot of a file's stats as `readFiles` stores it. */
-export function snapshotOf(stats: fs.Stats): FileSnapshot {
+function snapshotOf(stats: fs.Stats): FileSnapshot {
   return { mtimeMs: stats.mtimeMs, size: stats.size };
 }
 

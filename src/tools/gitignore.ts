@@ -9,7 +9,7 @@ import type { Ignore } from "ignore";
 import { ignore } from "./lazy-packages.js";
 
 /** The rules of one `.gitignore` file and where they apply from. */
-export interface IgnoreFrame {
+interface IgnoreFrame {
   rules: Ignore;
   /**
    * Path of the search root relative to the directory holding the `.gitignore`, with a trailing "/"
@@ -30,7 +30,7 @@ export function parseIgnoreFile(text: string): Ignore {
 }
 
 /** Reads a `.gitignore` file; a missing or unreadable file yields no rules (git ignores it too). */
-export async function readIgnoreFile(file: string): Promise<Ignore | undefined> {
+async function readIgnoreFile(file: string): Promise<Ignore | undefined> {
   try {
     return parseIgnoreFile(await fsp.readFile(file, "utf8"));
   } catch {

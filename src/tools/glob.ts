@@ -19,10 +19,10 @@ import type { ToolResult } from "./types.js";
 import { mapInSlices, walkFiles } from "./walk.js";
 
 /** Most files Glob returns; the result says how many matched in total. */
-export const GLOB_RESULT_LIMIT = 100;
+const GLOB_RESULT_LIMIT = 100;
 
 /** One file Glob found. */
-export interface GlobMatch {
+interface GlobMatch {
   path: string;
   mtimeMs: number;
 }
@@ -235,7 +235,7 @@ export const globTool = defineTool<GlobInput, GlobDetails>({
 });
 
 /** The text the model sees: one path per line, or "No files found", and a note when capped. */
-export function formatGlobResult(filenames: readonly string[], totalMatches: number): string {
+function formatGlobResult(filenames: readonly string[], totalMatches: number): string {
   if (filenames.length === 0) return "No files found";
   const list = filenames.join("\n");
   if (totalMatches <= filenames.length) return list;

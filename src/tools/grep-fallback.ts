@@ -65,7 +65,7 @@ async function listFiles(q: GrepQuery): Promise<string[]> {
  * Compiles a ripgrep-style pattern as a JavaScript RegExp (global, multiline anchors, Unicode when the
  * pattern allows). Translates the Rust-only spellings models use: `(?P<name>`, leading `(?i)`/`(?s)`.
  */
-export function compilePattern(pattern: string, ignoreCase: boolean, multiline: boolean): RegExp {
+function compilePattern(pattern: string, ignoreCase: boolean, multiline: boolean): RegExp {
   let source = pattern.replace(/\(\?P</g, "(?<");
   let flags = "gm";
   if (ignoreCase) flags += "i";

@@ -6,7 +6,7 @@
 import { picomatch } from "./lazy-packages.js";
 
 /** ripgrep's definitions (rg 13 `--type-list`) for the types the built-in search knows. */
-export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
+const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
   c: ["*.[chH]", "*.[chH].in", "*.cats"],
   cpp: [
     "*.[ChH]",

@@ -40,9 +40,6 @@ export type GrepRaw =
   | { mode: "count"; counts: Array<{ path: string; count: number }> }
   | { mode: "content"; files: Array<{ path: string; lines: GrepLine[] }> };
 
-/** A Grep backend: searches and returns raw findings, or throws an Error whose message the model can act on. */
-export type GrepBackend = (query: GrepQuery) => Promise<GrepRaw>;
-
 /** Structured Grep output for programs (Claude Code's GrepOutput shape). */
 export interface GrepDetails {
   mode: GrepMode;
@@ -57,7 +54,7 @@ export interface GrepDetails {
 }
 
 /** Longest line shown in content mode; the rest is replaced by a note. */
-export const MAX_LINE_CHARS = 500;
+const MAX_LINE_CHARS = 500;
 
 /** Default head_limit, as in Claude Code; 0 means no limit. */
 export const DEFAULT_HEAD_LIMIT = 250;
@@ -118,7 +115,7 @@ export async function formatGrep(
 }
 
 /** Cuts a line longer than MAX_LINE_CHARS, saying how much was left out. */
-export function cutLine(text: string): string {
+function cutLine(text: string): string {
   if (text.length <= MAX_LINE_CHARS) return text;
   return `${text.slice(0, MAX_LINE_CHARS)} [... ${text.length - MAX_LINE_CHARS} more characters]`;
 }

@@ -9,7 +9,7 @@ import type { ShellProcess } from "./helper-child.js";
 import { spawnDetached } from "./spawn-helper.js";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
-export const KILL_GRACE_MS = 1500;
+const KILL_GRACE_MS = 1500;
 
 /**
  * The process groups this process started whose end it has not yet seen. Process-wide on purpose,
@@ -58,12 +58,6 @@ export function whenSpawned(child: ShellProcess): Promise<number | undefined> {
 /** Forgets a group once it is gone (a pgid may be reused by an unrelated process later). */
 function forgetGroupIfGone(pgid: number): void {
   if (!isGroupAlive(pgid)) liveGroups.delete(pgid);
-}
-
-/** How many tracked groups still have a running process. */
-export function trackedGroupCount(): number {
-  for (const pgid of liveGroups) forgetGroupIfGone(pgid);
-  return liveGroups.size;
 }
 
 /**
@@ -151,7 +145,7 @@ export async function untilSandboxGone(child: ShellProcess, maxMs = 1000): Promi
 }
 
 /** Sends `signal` to every process in group `pgid`. Returns false when the group no longer exists. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;

@@ -17,11 +17,11 @@ import { scopeRefusal, whereItMoved } from "./write-target.js";
 /** Lines returned when the model gives no `limit`. */
 export const READ_DEFAULT_LINES = 2000;
 /** Characters kept of one line. */
-export const READ_MAX_LINE_CHARS = 2000;
+const READ_MAX_LINE_CHARS = 2000;
 /** Characters of numbered output in one result, so one Read cannot flood the context. */
-export const READ_MAX_OUTPUT_CHARS = 256 * 1024;
+const READ_MAX_OUTPUT_CHARS = 256 * 1024;
 /** Largest image returned as an image block (the providers' own per-image limit). */
-export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Bytes inspected to tell text from binary and to recognise images. */
 const SNIFF_BYTES = 8192;
 const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW;
@@ -277,7 +277,7 @@ function formatNumbered(
 }
 
 /** Recognises PNG, JPEG, GIF and WebP by their magic bytes (extensions lie). */
-export function detectImageType(head: Uint8Array): ImageMediaType | undefined {
+function detectImageType(head: Uint8Array): ImageMediaType | undefined {
   const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   if (
     b.length >= 8 &&
@@ -296,7 +296,7 @@ export function detectImageType(head: Uint8Array): ImageMediaType | undefined {
  * Why the first bytes look binary (a NUL byte, a PDF header, or many control characters), or
  * `undefined` for text. Invalid UTF-8 alone is not binary: it is shown with replacement characters.
  */
-export function describeBinary(head: Uint8Array): string | undefined {
+function describeBinary(head: Uint8Array): string | undefined {
   if (head.length >= 5 && Buffer.from(head.buffer, head.byteOffset, 5).toString("latin1") === "%PDF-") {
     return "a PDF document";
   }

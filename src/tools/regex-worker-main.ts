@@ -13,7 +13,7 @@ import type { MessagePort } from "node:worker_threads";
 import type { GrepLine, GrepMode } from "./grep-format.js";
 
 /** Search these files for one regular expression, as the built-in Grep does. */
-export interface SearchTask {
+interface SearchTask {
   kind: "search";
   files: string[];
   source: string;
@@ -28,7 +28,7 @@ export interface SearchTask {
 export type FileHits = { lines: GrepLine[]; count: number } | undefined;
 
 /** Keep the lines that match a regular expression (BashOutput's `filter`). */
-export interface FilterTask {
+interface FilterTask {
   kind: "filter";
   lines: string[];
   source: string;

@@ -30,7 +30,7 @@ export function findRipgrep(envPath: string | undefined = process.env.PATH): str
 }
 
 /** The ripgrep arguments for a query: same ignore rules and file set as the built-in search. */
-export function ripgrepArgs(q: GrepQuery): string[] {
+function ripgrepArgs(q: GrepQuery): string[] {
   const args = [
     "--no-config",
     "--hidden",
@@ -76,7 +76,7 @@ export async function ripgrepSearch(q: GrepQuery, rgPath: string): Promise<GrepR
 }
 
 /** Parses `--null` output: `path\0N:text` (match), `path\0N-text` (context), `--`, `path\0count`, `path\0`. */
-export function parseOutput(q: GrepQuery, stdout: string): GrepRaw {
+function parseOutput(q: GrepQuery, stdout: string): GrepRaw {
   if (q.mode === "files_with_matches") {
     return { mode: q.mode, files: stdout.split("\0").filter((p) => p.replace(/^\n/, "") !== "") };
   }

@@ -80,7 +80,7 @@ export function spawnDetached(launch: DetachedLaunch): ShellProcess {
 }
 
 /** Node's `spawn`, here in the host, with the fd 3 program written and the status fd watched. */
-export function spawnDirect(launch: DetachedLaunch): ChildProcess {
+function spawnDirect(launch: DetachedLaunch): ChildProcess {
   const child = spawn(launch.file, [...launch.args], {
     cwd: launch.cwd,
     detached: true,

@@ -59,7 +59,7 @@ export interface TodoWriteDetails {
 const lists = new WeakMap<ToolSessionState, TodoItem[]>();
 
 /** The session's current todo list (empty before the first TodoWrite). */
-export function currentTodos(state: ToolSessionState): readonly TodoItem[] {
+function currentTodos(state: ToolSessionState): readonly TodoItem[] {
   return lists.get(state) ?? [];
 }
 

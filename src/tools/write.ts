@@ -117,7 +117,7 @@ async function writeTo(
 }
 
 /** Lines in a text as an editor counts them: a trailing newline does not start another line. */
-export function countLines(text: string): number {
+function countLines(text: string): number {
   if (text.length === 0) return 0;
   let count = 1;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;

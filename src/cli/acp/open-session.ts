@@ -76,7 +76,7 @@ export async function openSession(
 }
 
 /** The client's MCP servers in Goat's configuration shape, by name. */
-export function clientMcpServers(servers: readonly McpServer[]): Record<string, McpServerConfig> {
+function clientMcpServers(servers: readonly McpServer[]): Record<string, McpServerConfig> {
   const configs: Record<string, McpServerConfig> = {};
   for (const server of servers) {
     if ("type" in server && (server.type === "http" || server.type === "sse")) {

@@ -87,7 +87,7 @@ function clip(lines: string[]): string[] {
 }
 
 /** One line of a proposed change: removed, added or context, with its line number in the file. */
-export interface ChangeLine {
+interface ChangeLine {
   mark: "-" | "+" | " ";
   line: number;
   text: string;

@@ -16,10 +16,10 @@ import { Lexer, type Token, type Tokens } from "marked";
  * `quote`, `ul`, `ol`, `li`, `table`, `hr`, `em`, `strong`, `del`, `code`, `br`, `a`) and carries
  * its children and the few attributes its kind needs.
  */
-export type MarkdownNode = string | MarkdownElement;
+type MarkdownNode = string | MarkdownElement;
 
 /** A markdown element as the page builds it (see {@link MarkdownNode}). */
-export interface MarkdownElement {
+interface MarkdownElement {
   t: string;
   c?: MarkdownNode[];
   /** Heading depth (`h`). */
@@ -42,7 +42,7 @@ export interface MarkdownElement {
 const MAX_PARSED_CHARS = 200_000;
 
 /** The markdown `text` as a tree of blocks, or undefined when it is too long to parse. */
-export function markdownTree(text: string): MarkdownNode[] | undefined {
+function markdownTree(text: string): MarkdownNode[] | undefined {
   if (text.length > MAX_PARSED_CHARS) return undefined;
   try {
     return blocks(Lexer.lex(text, { gfm: true }));

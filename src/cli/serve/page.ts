@@ -84,7 +84,7 @@ export function exportPage(view: SessionView): Page {
  * JSON that cannot end the script element it sits in: `<`, `>` and `&` become \\u escapes (still the
  * same JSON), as do the line separators that old parsers mistake for line ends.
  */
-export function jsonForScript(value: unknown): string {
+function jsonForScript(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, "\\u003c")
     .replace(/>/g, "\\u003e")

@@ -16,7 +16,7 @@ export interface MenuCommand {
 }
 
 /** Rows of the menu shown at most; the choice scrolls within them. */
-export const MENU_ROWS = 8;
+const MENU_ROWS = 8;
 
 /** The commands matching `text` (a prompt that is `/` and a partial name), or none when it is not one. */
 export function matchingCommands(text: string, commands: readonly MenuCommand[]): MenuCommand[] {

@@ -8,12 +8,14 @@ import type { ReadStream } from "node:tty";
 import type { Style } from "../style.js";
 import { createCommandMenu } from "./command-menu.js";
 import { createEditBuffer } from "./edit-buffer.js";
+import { applyEditingKey } from "./editing-keys.js";
 import { createKeyDecoder, type Key } from "./keys.js";
 import { createPasteStore } from "./paste-store.js";
 import { terminalSafe } from "./safe-text.js";
 import type { Screen } from "./screen.js";
-import { clipEnd, textWidth } from "./text-width.js";
-import type { Choice, InputHandlers, UserInput } from "./user-input.js";
+import { answerPrompt, choicePrompt, pickPrompt, type TakeoverPrompt } from "./takeover-prompts.js";
+import { textWidth } from "./text-width.js";
+import type { InputHandlers, UserInput } from "./user-input.js";
 
 // Bracketed paste on; the kitty keyboard protocol's "disambiguate" level, so Shift+Enter is reported.
 const ENABLE = "\x1b[?2004h\x1b[>1u";
@@ -76,107 +78,45 @@ export function createRawInput(
     }
     const { name } = key;
     if (name === "text" || name === "backspace") menu.reset();
-    if (name === "paste") {
-      buffer.insert(pastes.collapse(key.text ?? ""));
-    } else if (name === "text") {
-      buffer.insert(key.text ?? "");
-    } else if (name === "enter") {
-      if (buffer.text.slice(0, buffer.cursor).endsWith("\\")) {
-        // `\` + Enter: a newline, for terminals that do not report Shift+Enter.
-        buffer.backspace();
-        buffer.insert("\n");
-      } else {
-        const shown = buffer.take();
-        draw();
-        const text = pastes.expand(shown);
-        handlers.submit(text, text === shown ? undefined : shown);
-        return;
-      }
-    } else if (name === "newline") buffer.insert("\n");
-    else if (name === "backspace") key.meta || key.ctrl ? buffer.deleteWordLeft() : buffer.backspace();
-    else if (name === "delete") buffer.deleteForward();
-    else if (name === "left") key.ctrl || key.meta ? buffer.wordLeft() : buffer.left();
-    else if (name === "right") key.ctrl || key.meta ? buffer.wordRight() : buffer.right();
-    else if (name === "up") buffer.up();
-    else if (name === "down") buffer.down();
-    else if (name === "home") buffer.lineStart();
-    else if (name === "end") buffer.lineEnd();
-    else if (name === "escape") {
-      handlers.escape();
-      return;
-    } else if (name === "tab" && key.shift) {
-      handlers.shiftTab?.();
-      return;
-    } else if (key.ctrl) {
-      if (!ctrlKey(name)) return;
-    } else if (key.meta) {
-      if (name === "b") buffer.wordLeft();
-      else if (name === "f") buffer.wordRight();
-      else if (name === "d") {
-        const at = buffer.cursor;
-        buffer.wordRight();
-        while (buffer.cursor > at) buffer.backspace();
-      } else return;
-    } else return;
+    if (name === "paste") buffer.insert(pastes.collapse(key.text ?? ""));
+    else if (name === "text") buffer.insert(key.text ?? "");
+    else if (name === "enter") {
+      if (!buffer.text.slice(0, buffer.cursor).endsWith("\\")) return submit(handlers);
+      // `\` + Enter: a newline, for terminals that do not report Shift+Enter.
+      buffer.backspace();
+      buffer.insert("\n");
+    } else if (name === "escape") return handlers.escape();
+    else if (name === "tab" && key.shift) return void handlers.shiftTab?.();
+    else if (
+      key.ctrl &&
+      (name === "l" || name === "o" || name === "c" || (name === "d" && buffer.text === ""))
+    ) {
+      if (!controlAction(handlers, name)) return;
+    } else if (!applyEditingKey(buffer, key)) return;
     draw();
   };
 
-  /** Control keys; false when the key did something else than edit (or nothing). */
-  const ctrlKey = (name: string): boolean => {
-    switch (name) {
-      case "a":
-        buffer.lineStart();
-        return true;
-      case "e":
-        buffer.lineEnd();
-        return true;
-      case "b":
-        buffer.left();
-        return true;
-      case "f":
-        buffer.right();
-        return true;
-      case "p":
-        buffer.up();
-        return true;
-      case "n":
-        buffer.down();
-        return true;
-      case "u":
-        buffer.deleteToLineStart();
-        return true;
-      case "k":
-        buffer.deleteToLineEnd();
-        return true;
-      case "w":
-        buffer.deleteWordLeft();
-        return true;
-      case "h":
-        buffer.backspace();
-        return true;
-      case "l":
-        terminalOut.write("\x1b[2J\x1b[3J\x1b[H");
-        return true;
-      case "o":
-        handlers?.ctrlO();
-        return false;
-      case "c": {
-        const hadText = buffer.text !== "";
-        buffer.clear();
-        draw();
-        handlers?.ctrlC(hadText);
-        return false;
-      }
-      case "d":
-        if (buffer.text === "") {
-          handlers?.eof();
-          return false;
-        }
-        buffer.deleteForward();
-        return true;
-      default:
-        return false;
+  const submit = (h: InputHandlers) => {
+    const shown = buffer.take();
+    draw();
+    const text = pastes.expand(shown);
+    h.submit(text, text === shown ? undefined : shown);
+  };
+
+  /** The Ctrl keys that act beyond the text; false when the prompt needs no redraw. */
+  const controlAction = (h: InputHandlers, name: string): boolean => {
+    if (name === "l") {
+      terminalOut.write("\x1b[2J\x1b[3J\x1b[H");
+      return true;
     }
+    if (name === "o") h.ctrlO();
+    else if (name === "c") {
+      const hadText = buffer.text !== "";
+      buffer.clear();
+      draw();
+      h.ctrlC(hadText);
+    } else h.eof(); // Ctrl-D on an empty prompt
+    return false;
   };
 
   const decoder = createKeyDecoder((key) => {
@@ -200,13 +140,8 @@ export function createRawInput(
     terminalOut.write(DISABLE);
   };
 
-  /** Shows `lines` in place of the prompt and hands keys to `onKey` until `done` is called. */
-  const takeOver = <T>(
-    render: () => string[],
-    onKey: (key: Key, done: (value: T) => void) => void,
-    cancelled: T,
-    signal?: AbortSignal,
-  ): Promise<T> =>
+  /** Shows the prompt's lines in place of the editor and hands it the keys until it is done. */
+  const takeOver = <T>({ render, onKey, cancelled }: TakeoverPrompt<T>, signal?: AbortSignal): Promise<T> =>
     new Promise<T>((resolve) => {
       if (signal?.aborted || closed) {
         resolve(cancelled);
@@ -243,70 +178,9 @@ export function createRawInput(
       process.once("exit", restore);
       draw();
     },
-    choose(question, keys, signal) {
-      return takeOver<Choice>(
-        () => question.split("\n"),
-        (key, done) => {
-          if (key.name === "escape") done("escape");
-          else if (key.ctrl && key.name === "c") done("ctrl-c");
-          else if (key.name === "enter" && keys.includes("enter")) done("enter");
-          else if (key.name === "text" && key.text && keys.includes(key.text.toLowerCase()))
-            done(key.text.toLowerCase());
-        },
-        "escape",
-        signal,
-      );
-    },
-    ask(question, signal) {
-      const line = createEditBuffer();
-      return takeOver<string | undefined>(
-        // Typed at the end only (the cursor is drawn there): a short answer, not an editor.
-        () => [...question.split("\n"), `${promptMark}${terminalSafe(line.text)}`],
-        (key, done) => {
-          if (key.name === "escape" || (key.ctrl && key.name === "c")) done(undefined);
-          else if (key.name === "enter") done(line.text);
-          else if (key.name === "text" || key.name === "paste")
-            line.insert((key.text ?? "").replace(/\n/g, " "));
-          else if (key.name === "backspace") key.meta || key.ctrl ? line.deleteWordLeft() : line.backspace();
-          else if (key.ctrl && key.name === "u") line.deleteToLineStart();
-          else if (key.ctrl && key.name === "w") line.deleteWordLeft();
-        },
-        undefined,
-        signal,
-      );
-    },
-    pick(title, items, signal) {
-      let selected = 0;
-      const cols = () => screen.columns - 1;
-      return takeOver<number | undefined>(
-        () => {
-          const max = Math.max(3, screen.rows - 4);
-          const first = Math.min(Math.max(0, selected - max + 1), Math.max(0, items.length - max));
-          const shown = items.slice(first, first + max).map((item, i) => {
-            const n = first + i;
-            const line = clipEnd(
-              `${n === selected ? "❯" : " "} ${String(n + 1).padStart(2)}. ${item}`,
-              cols(),
-            );
-            return n === selected ? style.cyan(line) : line;
-          });
-          return [style.bold(title), ...shown, style.dim("↑/↓ to move, Enter to choose, Esc to cancel")];
-        },
-        (key, done) => {
-          if (key.name === "escape" || (key.ctrl && key.name === "c")) done(undefined);
-          else if (key.name === "up" || (key.ctrl && key.name === "p")) selected = Math.max(0, selected - 1);
-          else if (key.name === "down" || (key.ctrl && key.name === "n"))
-            selected = Math.min(items.length - 1, selected + 1);
-          else if (key.name === "enter") done(selected);
-          else if (key.name === "text" && /^[1-9]$/.test(key.text ?? "")) {
-            const n = Number(key.text) - 1;
-            if (n < items.length) done(n);
-          }
-        },
-        undefined,
-        signal,
-      );
-    },
+    choose: (question, keys, signal) => takeOver(choicePrompt(question, keys), signal),
+    ask: (question, signal) => takeOver(answerPrompt(question, promptMark), signal),
+    pick: (title, items, signal) => takeOver(pickPrompt(title, items, screen, style), signal),
     setPromptVisible(v) {
       visible = v;
       draw();

@@ -40,7 +40,7 @@ export interface SafeSegment {
 }
 
 /** Runs of at least this many spaces are collapsed and counted in `exact` mode. */
-export const SPACE_RUN = 4;
+const SPACE_RUN = 4;
 
 // C0 but newline, DEL, C1, the line/paragraph separators and the bidi controls.
 const CONTROLS = "\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";

@@ -18,10 +18,10 @@ import { clipStart, stripAnsi, textWidth } from "./text-width.js";
 import { type Block, createTranscript, REDRAW_ROWS, type Transcript } from "./transcript.js";
 
 /** The parts of the live region, drawn top to bottom in this order. */
-export type LiveSection = "preview" | "status" | "input";
+type LiveSection = "preview" | "status" | "input";
 
 /** Where the terminal cursor should sit: a line of the `input` section and a cell column in it. */
-export interface CursorSpot {
+interface CursorSpot {
   line: number;
   column: number;
 }

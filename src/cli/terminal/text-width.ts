@@ -4,8 +4,7 @@
  */
 
 /** Matches ANSI escape sequences (CSI, OSC hyperlinks, charset selection). */
-export const ANSI_PATTERN =
-  /\x1b\[[0-9;?:<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]/g;
+const ANSI_PATTERN = /\x1b\[[0-9;?:<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]/g;
 
 /** The text without ANSI sequences. */
 export function stripAnsi(text: string): string {
@@ -57,7 +56,7 @@ export function textWidth(text: string): number {
  * Cuts plain text (no ANSI) into pieces of at most `columns` cells, breaking anywhere, the way the
  * terminal itself wraps: used to know how many rows a line takes.
  */
-export function hardWrap(text: string, columns: number): string[] {
+function hardWrap(text: string, columns: number): string[] {
   const rows: string[] = [];
   let row = "";
   let width = 0;

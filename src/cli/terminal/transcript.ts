@@ -16,7 +16,7 @@ export type Block = (columns: number) => string;
 /** Rows a redraw fills at most: what a terminal's scrollback commonly keeps (tmux: 2000 lines). */
 export const REDRAW_ROWS = 2000;
 /** Characters of blocks kept (their text when first printed); older blocks are forgotten. */
-export const KEPT_CHARS = 1 << 20;
+const KEPT_CHARS = 1 << 20;
 
 /** The kept blocks. */
 export interface Transcript {

@@ -24,7 +24,7 @@ import {
 } from "../../settings/index.js";
 
 /** One project file and what trusting the folder would let it do, one phrase each. */
-export interface DeclaringFile {
+interface DeclaringFile {
   /** The file, relative to the folder (`.goat/settings.json`). */
   file: string;
   items: string[];

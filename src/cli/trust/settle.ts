@@ -160,7 +160,7 @@ function headless(project: ProjectConfig, approvals: McpjsonApprovals, ctx: Trus
  * `GOAT_REQUIRE_TRUST`: `1`/`true` ("approved", trusted folders start only approved `.mcp.json`
  * servers), `0`/`false` ("never": headless runs apply any folder's configuration), else "default".
  */
-export function trustRequirement(env: Record<string, string | undefined>): "approved" | "never" | "default" {
+function trustRequirement(env: Record<string, string | undefined>): "approved" | "never" | "default" {
   const value = env.GOAT_REQUIRE_TRUST?.trim().toLowerCase();
   if (value === "1" || value === "true") return "approved";
   if (value === "0" || value === "false") return "never";

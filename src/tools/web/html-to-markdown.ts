@@ -28,7 +28,7 @@ export interface ConvertedPage {
  * runs on the event loop at roughly 1–3 ms per kilobyte (bench/web-fetch.mjs), and a megabyte of
  * markup is far more text than the model is shown.
  */
-export const MAX_HTML_CHARS = 1_000_000;
+const MAX_HTML_CHARS = 1_000_000;
 
 let converter: Promise<TurndownService> | undefined;
 

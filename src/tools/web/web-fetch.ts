@@ -56,11 +56,11 @@ export interface WebFetchOptions {
 /** Most bytes of a body read; the rest is never downloaded. 2 MiB of HTML is far more text than is shown. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** Most characters of the page the small model reads (Claude Code's cut). */
-export const MAX_MODEL_CHARS = 100_000;
+const MAX_MODEL_CHARS = 100_000;
 /** Most characters of the page returned when no small model answers; `offset` reads on. */
-export const MAX_RESULT_CHARS = 40_000;
+const MAX_RESULT_CHARS = 40_000;
 /** The whole fetch (redirects and body) must end within this. */
-export const FETCH_TIMEOUT_MS = 60_000;
+const FETCH_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 10;
 const MAX_URL_LENGTH = 2_000;
 

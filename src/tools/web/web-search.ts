@@ -13,7 +13,7 @@ import { FetchError } from "./fetch-page.js";
 import type { WebSearchBackend, WebSearchResult } from "./search-types.js";
 
 /** Results returned to the model per search. */
-export const MAX_SEARCH_RESULTS = 10;
+const MAX_SEARCH_RESULTS = 10;
 /** Results asked of the backend when domain filters may drop some. */
 const FILTERED_FETCH = 20;
 
