@@ -33,12 +33,7 @@ export interface EventStreamFrame {
  * `payloadStart`, its payload from there to `payloadEnd`. Offsets instead of a frame object: the
  * reader runs once per streamed token and allocates nothing for it.
  */
-type FrameVisitor = (
-  bytes: Buffer,
-  headersStart: number,
-  payloadStart: number,
-  payloadEnd: number,
-) => void;
+type FrameVisitor = (bytes: Buffer, headersStart: number, payloadStart: number, payloadEnd: number) => void;
 
 const PRELUDE = 12;
 const TRAILER = 4;
