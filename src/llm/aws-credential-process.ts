@@ -28,18 +28,18 @@ export async function processCredentials(
     const said = stderr.trim().slice(0, 300);
     throw new Error(`${where} exited with status ${code}${said ? `: ${said}` : ""}`);
   }
-  let json: any;
+  let json: { [key: string]: unknown } | null;
   try {
     json = JSON.parse(stdout);
   } catch {
     throw new Error(`${where} printed something other than JSON on stdout`);
   }
   if (json?.Version !== 1) throw new Error(`${where} did not answer Version 1`);
-  if (typeof json.AccessKeyId !== "string" || typeof json.SecretAccessKey !== "string")
+  if (json === null || typeof json.AccessKeyId !== "string" || typeof json.SecretAccessKey !== "string")
     throw new Error(`${where} answered without AccessKeyId and SecretAccessKey`);
   let expiration: Date | undefined;
   if (json.Expiration !== undefined) {
-    expiration = new Date(json.Expiration);
+    expiration = new Date(typeof json.Expiration === "number" ? json.Expiration : String(json.Expiration));
     if (Number.isNaN(expiration.getTime())) throw new Error(`${where} answered an unreadable Expiration`);
     if (expiration.getTime() <= Date.now()) throw new Error(`${where} answered expired credentials`);
   }

@@ -10,7 +10,7 @@ import { cloudRequest } from "./cloud-http.js";
 
 /** Credentials JSON as the container endpoint and IMDS return it. */
 function readCredentialJson(text: string, source: string): AwsCredentials {
-  let json: any;
+  let json: { [key: string]: unknown } | null;
   try {
     json = JSON.parse(text);
   } catch {

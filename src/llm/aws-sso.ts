@@ -87,19 +87,19 @@ export async function ssoCredentials(
 
 function readCachedToken(key: string, home?: string): { accessToken: string; expiresAt: number } | undefined {
   const file = `${createHash("sha1").update(key, "utf8").digest("hex")}.json`;
-  let json: any;
+  let json: { [key: string]: unknown } | null;
   try {
     json = JSON.parse(readFileSync(join(home ?? homedir(), ".aws", "sso", "cache", file), "utf8"));
   } catch {
     return undefined;
   }
   if (typeof json?.accessToken !== "string") return undefined;
-  const expiresAt = new Date(json.expiresAt).getTime();
+  const expiresAt = new Date(String(json.expiresAt)).getTime();
   return { accessToken: json.accessToken, expiresAt: Number.isNaN(expiresAt) ? 0 : expiresAt };
 }
 
 function readRoleCredentials(text: string): AwsCredentials {
-  let role: any;
+  let role: { [key: string]: unknown } | null | undefined;
   try {
     role = JSON.parse(text)?.roleCredentials;
   } catch {

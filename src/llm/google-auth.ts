@@ -98,6 +98,8 @@ interface CredentialFile {
   client_secret?: unknown;
   refresh_token?: unknown;
   quota_project_id?: unknown;
+  /** An `external_account` file's own fields (google-external-account.ts checks them). */
+  readonly [key: string]: unknown;
 }
 
 async function fetchToken(options: GoogleAuthOptions): Promise<Fetched> {
@@ -141,7 +143,7 @@ function fromFile(file: CredentialFile | null, options: GoogleAuthOptions): Prom
   );
 }
 
-async function fromExternalAccount(file: any, options: GoogleAuthOptions): Promise<Fetched> {
+async function fromExternalAccount(file: CredentialFile, options: GoogleAuthOptions): Promise<Fetched> {
   const token = await externalAccountToken(file, {
     env: options.env ?? process.env,
     proxy: options.proxy,

@@ -36,21 +36,36 @@ export interface ExternalAccountToken {
   expiresAt: number;
 }
 
+/** A JSON object read from a file or an answer: every field is checked before use. */
+type JsonFields = { readonly [key: string]: unknown };
+
+/** The fields of an `external_account` file that must be strings, checked. */
+interface CheckedFile {
+  fields: JsonFields;
+  audience: string;
+  subjectTokenType: string;
+  tokenUrl: string;
+}
+
 /** Runs the three steps for an `external_account` file. */
 export async function externalAccountToken(
-  file: any,
+  file: JsonFields,
   context: ExternalAccountContext,
 ): Promise<ExternalAccountToken> {
-  for (const key of ["audience", "subject_token_type", "token_url"])
-    if (typeof file[key] !== "string") throw new Error(`the external_account credentials have no ${key}`);
-  const subjectToken = await readSubjectToken(file.credential_source ?? {}, context);
-  const federated = await exchangeSubjectToken(file, subjectToken, context);
+  const { audience, subject_token_type, token_url } = file;
+  if (typeof audience !== "string") throw new Error("the external_account credentials have no audience");
+  if (typeof subject_token_type !== "string")
+    throw new Error("the external_account credentials have no subject_token_type");
+  if (typeof token_url !== "string") throw new Error("the external_account credentials have no token_url");
+  const checked = { fields: file, audience, subjectTokenType: subject_token_type, tokenUrl: token_url };
+  const subjectToken = await readSubjectToken(objectOr(file.credential_source), context);
+  const federated = await exchangeSubjectToken(checked, subjectToken, context);
   if (typeof file.service_account_impersonation_url !== "string") return federated;
-  const lifetime = Number(file.service_account_impersonation?.token_lifetime_seconds ?? 3600);
+  const lifetime = Number(objectOr(file.service_account_impersonation).token_lifetime_seconds ?? 3600);
   return impersonate(file.service_account_impersonation_url, federated.accessToken, lifetime, context);
 }
 
-async function readSubjectToken(source: any, context: ExternalAccountContext): Promise<string> {
+async function readSubjectToken(source: JsonFields, context: ExternalAccountContext): Promise<string> {
   if (source.environment_id)
     throw new Error(
       `external_account credentials sourced from ${source.environment_id} are not supported by Goat (file and URL sources are)`,
@@ -76,7 +91,7 @@ async function readSubjectToken(source: any, context: ExternalAccountContext): P
     const res = await cloudRequest({
       method: "GET",
       url: url.href,
-      headers: source.headers ?? {},
+      headers: stringFields(objectOr(source.headers)),
       timeoutMs: context.timeoutMs,
       proxy: proxyFor(url, context.proxy, context.env),
     });
@@ -85,34 +100,30 @@ async function readSubjectToken(source: any, context: ExternalAccountContext): P
   } else {
     throw new Error("the external_account credentials' credential_source has neither file nor url");
   }
-  const format = source.format ?? {};
+  const format = objectOr(source.format);
+  const fieldName = String(format.subject_token_field_name);
   let token: unknown = text.trim();
-  if (format.type === "json") {
-    try {
-      token = JSON.parse(text)?.[format.subject_token_field_name];
-    } catch {
-      token = undefined;
-    }
-  }
+  if (format.type === "json") token = parseJson(text)?.[fieldName];
   if (typeof token !== "string" || token === "") {
-    const field = format.type === "json" ? ` field ${format.subject_token_field_name}` : "";
+    const field = format.type === "json" ? ` field ${fieldName}` : "";
     throw new Error(`the external_account credential_source gave no subject token${field}`);
   }
   return token;
 }
 
 async function exchangeSubjectToken(
-  file: any,
+  checked: CheckedFile,
   subjectToken: string,
   context: ExternalAccountContext,
 ): Promise<ExternalAccountToken> {
+  const file = checked.fields;
   const form: Record<string, string> = {
     grant_type: TOKEN_EXCHANGE,
-    audience: file.audience,
+    audience: checked.audience,
     scope: SCOPE,
     requested_token_type: ACCESS_TOKEN_TYPE,
     subject_token: subjectToken,
-    subject_token_type: file.subject_token_type,
+    subject_token_type: checked.subjectTokenType,
   };
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
   // A confidential client authenticates with HTTP Basic; else a workforce pool names its billing project.
@@ -122,7 +133,7 @@ async function exchangeSubjectToken(
   } else if (typeof file.workforce_pool_user_project === "string") {
     form.options = JSON.stringify({ userProject: file.workforce_pool_user_project });
   }
-  const url = new URL(file.token_url);
+  const url = new URL(checked.tokenUrl);
   const res = await cloudRequest({
     method: "POST",
     url: url.href,
@@ -157,22 +168,34 @@ async function impersonate(
   });
   const json = parseJson(res.body);
   if (res.status !== 200 || typeof json?.accessToken !== "string") {
-    const why = json?.error?.message ?? res.body.slice(0, 200);
+    const why = objectOr(json?.error).message ?? res.body.slice(0, 200);
     throw new Error(
       `the service account impersonation at ${url.origin} was refused (${res.status}): ${String(why)}`,
     );
   }
-  const expiresAt = new Date(json.expireTime).getTime();
+  const expiresAt = new Date(String(json.expireTime)).getTime();
   return {
     accessToken: json.accessToken,
     expiresAt: Number.isNaN(expiresAt) ? Date.now() + lifetimeSeconds * 1000 : expiresAt,
   };
 }
 
-function parseJson(text: string): any {
+function parseJson(text: string): JsonFields | undefined {
   try {
-    return JSON.parse(text);
+    return objectOr(JSON.parse(text));
   } catch {
     return undefined;
   }
+}
+
+/** `value` when it is a JSON object, else an empty one. */
+function objectOr(value: unknown): JsonFields {
+  return typeof value === "object" && value !== null ? (value as JsonFields) : {};
+}
+
+/** The string-valued fields of `fields` (HTTP headers from the file). */
+function stringFields(fields: JsonFields): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fields)) if (typeof value === "string") out[key] = value;
+  return out;
 }
