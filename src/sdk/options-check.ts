@@ -354,6 +354,20 @@ type Overlap = Extract<keyof typeof REFUSED | keyof typeof IGNORED, keyof QueryO
 const noOverlap: [Overlap] extends [never] ? true : Overlap = true;
 void noOverlap;
 
+/**
+ * Checks `query()`'s prompt: a string, or an AsyncIterable of user messages. Anything else (a
+ * number, a plain object, a forgotten prompt) would start a session that ends with no run at all.
+ */
+export function checkPrompt(params: unknown): void {
+  const prompt = isObject(params) ? params.prompt : undefined;
+  if (typeof prompt === "string") return;
+  if (typeof prompt === "object" && prompt !== null && Symbol.asyncIterator in prompt) return;
+  throw new InvalidOptionError(
+    "prompt",
+    "query() expects a prompt: a string, or an AsyncIterable of user messages for a multi-turn session.",
+  );
+}
+
 /** What `checkOptions` found that does not stop the query. */
 export interface OptionsCheck {
   /** One line per option that is ignored, to show the user once. */

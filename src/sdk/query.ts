@@ -24,7 +24,7 @@ import { initMessage } from "./init-message.js";
 import { callListener } from "./listener-errors.js";
 import { withMainAgent } from "./main-agent.js";
 import type { QueryOptions } from "./options.js";
-import { checkOptions } from "./options-check.js";
+import { checkOptions, checkPrompt } from "./options-check.js";
 import { createQueryControls, type QueryControls } from "./query-controls.js";
 import { buildResultMessage, withStructuredVerdict } from "./result-message.js";
 import type { SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
@@ -100,6 +100,7 @@ export function openQuery(params: {
   prompt: string | AsyncIterable<SDKUserMessageInput>;
   options?: QueryOptions;
 }): QueryDriver {
+  checkPrompt(params);
   const { warnings } = checkOptions(params.options);
   // What cannot be used of a Claude Code settings file is said with the options' own warnings.
   const warn = (message: string) => warnings.push(message);

@@ -125,6 +125,31 @@ describe("options of the wrong type or range get one line naming them", () => {
   });
 });
 
+describe("a prompt query() cannot use", () => {
+  // A number or an object as the prompt used to start a session that ended with no result and no
+  // model call; no argument at all threw a TypeError from inside query().
+  it.each([
+    ["a number", { prompt: 42 }],
+    ["nothing", {}],
+    ["an object that is not a stream", { prompt: { text: "hi" } }],
+    ["an array", { prompt: ["hi"] }],
+  ])("%s is refused naming the prompt, before any model call", (_name, params) => {
+    expect(() =>
+      query({ ...(params as { prompt: string }), options: mockOptions(mock, "anthropic", {}) }),
+    ).toThrow(
+      new InvalidOptionError(
+        "prompt",
+        "query() expects a prompt: a string, or an AsyncIterable of user messages for a multi-turn session.",
+      ),
+    );
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("no argument at all is refused the same way", () => {
+    expect(() => (query as (...a: unknown[]) => unknown)()).toThrow(InvalidOptionError);
+  });
+});
+
 describe("start-up failures end with a result message", () => {
   it("an unknown resume id gives an error result, not a stream that ends without one", async () => {
     const home = tempDir("goat-opt-home-");
