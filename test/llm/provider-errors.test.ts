@@ -97,6 +97,15 @@ describe.each(providers)("%s provider errors", (name, make) => {
     expect(err.message).toContain("ECONNREFUSED");
   });
 
+  it("names a base URL that is not an http(s) URL (a missing scheme is a common slip)", async () => {
+    for (const base of ["127.0.0.1:4000", "not a url", "ftp://127.0.0.1:4000"]) {
+      const err = await failure(accumulate(make({ baseURL: base }).stream(ask())));
+      expect(err.kind).toBe("invalid_request");
+      expect(err.message).toContain(`"${base}`);
+      expect(err.message).toContain("not an http or https URL");
+    }
+  });
+
   it("reports a connection closed before any answer as a network error that says what happened", async () => {
     mock.enqueue(reply.hangup());
     const err = await failure(accumulate(provider.stream(ask())));
