@@ -9,6 +9,7 @@
  */
 import { statSync } from "node:fs";
 import { InvalidOptionError } from "../errors.js";
+import type { ContentBlock } from "../llm/types.js";
 import type { QueryOptions } from "./options.js";
 
 /** A `query()` option that cannot be used (defined with the other shared errors in `src/errors.ts`). */
@@ -366,6 +367,20 @@ export function checkPrompt(params: unknown): void {
     "prompt",
     "query() expects a prompt: a string, or an AsyncIterable of user messages for a multi-turn session.",
   );
+}
+
+/** What a streamed user message must hold, as the warning for one that does not says it. */
+export const USER_MESSAGE_SHAPE =
+  "a user message needs message.content, a string or an array of content blocks.";
+
+/** The content of a streamed user message, or undefined when it has none Goat can send. */
+export function userMessageContent(m: unknown): string | ContentBlock[] | undefined {
+  const message = isObject(m) ? m.message : undefined;
+  const content = isObject(message) ? message.content : undefined;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content) && content.every((b) => isObject(b) && typeof b.type === "string"))
+    return content as ContentBlock[];
+  return undefined;
 }
 
 /** What `checkOptions` found that does not stop the query. */

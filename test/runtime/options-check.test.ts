@@ -150,6 +150,30 @@ describe("a prompt query() cannot use", () => {
   });
 });
 
+describe("a streamed user message query() cannot use", () => {
+  // One malformed message ended the whole input ("Cannot read properties of undefined"), and content
+  // of the wrong type stopped Goat "on an unexpected error" (message.content.filter is not a function).
+  it("is skipped with one warning naming what a user message needs; the next one runs", async () => {
+    mock.enqueue(reply.text("answered the good one"));
+    async function* input() {
+      yield {} as any;
+      yield { type: "user", message: { role: "user", content: 42 } } as any;
+      yield { type: "user" as const, message: { role: "user" as const, content: "hello" } };
+    }
+    const messages = await collect(query({ prompt: input(), options: mockOptions(mock, "anthropic") }));
+    const warnings = messages
+      .filter((m) => m.type === "system" && m.subtype === "informational")
+      .map((m) => (m as { content: string }).content);
+    expect(warnings).toEqual([
+      "Input message 1 skipped: a user message needs message.content, a string or an array of content blocks.",
+      "Input message 2 skipped: a user message needs message.content, a string or an array of content blocks.",
+    ]);
+    const result = resultOf(messages);
+    expect(result).toMatchObject({ subtype: "success", result: "answered the good one" });
+    expect(mock.requests).toHaveLength(1);
+  });
+});
+
 describe("start-up failures end with a result message", () => {
   it("an unknown resume id gives an error result, not a stream that ends without one", async () => {
     const home = tempDir("goat-opt-home-");
