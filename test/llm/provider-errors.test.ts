@@ -149,6 +149,14 @@ describe.each(providers)("%s provider errors", (name, make) => {
     expect((await failure(accumulate(provider.stream(ask())))).kind).toBe("stream");
   });
 
+  it("says when a 200 answer is not an event stream (a gateway answering JSON), naming its type", async () => {
+    // It said only "the connection closed after 0 events", as if the network had failed.
+    mock.enqueue(reply.raw('{"ok":false}', { headers: { "content-type": "application/json" } }));
+    const err = await failure(accumulate(provider.stream(ask())));
+    expect(err.kind).toBe("stream");
+    expect(err.message).toContain("answered application/json, not an event stream");
+  });
+
   it("turns an overloaded error inside the stream into kind overloaded", async () => {
     mock.enqueue(reply.streamError("overloaded_error", "Overloaded", { text: "partial" }));
     const err = await failure(accumulate(provider.stream(ask())));
