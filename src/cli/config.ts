@@ -299,14 +299,16 @@ function providerOfModel(model: string): string | undefined {
   return undefined;
 }
 
-const KEY_VARS: Record<string, { key: string; baseURL: string; token?: string }> = {
+/** Each provider's key variable and, where a keyless local gateway can stand in, its base URL variable. */
+const KEY_VARS: Record<string, { key: string; baseURL?: string; token?: string }> = {
   anthropic: { key: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", token: "ANTHROPIC_AUTH_TOKEN" },
   openai: { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
   "openai-responses": { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
-  azure: { key: "AZURE_OPENAI_API_KEY", baseURL: "AZURE_OPENAI_ENDPOINT" },
-  "azure-responses": { key: "AZURE_OPENAI_API_KEY", baseURL: "AZURE_OPENAI_ENDPOINT" },
+  // Azure's providers always send a credential (api-key or an Entra ID token): no keyless endpoint.
+  azure: { key: "AZURE_OPENAI_API_KEY" },
+  "azure-responses": { key: "AZURE_OPENAI_API_KEY" },
   // One Foundry resource serves both APIs, so the Azure OpenAI key counts too.
-  "azure-foundry": { key: "AZURE_AI_API_KEY", baseURL: "AZURE_AI_ENDPOINT", token: "AZURE_OPENAI_API_KEY" },
+  "azure-foundry": { key: "AZURE_AI_API_KEY", token: "AZURE_OPENAI_API_KEY" },
   gemini: { key: "GEMINI_API_KEY", baseURL: "GOOGLE_GEMINI_BASE_URL", token: "GOOGLE_API_KEY" },
 };
 
@@ -340,8 +342,9 @@ export function missingKeyMessage(
   }
   const provider = providerOfModel(model);
   const vars = provider ? KEY_VARS[provider] : undefined;
-  if (!vars || has(vars.key) || (vars.token !== undefined && has(vars.token)) || local(vars.baseURL))
-    return undefined;
+  if (!vars || has(vars.key) || (vars.token !== undefined && has(vars.token))) return undefined;
+  if (vars.baseURL === undefined) return `No API key configured for ${model}: set ${vars.key}.`;
+  if (local(vars.baseURL)) return undefined;
   return `No API key configured for ${model}: set ${vars.key} (or ${vars.baseURL} to a local gateway).`;
 }
 

@@ -113,6 +113,7 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
   const shownWrite = (text: string): void => write(terminalSafe(text));
 
   let last: SDKResultMessage | undefined;
+  const reportedMcp = new Set<string>();
   try {
     for await (const message of q) {
       control?.observe(message);
@@ -121,7 +122,9 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
         control?.written(message);
       } else if (message.type === "result")
         writeResult(message, args.outputFormat, io.stdout.isTTY === true ? shownWrite : write, io.stderr);
-      else if (message.type === "system" && message.subtype === "informational") {
+      else if (message.type === "system" && message.subtype === "init") {
+        await reportFailedMcpServers(q, message.mcp_servers, reportedMcp, io.stderr);
+      } else if (message.type === "system" && message.subtype === "informational") {
         io.stderr.write(`goat: ${terminalSafe(message.content)}\n`);
       } else if (message.type === "system" && message.subtype === "permission_denied") {
         // The run goes on (exit 0, as Claude Code's), but the user learns what was refused and which
@@ -202,6 +205,26 @@ async function printPrompt(args: CliArgs, io: PrintIO): Promise<string> {
   const text = await readAll(io.stdin);
   if (text.trim() === "") throw new UsageError('the prompt on stdin is empty: give one (goat -p "…")');
   return text;
+}
+
+/**
+ * Says on stderr, once per server, which MCP servers failed to start and why: only `system/init`
+ * carries their status, so with text or json output the model silently lacked their tools.
+ */
+async function reportFailedMcpServers(
+  q: Query,
+  servers: ReadonlyArray<{ name: string; status: string }>,
+  reported: Set<string>,
+  stderr: Writable,
+): Promise<void> {
+  const failed = servers.filter((s) => s.status === "failed" && !reported.has(s.name));
+  if (failed.length === 0) return;
+  const errors = new Map((await q.mcpServerStatus()).map((s) => [s.name, s.error]));
+  for (const { name } of failed) {
+    reported.add(name);
+    const why = errors.get(name);
+    stderr.write(`goat: ${terminalSafe(`MCP server "${name}" failed to start${why ? `: ${why}` : ""}`)}\n`);
+  }
 }
 
 /** How long stdin may stay open and silent beside a prompt argument before goat stops waiting for it. */

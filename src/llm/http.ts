@@ -93,7 +93,7 @@ export function createHttpTransport(provider: string, options: HttpTransportOpti
     async post(url, headers, body, signal) {
       if (signal?.aborted) throw abortedError(provider);
       if (url !== lastUrl || !lastTarget) {
-        const parsed = new URL(url);
+        const parsed = parseHttpUrl(provider, url);
         lastTarget = {
           url: parsed,
           secure: parsed.protocol === "https:",
@@ -110,6 +110,25 @@ export function createHttpTransport(provider: string, options: HttpTransportOpti
       throw await errorFromResponse(provider, res, signal, timeouts.idleMs);
     },
   };
+}
+
+/**
+ * Parses a request URL, refusing what Node's http cannot send to: a base URL written without its
+ * scheme (`127.0.0.1:4000`, `localhost:4000`) otherwise failed as a bare "Invalid URL" naming nothing.
+ */
+function parseHttpUrl(provider: string, url: string): URL {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed && (parsed.protocol === "http:" || parsed.protocol === "https:")) return parsed;
+  throw new ProviderError({
+    kind: "invalid_request",
+    provider,
+    message: `${provider}: "${url}" is not an http or https URL; check the provider's base URL (its baseURL, or the *_BASE_URL variable), e.g. http://127.0.0.1:4000`,
+  });
 }
 
 /** A parsed request URL, its `http.request` options and the proxy it goes through. */

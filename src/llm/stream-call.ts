@@ -78,6 +78,7 @@ export function streamCall(
   let started = false;
   let finished = false;
   let failure: unknown; // thrown once the events decoded before it have been delivered
+  let contentType = "";
 
   const close = (): void => {
     finished = true;
@@ -102,6 +103,7 @@ export function streamCall(
         if (!again) throw err;
         res = await transport.post(again.url, again.headers, again.body, request.signal);
       }
+      contentType = String(res.headers["content-type"] ?? "");
       const afterFirstDelta = () => decoder.afterFirstDelta;
       const idleMs = transport.timeouts.idleMs;
       reader = openBody
@@ -121,9 +123,14 @@ export function streamCall(
       if (batch === undefined) {
         if (!decoder.ended && !decoder.finish(out)) {
           const n = reader!.events;
+          // A gateway that answers 200 with JSON (an error, or a non-streamed answer) is no dropped
+          // connection: say what came instead, so the user checks the base URL rather than the network.
+          const notAStream = n === 0 && contentType !== "" && !/event-?stream/i.test(contentType);
           throw streamError(
             provider,
-            `the connection closed after ${n} event${n === 1 ? "" : "s"}, before the answer finished`,
+            notAStream
+              ? `the server answered ${contentType}, not an event stream; check that the base URL serves ${provider}'s streaming API`
+              : `the connection closed after ${n} event${n === 1 ? "" : "s"}, before the answer finished`,
             decoder.afterFirstDelta,
           );
         }

@@ -9,6 +9,7 @@
  */
 import { statSync } from "node:fs";
 import { InvalidOptionError } from "../errors.js";
+import type { ContentBlock } from "../llm/types.js";
 import type { QueryOptions } from "./options.js";
 
 /** A `query()` option that cannot be used (defined with the other shared errors in `src/errors.ts`). */
@@ -354,6 +355,34 @@ const ALREADY_SO: Readonly<Record<string, unknown>> = {
 type Overlap = Extract<keyof typeof REFUSED | keyof typeof IGNORED, keyof QueryOptions>;
 const noOverlap: [Overlap] extends [never] ? true : Overlap = true;
 void noOverlap;
+
+/**
+ * Checks `query()`'s prompt: a string, or an AsyncIterable of user messages. Anything else (a
+ * number, a plain object, a forgotten prompt) would start a session that ends with no run at all.
+ */
+export function checkPrompt(params: unknown): void {
+  const prompt = isObject(params) ? params.prompt : undefined;
+  if (typeof prompt === "string") return;
+  if (typeof prompt === "object" && prompt !== null && Symbol.asyncIterator in prompt) return;
+  throw new InvalidOptionError(
+    "prompt",
+    "query() expects a prompt: a string, or an AsyncIterable of user messages for a multi-turn session.",
+  );
+}
+
+/** What a streamed user message must hold, as the warning for one that does not says it. */
+export const USER_MESSAGE_SHAPE =
+  "a user message needs message.content, a string or an array of content blocks.";
+
+/** The content of a streamed user message, or undefined when it has none Goat can send. */
+export function userMessageContent(m: unknown): string | ContentBlock[] | undefined {
+  const message = isObject(m) ? m.message : undefined;
+  const content = isObject(message) ? message.content : undefined;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content) && content.every((b) => isObject(b) && typeof b.type === "string"))
+    return content as ContentBlock[];
+  return undefined;
+}
 
 /** What `checkOptions` found that does not stop the query. */
 export interface OptionsCheck {

@@ -25,7 +25,7 @@ import { initMessage } from "./init-message.js";
 import { callListener } from "./listener-errors.js";
 import { withMainAgent } from "./main-agent.js";
 import type { QueryOptions } from "./options.js";
-import { checkOptions } from "./options-check.js";
+import { checkOptions, checkPrompt, USER_MESSAGE_SHAPE, userMessageContent } from "./options-check.js";
 import { createQueryControls, type QueryControls } from "./query-controls.js";
 import { buildResultMessage, withStructuredVerdict } from "./result-message.js";
 import type { SDKContentBlock, SDKMessage, SDKResultMessage, SDKUserMessage } from "./sdk-messages.js";
@@ -101,6 +101,7 @@ export function openQuery(params: {
   prompt: string | AsyncIterable<SDKUserMessageInput>;
   options?: QueryOptions;
 }): QueryDriver {
+  checkPrompt(params);
   const { warnings } = checkOptions(params.options);
   // What cannot be used of a Claude Code settings file is said with the options' own warnings.
   const warn = (message: string) => warnings.push(message);
@@ -170,18 +171,33 @@ export function openQuery(params: {
     inputs.close();
   } else void pump(params.prompt, true);
 
+  const warnHost = (content: string): void => {
+    output.push({
+      type: "system",
+      subtype: "informational",
+      uuid: crypto.randomUUID(),
+      session_id: runtime.sessionId,
+      content,
+      level: "warning",
+    });
+  };
+
   async function pump(stream: AsyncIterable<SDKUserMessageInput>, closeAfter: boolean) {
+    let n = 0;
     try {
-      for await (const m of stream) inputs.push(userInput(m.message.content, m.uuid));
+      for await (const m of stream) {
+        n++;
+        // Untyped callers (plain JavaScript, JSON from elsewhere) can send anything: one bad
+        // message is skipped, not allowed to end the stream or to reach the loop.
+        const content = userMessageContent(m);
+        if (content === undefined) {
+          warnHost(`Input message ${n} skipped: ${USER_MESSAGE_SHAPE}`);
+          continue;
+        }
+        inputs.push(userInput(content, m.uuid));
+      }
     } catch (error) {
-      output.push({
-        type: "system",
-        subtype: "informational",
-        uuid: crypto.randomUUID(),
-        session_id: runtime.sessionId,
-        content: `The input stream failed: ${error instanceof Error ? error.message : String(error)}`,
-        level: "warning",
-      });
+      warnHost(`The input stream failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (closeAfter) inputs.close();
   }

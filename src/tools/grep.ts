@@ -137,9 +137,18 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput, G
       if (!path.isAbsolute(target)) {
         return { content: `path must be an absolute path, got "${target}".`, isError: true };
       }
-      if (!(await fsp.stat(target).catch(() => undefined))) {
+      const stats = await fsp.stat(target).catch(() => undefined);
+      if (!stats) {
         return {
           content: `Path does not exist: ${target}. Check the path, or omit it to search the working directory.`,
+          isError: true,
+        };
+      }
+      // A FIFO waits for ever for a writer and a device such as /dev/zero never ends: either would
+      // hold the search until the tool's time limit. Read refuses them the same way.
+      if (!stats.isFile() && !stats.isDirectory()) {
+        return {
+          content: `${target} is not a regular file or a directory (a device, FIFO or socket) and cannot be searched.`,
           isError: true,
         };
       }

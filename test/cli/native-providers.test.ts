@@ -82,6 +82,19 @@ describe("goat -p without the key of a native provider", () => {
     expect(r.stderr).toContain("GEMINI_API_KEY");
     expect(fx.mock.requests).toHaveLength(0);
   });
+
+  it("Azure names its key only: its provider always sends one, so an endpoint is no keyless gateway", async () => {
+    const endpoints: Array<Record<string, string>> = [{}, { AZURE_OPENAI_ENDPOINT: fx.mock.geminiBaseURL }];
+    for (const env of endpoints) {
+      const r = await runCli(["-p", "hi", "--model", "azure/gpt-4o"], {
+        env: { ...fx.env, ...env },
+        cwd: fx.work.path,
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe("goat: No API key configured for azure/gpt-4o: set AZURE_OPENAI_API_KEY.\n");
+    }
+    expect(fx.mock.requests).toHaveLength(0);
+  });
 });
 
 describe("goat -p with only GEMINI_API_KEY set", () => {

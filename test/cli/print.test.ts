@@ -229,6 +229,16 @@ describe("warnings", () => {
     expect(r.code).toBe(0);
     expect(r.stderr.match(/No price is known/g)).toHaveLength(1);
   });
+
+  it("an MCP server that fails to start is said once on stderr with its error; the run goes on", async () => {
+    // Only system/init carried the failure: with text output the model silently lacked the tools.
+    fx.mock.enqueue(reply.text("answered without it"));
+    const config = JSON.stringify({ mcpServers: { broken: { command: "/no/such/goat-mcp-server" } } });
+    const r = await run(["-p", "hi", "--mcp-config", config]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("answered without it\n");
+    expect(r.stderr.match(/^goat: MCP server "broken" failed to start: .*ENOENT/gm)).toHaveLength(1);
+  });
 });
 
 describe("provider failures", () => {

@@ -97,6 +97,15 @@ describe.each(providers)("%s provider errors", (name, make) => {
     expect(err.message).toContain("ECONNREFUSED");
   });
 
+  it("names a base URL that is not an http(s) URL (a missing scheme is a common slip)", async () => {
+    for (const base of ["127.0.0.1:4000", "not a url", "ftp://127.0.0.1:4000"]) {
+      const err = await failure(accumulate(make({ baseURL: base }).stream(ask())));
+      expect(err.kind).toBe("invalid_request");
+      expect(err.message).toContain(`"${base}`);
+      expect(err.message).toContain("not an http or https URL");
+    }
+  });
+
   it("reports a connection closed before any answer as a network error that says what happened", async () => {
     mock.enqueue(reply.hangup());
     const err = await failure(accumulate(provider.stream(ask())));
@@ -138,6 +147,14 @@ describe.each(providers)("%s provider errors", (name, make) => {
   it("fails on a raw body that is not JSON at all", async () => {
     mock.enqueue(reply.raw("data: {broken\n\n"));
     expect((await failure(accumulate(provider.stream(ask())))).kind).toBe("stream");
+  });
+
+  it("says when a 200 answer is not an event stream (a gateway answering JSON), naming its type", async () => {
+    // It said only "the connection closed after 0 events", as if the network had failed.
+    mock.enqueue(reply.raw('{"ok":false}', { headers: { "content-type": "application/json" } }));
+    const err = await failure(accumulate(provider.stream(ask())));
+    expect(err.kind).toBe("stream");
+    expect(err.message).toContain("answered application/json, not an event stream");
   });
 
   it("turns an overloaded error inside the stream into kind overloaded", async () => {

@@ -125,6 +125,55 @@ describe("options of the wrong type or range get one line naming them", () => {
   });
 });
 
+describe("a prompt query() cannot use", () => {
+  // A number or an object as the prompt used to start a session that ended with no result and no
+  // model call; no argument at all threw a TypeError from inside query().
+  it.each([
+    ["a number", { prompt: 42 }],
+    ["nothing", {}],
+    ["an object that is not a stream", { prompt: { text: "hi" } }],
+    ["an array", { prompt: ["hi"] }],
+  ])("%s is refused naming the prompt, before any model call", (_name, params) => {
+    expect(() =>
+      query({ ...(params as { prompt: string }), options: mockOptions(mock, "anthropic", {}) }),
+    ).toThrow(
+      new InvalidOptionError(
+        "prompt",
+        "query() expects a prompt: a string, or an AsyncIterable of user messages for a multi-turn session.",
+      ),
+    );
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("no argument at all is refused the same way", () => {
+    expect(() => (query as (...a: unknown[]) => unknown)()).toThrow(InvalidOptionError);
+  });
+});
+
+describe("a streamed user message query() cannot use", () => {
+  // One malformed message ended the whole input ("Cannot read properties of undefined"), and content
+  // of the wrong type stopped Goat "on an unexpected error" (message.content.filter is not a function).
+  it("is skipped with one warning naming what a user message needs; the next one runs", async () => {
+    mock.enqueue(reply.text("answered the good one"));
+    async function* input() {
+      yield {} as any;
+      yield { type: "user", message: { role: "user", content: 42 } } as any;
+      yield { type: "user" as const, message: { role: "user" as const, content: "hello" } };
+    }
+    const messages = await collect(query({ prompt: input(), options: mockOptions(mock, "anthropic") }));
+    const warnings = messages
+      .filter((m) => m.type === "system" && m.subtype === "informational")
+      .map((m) => (m as { content: string }).content);
+    expect(warnings).toEqual([
+      "Input message 1 skipped: a user message needs message.content, a string or an array of content blocks.",
+      "Input message 2 skipped: a user message needs message.content, a string or an array of content blocks.",
+    ]);
+    const result = resultOf(messages);
+    expect(result).toMatchObject({ subtype: "success", result: "answered the good one" });
+    expect(mock.requests).toHaveLength(1);
+  });
+});
+
 describe("start-up failures end with a result message", () => {
   it("an unknown resume id gives an error result, not a stream that ends without one", async () => {
     const home = tempDir("goat-opt-home-");

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -274,4 +275,25 @@ describe("grepTool", () => {
     expect(r.isError).toBe(true);
     expect(String(r.content)).toContain("interrupted");
   });
+});
+
+// A FIFO or a device given as the path would block the search for ever (no writer ever comes, or
+// /dev/zero never ends): Grep answers at once with an error, as Read does, on both backends.
+describe("Grep on a path that is not a regular file or a folder", () => {
+  for (const backend of backends) {
+    it.skipIf(backend.skip || process.platform === "win32")(
+      `answers with an error at once (${backend.name} backend)`,
+      async () => {
+        const tool = createGrepTool({ backend: backend.name });
+        const fifo = abs("pipe");
+        execFileSync("mkfifo", [fifo]);
+        for (const target of [fifo, "/dev/zero"]) {
+          const r = await runTool(tool, { pattern: "x", path: target }, ctx(AbortSignal.timeout(5_000)));
+          expect(r.isError).toBe(true);
+          expect(String(r.content)).toContain("is not a regular file or a directory");
+        }
+      },
+      10_000,
+    );
+  }
 });
