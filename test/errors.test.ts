@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../src/cli/args.js";
-import { ControlError } from "../src/cli/control-protocol.js";
+import { ControlError } from "../src/cli/control/control-protocol.js";
 import { McpConfigError } from "../src/cli/mcp-servers.js";
 import {
   CompactionError,

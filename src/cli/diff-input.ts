@@ -1,6 +1,6 @@
 /**
  * What the terminal's diffs of edits share: a file's text when it is small enough to diff (the
- * permission question's proposed change, `change-view.ts`, and the result's diff, `rich/diff-view.ts`),
+ * permission question's proposed change, `interactive/change-view.ts`, and the result's diff, `rich/diff-view.ts`),
  * and counts in words.
  */
 import { readFileSync, statSync } from "node:fs";

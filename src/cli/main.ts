@@ -16,7 +16,7 @@ import { keepWasmOnBaselineTier } from "./wasm-tier.js";
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off. Node 20 has no such function: nothing happens there.
 (module as typeof module & { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-/** Durable sessions on DBOS and PostgreSQL (`durable-command.ts`). */
+/** Durable sessions on DBOS and PostgreSQL (`durable/durable-command.ts`). */
 const DURABLE_COMMANDS = new Set(["worker", "submit", "follow", "send", "cancel", "durable"]);
 
 async function main(argv: string[]): Promise<number> {
@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (DURABLE_COMMANDS.has(argv[0])) {
     try {
-      return await (await import("./durable-command.js")).runDurableCommand(argv, process.env);
+      return await (await import("./durable/durable-command.js")).runDurableCommand(argv, process.env);
     } catch (error) {
       return fail(error);
     }
@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (argv[0] === "sessions")
-    return (await import("./sessions-command.js")).runSessions(argv.slice(1), process.env);
+    return (await import("./sessions/sessions-command.js")).runSessions(argv.slice(1), process.env);
   // `goat --resume` with no id: the interactive mode opens a picker of this directory's sessions.
   const bareResume = takeBareResume(argv);
   const pickSession = bareResume !== undefined;
@@ -107,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (interactive) {
-    const { runInteractive } = await import("./interactive.js");
+    const { runInteractive } = await import("./interactive/interactive.js");
     keepWasmOnBaselineTier();
     return runInteractive(args, config, { pickSession });
   }

@@ -18,8 +18,8 @@ import { type Query, query, type SDKUserMessageInput } from "../index.js";
 import { killTrackedGroups, killTrackedGroupsNow } from "../tools/index.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { type CliConfig, withMainAgent, withMcpServers } from "./config.js";
-import type { ControlSession } from "./control-session.js";
-import { retryLine } from "./renderer.js";
+import type { ControlSession } from "./control/control-session.js";
+import { retryLine } from "./render/renderer.js";
 import { SIGNAL_KILL_GRACE_MS } from "./stop-grace.js";
 import { jsonText, terminalSafe } from "./terminal/safe-text.js";
 
@@ -48,13 +48,13 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
   let control: ControlSession | undefined;
   if (args.inputFormat === "stream-json") {
     // User messages and control requests on stdin (Claude Code's protocol with the Agent SDK).
-    const { openControlSession } = await import("./control-session.js");
+    const { openControlSession } = await import("./control/control-session.js");
     control = await openControlSession(args, options, { ...io, hostMcpServers: config.hostMcpServers });
     prompt = control.prompt;
     options = control.options;
   } else prompt = await printPrompt(args, io);
   if (args.sessionMirror && args.outputFormat === "stream-json") {
-    const { withSessionMirror } = await import("./session-mirror.js");
+    const { withSessionMirror } = await import("./control/session-mirror.js");
     options = withSessionMirror(
       options,
       (line) => io.stdout.write(line),
@@ -62,7 +62,7 @@ export async function runPrint(args: CliArgs, cliConfig: CliConfig, io: PrintIO)
     );
   } else if (args.inputFormat === "stream-json") {
     // An Agent SDK host reads past sessions from Claude Code's folder (claude-transcript.ts).
-    const { withClaudeTranscript } = await import("./claude-transcript.js");
+    const { withClaudeTranscript } = await import("./control/claude-transcript.js");
     options = withClaudeTranscript(options, (message) => io.stderr.write(`goat: ${message}\n`));
   }
   // --agent: known once the host's initialize (which may define the agents) has been applied.

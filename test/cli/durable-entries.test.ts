@@ -1,10 +1,10 @@
 /**
  * A durable session's SDK messages as the viewer's entries (`cli/serve/durable-entries.ts`), and a
- * durable session as `goat sessions --database` prints it (`cli/durable-session-list.ts`): in memory.
+ * durable session as `goat sessions --database` prints it (`cli/sessions/durable-session-list.ts`): in memory.
  */
 import { describe, expect, it } from "vitest";
-import { durableSessionLines } from "../../src/cli/durable-session-list.js";
 import { entryOfMessage, openingEntries } from "../../src/cli/serve/durable-entries.js";
+import { durableSessionLines } from "../../src/cli/sessions/durable-session-list.js";
 import type { SDKMessage } from "../../src/index.js";
 
 const assistant = (text: string, parent: string | null = null) =>

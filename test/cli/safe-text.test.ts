@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { callView } from "../../src/cli/call-view.js";
+import { callView } from "../../src/cli/interactive/call-view.js";
+import { formatToolResult } from "../../src/cli/render/tool-output.js";
+import { toolCallLabel } from "../../src/cli/render/tool-summary.js";
 import { createStyle } from "../../src/cli/style.js";
 import { jsonText, terminalSafe, withoutUiMarks } from "../../src/cli/terminal/safe-text.js";
-import { formatToolResult } from "../../src/cli/tool-output.js";
-import { toolCallLabel } from "../../src/cli/tool-summary.js";
 
 /** Characters a terminal obeys or that reorder what it shows: none may be left in printed text. */
 const OBEYED = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;

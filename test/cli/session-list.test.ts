@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeSession, summarizeSessions } from "../../src/cli/session-list.js";
+import { describeSession, summarizeSessions } from "../../src/cli/sessions/session-list.js";
 import { projectKey } from "../../src/session/index.js";
 
 const dirs: string[] = [];

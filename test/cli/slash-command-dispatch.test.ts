@@ -5,7 +5,11 @@
  * "unknown command").
  */
 import { describe, expect, it } from "vitest";
-import { isCustomCommand, runSlashCommand, type SlashContext } from "../../src/cli/slash-commands.js";
+import {
+  isCustomCommand,
+  runSlashCommand,
+  type SlashContext,
+} from "../../src/cli/interactive/slash-commands.js";
 
 const commands = {
   fix: { description: "Fix an issue (project)", argumentHint: "[issue]" },

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createThinkingView, summaryLine } from "../../src/cli/render/thinking-view.js";
 import { createStyle } from "../../src/cli/style.js";
 import { createScreen } from "../../src/cli/terminal/screen.js";
 import { createTranscript } from "../../src/cli/terminal/transcript.js";
-import { createThinkingView, summaryLine } from "../../src/cli/thinking-view.js";
 import { loadSettings } from "../../src/settings/files.js";
 
 /** A live screen over a fake terminal, its kept transcript, and a clock the test moves. */

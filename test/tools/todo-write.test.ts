@@ -4,10 +4,10 @@
  * it as a checklist.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createRenderer } from "../../src/cli/renderer.js";
+import { createRenderer } from "../../src/cli/render/renderer.js";
+import { createThinkingView } from "../../src/cli/render/thinking-view.js";
 import { createStyle } from "../../src/cli/style.js";
 import { createScreen } from "../../src/cli/terminal/screen.js";
-import { createThinkingView } from "../../src/cli/thinking-view.js";
 import { query } from "../../src/sdk/query.js";
 import { collect, mockOptions, toolResultsSent } from "../runtime/helpers.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";

@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { createJsonlSessionStore, goatHome } from "../../session/index.js";
 import { UsageError } from "../args.js";
-import { databaseTimeout, loadDbos, viewerDatabaseUrl } from "../durable-shared.js";
+import { databaseTimeout, loadDbos, viewerDatabaseUrl } from "../durable/durable-shared.js";
 import { startViewerServer } from "./server.js";
 import { localSource, type ViewerSource } from "./viewer-source.js";
 

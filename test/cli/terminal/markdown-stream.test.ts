@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMarkdownStream } from "../../../src/cli/markdown-stream.js";
+import { createMarkdownStream } from "../../../src/cli/render/markdown-stream.js";
 
 function harness(ready: { value: boolean }) {
   const printed: string[] = [];
