@@ -37,6 +37,9 @@ const { parentPort } = require("node:worker_threads");
 const fs = require("node:fs");
 (${regexWorkerMain.toString()})(parentPort, fs);`;
 
+/** Longest a worker may take to start before the search counts as over time anyway. */
+const WORKER_START_LIMIT_MS = 10_000;
+
 /**
  * Runs `task` in a new worker. Rejects with `RegexTimeLimitError` after `timeLimitMs`, with the
  * signal's reason when `signal` aborts (the worker is terminated either way), and with the worker's
@@ -60,7 +63,14 @@ export function runRegexTask(
       void worker.terminate();
       outcome();
     };
-    const timer = setTimeout(() => settle(() => reject(new RegexTimeLimitError(timeLimitMs))), timeLimitMs);
+    const overTime = () => settle(() => reject(new RegexTimeLimitError(timeLimitMs)));
+    // The limit is the search's: it starts when the worker runs, not while a loaded machine is still
+    // starting its thread (which took longer than a 400 ms limit, and an ordinary pattern failed).
+    let timer = setTimeout(overTime, Math.max(WORKER_START_LIMIT_MS, timeLimitMs));
+    worker.once("online", () => {
+      clearTimeout(timer);
+      timer = setTimeout(overTime, timeLimitMs);
+    });
     const onAbort = () => settle(() => reject(signal?.reason ?? new Error("aborted")));
     signal?.addEventListener("abort", onAbort, { once: true });
     worker.once("message", (result: RegexTaskResult) => settle(() => resolve(result)));

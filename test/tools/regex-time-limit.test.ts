@@ -95,6 +95,16 @@ describe("the built-in Grep and a catastrophic regular expression", () => {
     const result = await runTool(grep, { pattern: "a+b$", output_mode: "content" }, ctx());
     expect(textOf(result.content)).toBe(`${path.join(dir, "evil.txt")}:2:${EVIL_LINE}`);
   });
+
+  it("the limit counts the search, not a slow start: a host busy past the limit still gets its lines", async () => {
+    const result = runTool(grep, { pattern: "a+b$", output_mode: "content" }, ctx());
+    // The host is busy (a loaded machine) while the worker starts: longer than the whole limit.
+    const busyUntil = Date.now() + LIMIT_MS + 200;
+    while (Date.now() < busyUntil) {
+      // spin
+    }
+    expect(textOf((await result).content)).toBe(`${path.join(dir, "evil.txt")}:2:${EVIL_LINE}`);
+  });
 });
 
 describe("BashOutput's filter and a catastrophic regular expression", () => {
