@@ -68,46 +68,55 @@ export function createHttpTransport(provider: string, options: HttpTransportOpti
   // Created on first use, one per scheme and proxy: a provider speaks one scheme, and hundreds of
   // concurrent sessions each building an agent they never use is measurable start-up cost.
   const agents = new Map<string, http.Agent>();
-  const agentFor = (target: Target): http.Agent => {
-    const key = `${target.secure ? "https" : "http"} ${target.proxy?.href ?? ""}`;
+  const agentFor = (secure: boolean, proxy: URL | undefined): http.Agent => {
+    const key = `${secure ? "https" : "http"} ${proxy?.href ?? ""}`;
     let agent = agents.get(key);
     if (!agent) {
-      agent = target.proxy
-        ? createTunnelAgent(target.secure, target.proxy, timeouts.connectMs)
-        : target.secure
+      agent = proxy
+        ? createTunnelAgent(secure, proxy, timeouts.connectMs)
+        : secure
           ? new https.Agent({ keepAlive: true })
           : new http.Agent({ keepAlive: true });
       agents.set(key, agent);
     }
     return agent;
   };
-  // Parsed once per URL (a provider posts to the same one every call), not once per request.
+  // Parsed once per URL (a provider posts to the same one every call), not once per request, with
+  // its agent and `http.request` options: a call only adds its headers.
   let lastUrl = "";
   let lastTarget: Target | undefined;
+  const targetFor = (url: string): Target => {
+    if (url === lastUrl && lastTarget) return lastTarget;
+    const parsed = parseHttpUrl(provider, url);
+    const secure = parsed.protocol === "https:";
+    const proxy = proxyFor(parsed, options.proxy, env);
+    const agent = agentFor(secure, proxy);
+    lastTarget = {
+      url: parsed,
+      secure,
+      proxy,
+      request: { ...urlToHttpOptions(parsed), method: "POST", agent },
+    };
+    lastUrl = url;
+    return lastTarget;
+  };
   return {
     timeouts,
     close() {
       for (const agent of agents.values()) agent.destroy();
       agents.clear();
+      lastTarget = undefined; // it holds a destroyed agent
     },
-    async post(url, headers, body, signal) {
-      if (signal?.aborted) throw abortedError(provider);
-      if (url !== lastUrl || !lastTarget) {
-        const parsed = parseHttpUrl(provider, url);
-        lastTarget = {
-          url: parsed,
-          secure: parsed.protocol === "https:",
-          options: urlToHttpOptions(parsed),
-          proxy: proxyFor(parsed, options.proxy, env),
-        };
-        lastUrl = url;
+    post(url, headers, body, signal) {
+      if (signal?.aborted) return Promise.reject(abortedError(provider));
+      let target: Target;
+      try {
+        target = targetFor(url);
+      } catch (err) {
+        return Promise.reject(err);
       }
-      const target = lastTarget;
-      const call: Call = { provider, agent: agentFor(target), target, headers, body, signal, timeouts };
-      const res = await send(call, true);
-      const status = res.statusCode ?? 0;
-      if (status >= 200 && status < 300) return res;
-      throw await errorFromResponse(provider, res, signal, timeouts.idleMs);
+      // One promise per call: `send` settles it with the response or with the error it reads.
+      return send({ provider, target, headers, body, signal, timeouts }, true);
     },
   };
 }
@@ -135,14 +144,14 @@ function parseHttpUrl(provider: string, url: string): URL {
 interface Target {
   url: URL;
   secure: boolean;
-  options: http.RequestOptions;
   proxy: URL | undefined;
+  /** Everything `http.request` needs but the headers (it copies the object, never changes it). */
+  request: http.RequestOptions;
 }
 
 /** One POST and what it needs. */
 interface Call {
   provider: string;
-  agent: http.Agent;
   target: Target;
   headers: Record<string, string>;
   body: string;
@@ -151,7 +160,8 @@ interface Call {
 }
 
 /**
- * Sends one request and resolves with the response head. Two limits guard it: the connect limit
+ * Sends one request and resolves with the response head of a 2xx answer; any other status rejects
+ * with the typed error its body describes. Two limits guard it: the connect limit
  * while the socket (its TLS session, its proxy tunnel) comes up, then the first-byte limit until the
  * headers arrive. A kept-alive socket is up at once. Both are stall timers (stall-timer.ts): time this
  * process spent busy with other work while the answer waited in the socket is not the provider's.
@@ -161,16 +171,13 @@ function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMe
   const secure = target.secure;
   const lib = secure ? https : http;
   return new Promise((resolve, reject) => {
-    const req = lib.request({
-      ...target.options,
-      method: "POST",
-      agent: call.agent,
-      headers: {
-        ...call.headers,
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(call.body),
-      },
-    });
+    const req = lib.request(target.request);
+    // Set one by one, as `http.request` would from an options object, without first copying the
+    // call's headers into one. Set last, so ours win over a caller's differently spelt ones.
+    const headers = call.headers;
+    for (const name in headers) req.setHeader(name, headers[name]);
+    req.setHeader("content-type", "application/json");
+    req.setHeader("content-length", Buffer.byteLength(call.body));
     let timer: StallTimer | undefined;
     let connected = false;
     const stopTimer = (): void => {
@@ -210,7 +217,9 @@ function send(call: Call, mayRetryStaleSocket: boolean): Promise<http.IncomingMe
       answered = true;
       stopTimer();
       signal?.removeEventListener("abort", onAbort);
-      resolve(res);
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) resolve(res);
+      else errorFromResponse(provider, res, signal, timeouts.idleMs).then(reject, reject);
     });
     req.on("error", (err: NodeJS.ErrnoException) => {
       // After the answer began, failures surface through the response (see sse-reader.ts).
