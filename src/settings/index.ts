@@ -46,6 +46,9 @@ export {
   type ProjectDescription,
   readProjectDescription,
 } from "./project-description.js";
+export type { ConditionalRule } from "./memory-files.js";
+export type { MemoryFile } from "./memory-imports.js";
+export type { ProjectMemory } from "./project-memory.js";
 export { readSkillFiles, type SkillDefinition } from "./skill-files.js";
 export { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-command-files.js";
 export {

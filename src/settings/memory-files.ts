@@ -151,7 +151,7 @@ function readRules(
     if (text === undefined) continue;
     const globs = pathsOf(text);
     if (globs.length > 0) conditional.push({ path, globs, base });
-    else files.push(...readMemoryWithImports(path, scope));
+    else files.push(...readMemoryWithImports(path, scope, text));
   }
 }
 

@@ -41,10 +41,14 @@ export interface ImportScope {
 
 /**
  * Reads `path` and, after it, the files it imports (depth first). Returns nothing when the file is
- * missing, empty or already shown.
+ * missing, empty or already shown. `content`: the file's text when the caller has read it already
+ * (`readMemoryText`), so it is not opened twice.
  */
-export function readMemoryWithImports(path: string, scope: ImportScope): MemoryFile[] {
-  const content = readMemoryText(path);
+export function readMemoryWithImports(
+  path: string,
+  scope: ImportScope,
+  content: string | undefined = readMemoryText(path),
+): MemoryFile[] {
   if (content === undefined) return [];
   const roots = [...scope.allowedRoots, dirname(path)];
   return withImports({ path, content }, 0, { ...scope, allowedRoots: roots });
