@@ -55,7 +55,10 @@ export function sessionMemoryRequest(
 }
 
 /** The options carrying `memory` for the first session started from them (or a copy of them). */
-export function withPreReadMemory<Options extends SessionOptions>(options: Options, memory: ProjectMemory): Options {
+export function withPreReadMemory<Options extends SessionOptions>(
+  options: Options,
+  memory: ProjectMemory,
+): Options {
   const out: Options & WithPreReadMemory = { ...options };
   out[PRE_READ_MEMORY] = { memory, taken: false };
   return out;

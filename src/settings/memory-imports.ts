@@ -21,7 +21,9 @@ const MAX_MEMORY_CHARS = 40_000;
 
 /** One memory file's text as the model gets it. */
 export interface MemoryFile {
+  /** The file, as found (an import as written, resolved; not through symbolic links). */
   path: string;
+  /** Its text, trimmed at the end, cut when huge. */
   content: string;
   /** The file whose `@path` brought this one in. */
   importedBy?: string;

@@ -71,12 +71,16 @@ describe("memory in the project description", () => {
       [path.join(cwd, "CLAUDE.local.md"), "local", undefined],
       [path.join(cwd, ".claude", "rules", "testing.md"), "project", undefined],
     ]);
-    expect(memory?.conditionalRules.map((r) => r.path)).toEqual([path.join(cwd, ".claude", "rules", "api.md")]);
+    expect(memory?.conditionalRules.map((r) => r.path)).toEqual([
+      path.join(cwd, ".claude", "rules", "api.md"),
+    ]);
     // The import outside the project and its directories is not read; the warning names the file.
     expect(memory?.files.map((f) => f.content).join("\n")).not.toContain("OUTSIDE-SECRET");
     expect(memory?.warnings).toEqual([
       expect.stringMatching(
-        new RegExp(`^${path.join(cwd, "CLAUDE.md")}:1: @${outside}/secret.md not imported: .* outside the project`),
+        new RegExp(
+          `^${path.join(cwd, "CLAUDE.md")}:1: @${outside}/secret.md not imported: .* outside the project`,
+        ),
       ),
     ]);
     // The session shows them: the warnings wait for it, the options' own warnings get none.
@@ -117,7 +121,7 @@ describe("memory in the project description", () => {
     writeMemory();
     const description = readProjectDescription({ cwd, env, sources: ["user", "project", "local"] });
     // As the goat command builds them: the levels in memorySources, the settings already merged.
-    const own = { settingSources: undefined, memorySources: ["user", "project", "local"] } as const;
+    const own: QueryOptions = { settingSources: undefined, memorySources: ["user", "project", "local"] };
     const built = withProjectDescription(options(own), description, true, () => {});
     write(path.join(cwd, "CLAUDE.md"), `EDITED-AFTER-THE-READ @${extra}/notes.md`);
     model.enqueue(reply.text("ok"), reply.text("ok"), reply.text("ok"));
