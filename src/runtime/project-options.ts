@@ -14,7 +14,8 @@ import { sessionMemoryRequest, withPreReadMemory } from "./session-memory.js";
 
 /**
  * The options with the description's definitions added below their own; what could not be used of
- * the files in force goes to `warn`.
+ * the files in force goes to `warn`. The memory files the options read are read into
+ * `description.memory` and shown by the first session started from the returned options.
  */
 export function withProjectDescription<Options extends SessionOptions>(
   options: Options,
