@@ -32,6 +32,8 @@ export {
 } from "./files.js";
 export { type ManagedSettings, ManagedSettingsError, readManagedSettings } from "./managed.js";
 export { sessionManagedSettings, systemManagedSettingsFile } from "./managed-file.js";
+export type { ConditionalRule } from "./memory-files.js";
+export type { MemoryFile } from "./memory-imports.js";
 export {
   type LoadedPlugins,
   type PluginConfig,
@@ -46,6 +48,7 @@ export {
   type ProjectDescription,
   readProjectDescription,
 } from "./project-description.js";
+export type { ProjectMemory } from "./project-memory.js";
 export { readSkillFiles, type SkillDefinition } from "./skill-files.js";
 export { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-command-files.js";
 export {

@@ -1,8 +1,10 @@
 /**
  * Memory: the instruction files Claude Code reads into every session, read the same way here, each
- * file tagged with the level it was read for. The runtime reads them at a session's start
- * (`runtime/session-memory.ts`): which levels apply and where imports may reach depend on the
- * session's options (`memorySources`, `additionalDirectories`), known only once settings are merged.
+ * file tagged with the level it was read for. They are read once per start into the project
+ * description (`project-memory.ts`, when the options are applied) or, for options built without
+ * one, at the session's start (`runtime/session-memory.ts`): which levels apply and where imports
+ * may reach depend on the session's options (`memorySources`, `additionalDirectories`), known only
+ * once settings are merged.
  * - user: `$CLAUDE_CONFIG_DIR/CLAUDE.md` (default `~/.claude/CLAUDE.md`) and its `rules/*.md`;
  * - project: `AGENTS.md`, `CLAUDE.md` and `.claude/CLAUDE.md` of the cwd and every parent, and the
  *   cwd's `.claude/rules/**\/*.md`;
@@ -58,9 +60,11 @@ export function memoryLevels(
 
 /** A `.claude/rules` file that applies only to the files its `paths:` globs match. */
 export interface ConditionalRule {
+  /** The rule file. */
   path: string;
   /** Globs relative to the folder holding `.claude/`. */
   globs: string[];
+  /** The folder holding `.claude/`, which the globs are relative to. */
   base: string;
 }
 
@@ -151,7 +155,7 @@ function readRules(
     if (text === undefined) continue;
     const globs = pathsOf(text);
     if (globs.length > 0) conditional.push({ path, globs, base });
-    else files.push(...readMemoryWithImports(path, scope));
+    else files.push(...readMemoryWithImports(path, scope, text));
   }
 }
 

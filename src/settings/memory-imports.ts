@@ -21,7 +21,9 @@ const MAX_MEMORY_CHARS = 40_000;
 
 /** One memory file's text as the model gets it. */
 export interface MemoryFile {
+  /** The file, as found (an import as written, resolved; not through symbolic links). */
   path: string;
+  /** Its text, trimmed at the end, cut when huge. */
   content: string;
   /** The file whose `@path` brought this one in. */
   importedBy?: string;
@@ -41,10 +43,14 @@ export interface ImportScope {
 
 /**
  * Reads `path` and, after it, the files it imports (depth first). Returns nothing when the file is
- * missing, empty or already shown.
+ * missing, empty or already shown. `content`: the file's text when the caller has read it already
+ * (`readMemoryText`), so it is not opened twice.
  */
-export function readMemoryWithImports(path: string, scope: ImportScope): MemoryFile[] {
-  const content = readMemoryText(path);
+export function readMemoryWithImports(
+  path: string,
+  scope: ImportScope,
+  content: string | undefined = readMemoryText(path),
+): MemoryFile[] {
   if (content === undefined) return [];
   const roots = [...scope.allowedRoots, dirname(path)];
   return withImports({ path, content }, 0, { ...scope, allowedRoots: roots });

@@ -6,7 +6,10 @@
  * it came from, and the configured plugins with every part they define. The `goat` command's trust
  * question reads the folder's files and items from it, the settings merge and the MCP sources read
  * its file contents, and the session applies it (`runtime/project-options.ts`): the files are read
- * once per start, not once to ask and again to load.
+ * once per start, not once to ask and again to load. The memory files (`CLAUDE.md` and its kin,
+ * `project-memory.ts`) join it once the session's options are merged, since which levels apply and
+ * where their imports may reach come from those options (`runtime/project-options.ts`); the session
+ * then shows them from here rather than reading them again.
  *
  * The levels stay apart, so a folder that is not trusted drops its own items and keeps the user's
  * (a user's command of the same name included). Warnings stay with their level too: an untrusted
@@ -17,6 +20,7 @@ import { type FileAgentDefinition, readAgentFiles } from "./claude-agents.js";
 import { claudeConfigDir } from "./claude-files.js";
 import { goatHomeDir, readSettingsFiles } from "./files.js";
 import { type LoadedPlugins, type PluginConfig, readPlugins } from "./plugins.js";
+import type { ProjectMemory } from "./project-memory.js";
 import { readSkillFiles, type SkillDefinition } from "./skill-files.js";
 import { readSlashCommandFiles, type SlashCommandDefinition } from "./slash-command-files.js";
 import { type ConfigFileRead, readConfigFile, type SettingsFileRead } from "./source-files.js";
@@ -55,6 +59,11 @@ export interface ProjectDescription {
   settings: SettingsFileRead[];
   /** The folder's `.mcp.json` as read; undefined when the project level is not read. */
   mcpjson?: ConfigFileRead;
+  /**
+   * The memory files of the levels the session reads, each with its level and imports; set when the
+   * options are applied (`withProjectDescription`), absent before or when the session reads none.
+   */
+  memory?: ProjectMemory;
 }
 
 /** What to read. */

@@ -1,10 +1,12 @@
 /**
  * One loader: `goat -p` reads each configuration file once per start. The project description
- * holds what was read (the settings files of every level, `.mcp.json`), and the trust question, the
- * settings merge and the MCP sources all take it from there. Before, the trust question read the
- * folder's settings files and `.mcp.json`, and the loaders then read them again.
+ * holds what was read (the settings files of every level, `.mcp.json`, the memory files and their
+ * imports), and the trust question, the settings merge, the MCP sources and the session's prompt all
+ * take it from there. Before, the trust question read the folder's settings files and `.mcp.json`,
+ * and the loaders then read them again.
  *
- * Counted with a preload that logs every `readFileSync` of a settings or MCP file the program makes.
+ * Counted with a preload that logs every `readFileSync` of a settings, MCP or Markdown file the
+ * program makes.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +21,7 @@ const fs = require("node:fs");
 const { syncBuiltinESMExports } = require("node:module");
 const original = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) {
-  if (typeof file === "string" && /(settings(\\.local)?\\.json|\\.mcp\\.json)$/.test(file)) {
+  if (typeof file === "string" && /(settings(\\.local)?\\.json|\\.mcp\\.json|\\.md)$/.test(file)) {
     fs.appendFileSync(process.env.GOAT_TEST_READ_LOG, file + "\\n");
   }
   return original.call(this, file, ...rest);
@@ -60,6 +62,25 @@ describe("each configuration file is read once per start", () => {
     mcpjson: join(fx.work.path, ".mcp.json"),
     user: join(fx.home.path, "settings.json"),
   });
+  // Memory applies whether the folder is trusted or not: the user's, the project's and its import,
+  // a rule, the local file.
+  const memoryFiles = () => ({
+    userMemory: join(fx.home.path, "claude", "CLAUDE.md"),
+    projectMemory: join(fx.work.path, "CLAUDE.md"),
+    imported: join(fx.work.path, "docs", "notes.md"),
+    rule: join(fx.work.path, ".claude", "rules", "style.md"),
+    localMemory: join(fx.work.path, "CLAUDE.local.md"),
+  });
+
+  function writeMemory(): void {
+    const m = memoryFiles();
+    for (const file of Object.values(m)) mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(m.userMemory, "User memory.");
+    writeFileSync(m.projectMemory, "Project memory, see @docs/notes.md");
+    writeFileSync(m.imported, "Notes.");
+    writeFileSync(m.rule, "A rule.");
+    writeFileSync(m.localMemory, "Local memory.");
+  }
 
   function writeProject(): void {
     const f = files();
@@ -73,15 +94,18 @@ describe("each configuration file is read once per start", () => {
 
   it("in a trusted folder", async () => {
     writeProject();
+    writeMemory();
     trustWorkFolder(fx);
     const counts = await readsOfOneRun();
-    for (const file of Object.values(files())) expect(counts[file], file).toBe(1);
+    for (const file of Object.values({ ...files(), ...memoryFiles() })) expect(counts[file], file).toBe(1);
   });
 
   it("in a folder not trusted (read restricted)", async () => {
     writeProject();
+    writeMemory();
     const counts = await readsOfOneRun();
     const f = files();
     for (const file of [f.claude, f.claudeLocal, f.goat, f.mcpjson]) expect(counts[file], file).toBe(1);
+    for (const file of Object.values(memoryFiles())) expect(counts[file], file).toBe(1);
   });
 });
