@@ -4,7 +4,7 @@
  * state machines, so one streamed token costs one async hop (this generator), not one per layer.
  */
 import type http from "node:http";
-import { isProviderError } from "./errors.js";
+import { isProviderError, ProviderError } from "./errors.js";
 import type { HttpTransport } from "./http.js";
 import type { SseEvent } from "./sse.js";
 import { openSse, type SseReader, streamError } from "./sse-reader.js";
@@ -125,12 +125,17 @@ export function streamCall(
           const n = reader!.events;
           // A gateway that answers 200 with JSON (an error, or a non-streamed answer) is no dropped
           // connection: say what came instead, so the user checks the base URL rather than the network.
-          const notAStream = n === 0 && contentType !== "" && !/event-?stream/i.test(contentType);
+          // Not retried (invalid_request): asking the same URL again gets the same answer.
+          if (n === 0 && contentType !== "" && !/event-?stream/i.test(contentType)) {
+            throw new ProviderError({
+              kind: "invalid_request",
+              provider,
+              message: `${provider}: the server answered ${contentType}, not an event stream; check that the base URL serves ${provider}'s streaming API`,
+            });
+          }
           throw streamError(
             provider,
-            notAStream
-              ? `the server answered ${contentType}, not an event stream; check that the base URL serves ${provider}'s streaming API`
-              : `the connection closed after ${n} event${n === 1 ? "" : "s"}, before the answer finished`,
+            `the connection closed after ${n} event${n === 1 ? "" : "s"}, before the answer finished`,
             decoder.afterFirstDelta,
           );
         }

@@ -153,7 +153,7 @@ describe.each(providers)("%s provider errors", (name, make) => {
     // It said only "the connection closed after 0 events", as if the network had failed.
     mock.enqueue(reply.raw('{"ok":false}', { headers: { "content-type": "application/json" } }));
     const err = await failure(accumulate(provider.stream(ask())));
-    expect(err.kind).toBe("stream");
+    expect(err.kind).toBe("invalid_request");
     expect(err.message).toContain("answered application/json, not an event stream");
   });
 

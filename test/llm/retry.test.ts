@@ -370,6 +370,16 @@ describe("streamWithRetry over real HTTP against the mock provider", () => {
     expect(mock.requests).toHaveLength(2);
   });
 
+  it("does not retry a 200 answer that is not an event stream: the base URL is wrong, not the network", async () => {
+    // It was retried as a dropped stream: five requests and about 15 s before the clear message.
+    // (A retry would get the mock's default answer.)
+    mock.enqueue(reply.raw('{"ok":false}', { headers: { "content-type": "application/json" } }));
+    const e = await failure(streamWithRetry(anthropic, request, { retry: { baseDelayMs: 10 } }));
+    expect(e.kind).toBe("invalid_request");
+    expect(e.message).toContain("answered application/json, not an event stream");
+    expect(mock.requests).toHaveLength(1);
+  });
+
   it.each(["anthropic", "openai"] as const)("does not retry a %s context overflow", async (which) => {
     mock.enqueue(reply.overflow());
     const provider = which === "anthropic" ? anthropic : openai;
