@@ -599,10 +599,22 @@ function abortReason(run: RunState): ExitReason {
 
 function describeProviderError(error: unknown): string {
   if (isProviderError(error)) {
-    // Most messages already start with the provider's name: said once.
-    const own = `${error.provider}: `;
-    const text = error.message.startsWith(own) ? error.message.slice(own.length) : error.message;
-    return `${error.provider} ${error.kind}${error.status ? ` (${error.status})` : ""}: ${text}`;
+    // Most messages already start with the provider's name (and an HTTP error's with its status):
+    // each said once, "anthropic rate_limit (429, rate_limit_error): …".
+    const { provider, kind, status } = error;
+    let text = error.message;
+    let detail = status ? `${status}` : "";
+    const apiError = `${provider} API error ${status} `;
+    if (status && text.startsWith(apiError.trimEnd())) {
+      text = text.slice(apiError.length - 1);
+      const type = /^ \(([^)]*)\)/.exec(text);
+      if (type) {
+        detail += `, ${type[1]}`;
+        text = text.slice(type[0].length);
+      }
+      text = text.replace(/^: /, "");
+    } else if (text.startsWith(`${provider}: `)) text = text.slice(provider.length + 2);
+    return `${provider} ${kind}${detail ? ` (${detail})` : ""}: ${text}`;
   }
   return errorText(error);
 }

@@ -234,6 +234,13 @@ describe.each(FORMATS)("the loop over %s", (format) => {
     expect(result.subtype).toBe("error_during_execution");
     expect(result.exit_reason).toBe("error");
     expect(result.errors.join(" ")).toContain("invalid x-api-key");
+    // The provider, the kind and the status each said once (it read "anthropic authentication (401):
+    // anthropic API error 401 (authentication_error): …").
+    const provider = format === "anthropic" ? "anthropic" : "openai";
+    expect(result.errors[0]).toMatch(
+      new RegExp(`^${provider} authentication \\(401(, [a-z_]+)?\\): invalid x-api-key`),
+    );
+    expect(result.errors[0]).not.toContain("API error");
     const assistant = messages.find((m) => m.type === "assistant") as any;
     expect(assistant.error).toBe("authentication_failed");
   });
