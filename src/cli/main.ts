@@ -18,8 +18,19 @@ import { keepWasmOnBaselineTier } from "./wasm-tier.js";
 
 /** Durable sessions on DBOS and PostgreSQL (`durable/durable-command.ts`). */
 const DURABLE_COMMANDS = new Set(["worker", "submit", "follow", "send", "cancel", "durable"]);
+/** Every subcommand, for `goat help <command>`. */
+const SUBCOMMANDS = new Set([...DURABLE_COMMANDS, "serve", "acp", "sessions"]);
 
 async function main(argv: string[]): Promise<number> {
+  // `goat help` and `goat help serve`, as commander-based CLIs (Claude Code's too) answer them; the
+  // word alone was sent to the model as a prompt. `goat -p help` still asks the model.
+  if (argv[0] === "help" && argv.length <= 2) {
+    if (argv.length === 2 && SUBCOMMANDS.has(argv[1])) return main([argv[1], "--help"]);
+    if (argv.length === 1) {
+      process.stdout.write((await import("./help.js")).HELP_TEXT);
+      return 0;
+    }
+  }
   if (argv[0] === "serve") {
     try {
       return await (await import("./serve/command.js")).runServe(argv.slice(1), process.env);

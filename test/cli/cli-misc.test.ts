@@ -173,3 +173,21 @@ describe("goat --help", () => {
     }
   });
 });
+
+describe("goat help and bad values", () => {
+  it("goat help prints the help, goat help <command> that command's, and the model is not asked", async () => {
+    const help = await runCli(["help"], { env: fx.env, cwd: fx.work.path });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^ {2}sessions\b/m);
+    const serve = await runCli(["help", "serve"], { env: fx.env, cwd: fx.work.path });
+    expect(serve.code).toBe(0);
+    expect(serve.stdout).toContain("goat serve");
+    expect(fx.mock.requests).toHaveLength(0);
+  });
+
+  it("goat sessions --limit -1 says what the limit must be (Node's parser called it ambiguous)", async () => {
+    const r = await runCli(["sessions", "--limit", "-1"], { env: fx.env, cwd: fx.work.path });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--limit must be a whole number ≥ 1 (got "-1")');
+  });
+});

@@ -16,7 +16,7 @@ export async function runSessions(argv: string[], env: NodeJS.ProcessEnv): Promi
   let values: { cwd?: string; limit?: string; database?: string; help?: boolean };
   try {
     values = parseArgs({
-      args: argv,
+      args: joinNegativeLimit(argv),
       options: {
         cwd: { type: "string" },
         limit: { type: "string" },
@@ -67,4 +67,17 @@ export async function runSessions(argv: string[], env: NodeJS.ProcessEnv): Promi
     `Resume one with: goat --resume ID${sessions.some((s) => !s.complete) ? " (+: large transcript, at least)" : ""}\n`,
   );
   return 0;
+}
+
+/**
+ * `--limit -1` as `--limit=-1`: Node's parser reads a value starting with a dash as a missing one
+ * ("argument is ambiguous"); joined, the value gets the limit's own message.
+ */
+function joinNegativeLimit(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--limit" && /^-\d/.test(argv[i + 1] ?? "")) out.push(`--limit=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
 }
