@@ -8,19 +8,11 @@ import type { AnthropicContentBlock, AnthropicStreamEvent, AnthropicUsage } from
 import { anthropicRequestJson } from "./anthropic-request.js";
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
-import { finalStop, toolUseBlock } from "./finish.js";
+import { pushMessageEnd, toolUseBlock } from "./finish.js";
 import { kindForStreamError, missingKeyError } from "./http.js";
 import { parseData, streamError } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
-import type {
-  AssistantMessage,
-  ContentBlock,
-  Provider,
-  ProviderOptions,
-  StopReason,
-  StreamEvent,
-  Usage,
-} from "./types.js";
+import type { ContentBlock, Provider, ProviderOptions, StopReason, StreamEvent, Usage } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
 export { anthropicRequestBody, anthropicRequestJson } from "./anthropic-request.js";
@@ -141,12 +133,12 @@ export function anthropicDecoder(provider: string, model: string): WireDecoder {
           // Blocks left open by a server that skipped content_block_stop are closed here.
           for (const b of open.values()) closeBlock(b, content, out);
           open.clear();
-          const { stop_reason, truncated } = finalStop(content, stop);
-          const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
-          if (stopSequence !== null) message.stop_sequence = stopSequence;
-          if (truncated) message.truncated = true;
-          out.push({ type: "usage", usage: { ...usage } });
-          out.push({ type: "message_end", message });
+          pushMessageEnd(
+            out,
+            { content, id, model, usage },
+            stop,
+            stopSequence !== null ? { stop_sequence: stopSequence } : {},
+          );
           self.ended = true;
           return;
         }

@@ -14,12 +14,11 @@
 import type { ConverseEvents, ConverseUsage } from "./bedrock-converse-events.js";
 import { type JsonCache, objectJson, type RawJson, rawJson } from "./body-json.js";
 import { ProviderError } from "./errors.js";
-import { finalStop, toolUseBlock } from "./finish.js";
+import { pushMessageEnd, toolUseBlock } from "./finish.js";
 import { hasTools } from "./request-tools.js";
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
 import type {
-  AssistantMessage,
   ContentBlock,
   Message,
   ModelRequest,
@@ -220,11 +219,7 @@ export function converseDecoder(provider: string, model: string): WireDecoder {
   const end = (out: StreamEvent[]): void => {
     for (const b of open.values()) close(b, out);
     open.clear();
-    const { stop_reason, truncated } = finalStop(content, stop ?? "end_turn");
-    const message: AssistantMessage = { role: "assistant", content, model, stop_reason, usage };
-    if (truncated) message.truncated = true;
-    out.push({ type: "usage", usage: { ...usage } });
-    out.push({ type: "message_end", message });
+    pushMessageEnd(out, { content, model, usage }, stop ?? "end_turn");
     self.ended = true;
   };
   const close = (b: Open, out: StreamEvent[]): void => {

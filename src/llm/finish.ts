@@ -2,7 +2,14 @@
  * The provider-independent end of a streamed answer: parsing tool-call arguments and deciding the final
  * stop reason from the content, so both providers close a message by the same rules.
  */
-import type { ContentBlock, StopReason, ToolUseBlock } from "./types.js";
+import type {
+  AssistantMessage,
+  ContentBlock,
+  StopReason,
+  StreamEvent,
+  ToolUseBlock,
+  Usage,
+} from "./types.js";
 
 /**
  * Parses streamed tool-call arguments. Never throws: empty text is `{}`; text that is not a JSON object
@@ -44,7 +51,7 @@ export function toolUseBlock(id: string, name: string, raw: string): ToolUseBloc
  * (LiteLLM, vLLM) say `stop` with tool calls present. A `max_tokens` stop with tool calls is `truncated`:
  * those calls were cut off mid-write and must never run.
  */
-export function finalStop(
+function finalStop(
   content: ContentBlock[],
   reported: StopReason,
 ): { stop_reason: StopReason; truncated: boolean } {
@@ -53,4 +60,24 @@ export function finalStop(
   if (hasToolCalls) return { stop_reason: "tool_use", truncated: false };
   if (reported === "tool_use") return { stop_reason: "end_turn", truncated: false };
   return { stop_reason: reported, truncated: false };
+}
+
+/**
+ * Closes a streamed answer the same way for every wire: the message (its stop reason from `finalStop`,
+ * `truncated` when cut tool calls must not run, and what the wire adds, such as `stop_details`), then
+ * the final usage and `message_end`.
+ */
+export function pushMessageEnd(
+  out: StreamEvent[],
+  parts: { content: ContentBlock[]; id?: string; model: string; usage: Usage },
+  reported: StopReason,
+  extra: Pick<AssistantMessage, "stop_details" | "stop_sequence"> = {},
+): void {
+  const { content, id, model, usage } = parts;
+  const { stop_reason, truncated } = finalStop(content, reported);
+  const message: AssistantMessage = { role: "assistant", content, model, stop_reason, usage, ...extra };
+  if (id !== undefined) message.id = id;
+  if (truncated) message.truncated = true;
+  out.push({ type: "usage", usage: { ...usage } });
+  out.push({ type: "message_end", message });
 }

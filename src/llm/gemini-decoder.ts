@@ -8,12 +8,12 @@
  * blocked before any answer (`promptFeedback.blockReason`) is an `invalid_request` error naming it.
  */
 import { ProviderError } from "./errors.js";
-import { finalStop, toolUseBlock } from "./finish.js";
+import { pushMessageEnd, toolUseBlock } from "./finish.js";
 import type { GeminiChunk, GeminiError, GeminiFunctionCall, GeminiUsage } from "./gemini-events.js";
 import { GEMINI_SYNTHETIC_ID } from "./gemini-request.js";
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
-import type { AssistantMessage, ContentBlock, StopReason, StreamEvent, Usage } from "./types.js";
+import type { ContentBlock, StopReason, StreamEvent, Usage } from "./types.js";
 import { emptyUsage } from "./types.js";
 
 const FINISH: Record<string, StopReason> = {
@@ -114,13 +114,13 @@ export function geminiDecoder(provider: string, model: string): WireDecoder {
   const end = (out: StreamEvent[]): void => {
     closeProse(out);
     // Other reasons (MALFORMED_FUNCTION_CALL, OTHER…) end the turn, named in stop_details.
-    const { stop_reason, truncated } = finalStop(content, FINISH[finishReason ?? "STOP"] ?? "end_turn");
-    const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
-    if (finishReason && finishReason !== "STOP" && finishReason !== "MAX_TOKENS")
-      message.stop_details = finishReason;
-    if (truncated) message.truncated = true;
-    out.push({ type: "usage", usage: { ...usage } });
-    out.push({ type: "message_end", message });
+    const said = finishReason && finishReason !== "STOP" && finishReason !== "MAX_TOKENS";
+    pushMessageEnd(
+      out,
+      { content, id, model, usage },
+      FINISH[finishReason ?? "STOP"] ?? "end_turn",
+      said ? { stop_details: finishReason } : {},
+    );
     self.ended = true;
   };
 

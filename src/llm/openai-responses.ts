@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
-import { finalStop, toolUseBlock } from "./finish.js";
+import { pushMessageEnd, toolUseBlock } from "./finish.js";
 import { kindForStreamError, missingKeyError } from "./http.js";
 import type {
   ResponsesError,
@@ -23,15 +23,7 @@ import type {
 import { responsesRequestJson } from "./openai-responses-request.js";
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
-import type {
-  AssistantMessage,
-  ContentBlock,
-  Provider,
-  ProviderOptions,
-  StopReason,
-  StreamEvent,
-  Usage,
-} from "./types.js";
+import type { ContentBlock, Provider, ProviderOptions, StopReason, StreamEvent, Usage } from "./types.js";
 import { emptyUsage } from "./types.js";
 import { createWireProvider, trimSlash, type WireContext, type WireProtocol } from "./wire-provider.js";
 
@@ -163,12 +155,12 @@ export function responsesDecoder(provider: string, model: string): WireDecoder {
     const reported: StopReason = refused
       ? "refusal"
       : ((reason !== undefined ? INCOMPLETE[reason] : undefined) ?? "end_turn");
-    const { stop_reason, truncated } = finalStop(content, reported);
-    const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
-    if (typeof reason === "string") message.stop_details = reason;
-    if (truncated) message.truncated = true;
-    out.push({ type: "usage", usage: { ...usage } });
-    out.push({ type: "message_end", message });
+    pushMessageEnd(
+      out,
+      { content, id, model, usage },
+      reported,
+      typeof reason === "string" ? { stop_details: reason } : {},
+    );
     self.ended = true;
   };
 

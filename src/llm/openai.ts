@@ -7,7 +7,7 @@
 
 import { createJsonCache } from "./body-json.js";
 import { ProviderError } from "./errors.js";
-import { finalStop, toolUseBlock } from "./finish.js";
+import { pushMessageEnd, toolUseBlock } from "./finish.js";
 import { kindForStreamError, missingKeyError } from "./http.js";
 import type { OpenAIChunk, OpenAIToolCallDelta, OpenAIUsage } from "./openai-events.js";
 import { openaiRequestJson } from "./openai-request.js";
@@ -15,7 +15,6 @@ import { isOpenAIReasoningModel, openaiResponsesProtocol } from "./openai-respon
 import { parseData } from "./sse-reader.js";
 import type { WireDecoder } from "./stream-call.js";
 import type {
-  AssistantMessage,
   ContentBlock,
   ModelRequest,
   Provider,
@@ -140,11 +139,7 @@ export function openaiDecoder(provider: string, model: string): WireDecoder {
       content[tool.index] = toolCall;
       out.push({ type: "toolcall_end", index: tool.index, toolCall });
     }
-    const { stop_reason, truncated } = finalStop(content, FINISH_REASONS[finish ?? "stop"] ?? "end_turn");
-    const message: AssistantMessage = { role: "assistant", content, id, model, stop_reason, usage };
-    if (truncated) message.truncated = true;
-    out.push({ type: "usage", usage: { ...usage } });
-    out.push({ type: "message_end", message });
+    pushMessageEnd(out, { content, id, model, usage }, FINISH_REASONS[finish ?? "stop"] ?? "end_turn");
     self.ended = true;
   };
 

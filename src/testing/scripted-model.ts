@@ -24,15 +24,8 @@
  * provider's format. For those, `startMockProvider` answers the same replies over HTTP.
  */
 import { kindForStatus, ProviderError } from "../llm/errors.js";
-import { finalStop, toolUseBlock } from "../llm/finish.js";
-import type {
-  AssistantMessage,
-  ContentBlock,
-  ModelRequest,
-  Provider,
-  StreamEvent,
-  Usage,
-} from "../llm/types.js";
+import { pushMessageEnd, toolUseBlock } from "../llm/finish.js";
+import type { ContentBlock, ModelRequest, Provider, StreamEvent, Usage } from "../llm/types.js";
 import type { ErrorReply, MessageReply } from "./mock-replies.js";
 
 /** A scripted reply that streams some events, then waits until released or aborted (see `held`). */
@@ -213,22 +206,11 @@ function eventsOf(reply: MessageReply, model: string): StreamEvent[] {
       content.push(toolCall);
     }
   });
-  const usage = usageOf(reply);
-  events.push({ type: "usage", usage });
   const reported =
     reply.stopReason ?? (reply.content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
-  const { stop_reason, truncated } = finalStop(content, reported);
-  const message: AssistantMessage = {
-    role: "assistant",
-    content,
-    id: reply.id ?? "msg_scripted",
-    model,
-    stop_reason,
-    stop_sequence: reply.stopSequence ?? null,
-    usage,
-  };
-  if (truncated) message.truncated = true;
-  events.push({ type: "message_end", message });
+  // The same end as the HTTP providers': the stop reason decided from the content, usage, message_end.
+  const parts = { content, id: reply.id ?? "msg_scripted", model, usage: usageOf(reply) };
+  pushMessageEnd(events, parts, reported, { stop_sequence: reply.stopSequence ?? null });
   return events;
 }
 
