@@ -25,10 +25,7 @@ export function quoteIdent(name: string): string {
 /** Creates Goat's schema and tables when missing. Safe to call from many processes at once. */
 export async function migrateGoatSchema(pool: pg.Pool, schemaName: string): Promise<void> {
   const schema = quoteIdent(schemaName);
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`goat-schema:${schemaName}`]);
+  await underAdvisoryLock(pool, `goat-schema:${schemaName}`, async (client) => {
     await client.query(`
       CREATE SCHEMA IF NOT EXISTS ${schema};
       CREATE TABLE IF NOT EXISTS ${schema}.sessions (
@@ -70,6 +67,23 @@ export async function migrateGoatSchema(pool: pg.Pool, schemaName: string): Prom
         last_seen bigint NOT NULL
       );
     `);
+  });
+}
+
+/**
+ * Runs `work` in one transaction holding the advisory lock `key` (released at its end), so many
+ * processes may run it at once and one does it; rolled back when `work` throws.
+ */
+export async function underAdvisoryLock(
+  pool: pg.Pool,
+  key: string,
+  work: (client: pg.PoolClient) => Promise<void>,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [key]);
+    await work(client);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});

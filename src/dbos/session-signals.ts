@@ -12,7 +12,7 @@
  * never fail DBOS's write.
  */
 import pg from "pg";
-import { quoteIdent } from "./schema.js";
+import { quoteIdent, underAdvisoryLock } from "./schema.js";
 
 /** The NOTIFY channel of a queued session; the payload is its queue's name. */
 export const QUEUED_CHANNEL = "goat_session_queued";
@@ -28,10 +28,7 @@ const ENDED_STATUSES = "'SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_
  */
 export async function installSessionSignals(pool: pg.Pool, schemaName: string): Promise<void> {
   const schema = quoteIdent(schemaName);
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('goat-session-signals'))");
+  await underAdvisoryLock(pool, "goat-session-signals", async (client) => {
     await client.query(`
       CREATE OR REPLACE FUNCTION ${schema}.session_signal() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -58,13 +55,7 @@ export async function installSessionSignals(pool: pg.Pool, schemaName: string): 
       await client.query(`CREATE TRIGGER goat_session_changed AFTER UPDATE OF status ON dbos.workflow_status
         FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status AND NEW.status IN ('ENQUEUED', ${ENDED_STATUSES}))
         EXECUTE FUNCTION ${schema}.session_signal()`);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** A connection that LISTENs on some channels and reconnects when it is lost. */
