@@ -13,25 +13,18 @@ import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { findPostgres } from "../support/postgres.js";
 import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.js";
-import { linesOf, startWorker, toolResultCount, type WorkerProcess, waitFor } from "./helpers.js";
+import {
+  linesOf,
+  resultTexts,
+  startWorker,
+  toolResultCount,
+  type WorkerProcess,
+  waitFor,
+} from "./helpers.js";
 
 const found = findPostgres();
 const missing = "missing" in found ? found.missing : undefined;
 if (missing) describe("a durable Bash's spill file", () => it.skip(missing, () => {}));
-
-/** The tool results' texts of the request's conversation, in order. */
-function resultTexts(request: MockRequest): string[] {
-  const texts: string[] = [];
-  for (const message of request.body?.messages ?? []) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content) {
-      if (block.type !== "tool_result") continue;
-      const content = block.content as string | Array<{ type: string; text?: string }>;
-      texts.push(typeof content === "string" ? content : content.map((b) => b.text ?? "").join(""));
-    }
-  }
-  return texts;
-}
 
 describe.skipIf(missing !== undefined)("a durable Bash's spill file", () => {
   let server: SharedPostgres;

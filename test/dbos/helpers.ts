@@ -144,3 +144,17 @@ export function firstPrompt(request: MockRequest): string {
 export function kinds(messages: Array<{ type: string; subtype?: string }>): string[] {
   return messages.filter((m) => !(m.type === "system" && m.subtype === "informational")).map((m) => m.type);
 }
+
+/** The tool results' texts of the request's conversation, in order. */
+export function resultTexts(request: MockRequest): string[] {
+  const texts: string[] = [];
+  for (const message of request.body?.messages ?? []) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (block.type !== "tool_result") continue;
+      const content = block.content as string | Array<{ type: string; text?: string }>;
+      texts.push(typeof content === "string" ? content : content.map((b) => b.text ?? "").join(""));
+    }
+  }
+  return texts;
+}

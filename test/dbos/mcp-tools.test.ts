@@ -14,7 +14,14 @@ import { tempDir } from "../session/fixtures.js";
 import { type MockProvider, reply, startMockProvider } from "../support/mock-provider.js";
 import { findPostgres } from "../support/postgres.js";
 import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.js";
-import { linesOf, startWorker, toolResultCount, type WorkerProcess, waitFor } from "./helpers.js";
+import {
+  linesOf,
+  resultTexts,
+  startWorker,
+  toolResultCount,
+  type WorkerProcess,
+  waitFor,
+} from "./helpers.js";
 
 const found = findPostgres();
 const missing = "missing" in found ? found.missing : undefined;
@@ -42,19 +49,6 @@ await server.connect(new StdioServerTransport());
 `,
   );
   return file;
-}
-
-/** The tool results' texts of the request's conversation, in order. */
-function resultTexts(request: MockRequest): string[] {
-  return (request.body?.messages ?? []).flatMap((message: { content: unknown }) =>
-    Array.isArray(message.content)
-      ? message.content
-          .filter((b: { type: string }) => b.type === "tool_result")
-          .map((b: { content: string | Array<{ text?: string }> }) =>
-            typeof b.content === "string" ? b.content : b.content.map((c) => c.text ?? "").join(""),
-          )
-      : [],
-  );
 }
 
 describe.skipIf(missing !== undefined)("MCP tools in durable sessions", () => {

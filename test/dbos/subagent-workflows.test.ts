@@ -17,6 +17,7 @@ import { type SharedPostgres, sharedPostgres } from "../support/shared-postgres.
 import {
   firstPrompt,
   linesOf,
+  resultTexts,
   startWorker,
   toolResultCount,
   type WorkerProcess,
@@ -26,19 +27,6 @@ import {
 const found = findPostgres();
 const missing = "missing" in found ? found.missing : undefined;
 if (missing) describe("durable subagents", () => it.skip(missing, () => {}));
-
-/** The tool results' texts of the request's conversation, in order. */
-function resultTexts(request: MockRequest): string[] {
-  return (request.body?.messages ?? []).flatMap((message: { content: unknown }) =>
-    Array.isArray(message.content)
-      ? message.content
-          .filter((b: { type: string }) => b.type === "tool_result")
-          .map((b: { content: string | Array<{ text?: string }> }) =>
-            typeof b.content === "string" ? b.content : b.content.map((c) => c.text ?? "").join(""),
-          )
-      : [],
-  );
-}
 
 describe.skipIf(missing !== undefined)("durable subagents", () => {
   let server: SharedPostgres;
